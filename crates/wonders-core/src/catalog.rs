@@ -1,0 +1,475 @@
+//! The card and wonder data of one edition, read from its data file.
+//!
+//! The built-in data lives in `data/*.toml` and is embedded at compile time; [`Catalog::from_toml`]
+//! reads the same format at run time, so a data file can replace values without recompiling.
+
+use crate::card::{CardDef, CardId, Colour, NameId, NameSet};
+use crate::effect::Effect;
+use crate::resources::{Resource, Resources};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The edition of the base game. Their data is never mixed (base-1e.md §6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum Edition {
+    /// The 1st edition (2010): wonder sides A and B.
+    #[default]
+    First,
+    /// The 2nd edition (2020): Day and Night sides.
+    Second,
+}
+
+impl Edition {
+    /// `"1e"` or `"2e"`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Edition::First => "1e",
+            Edition::Second => "2e",
+        }
+    }
+
+    /// Parses `"1e"` or `"2e"`.
+    pub fn parse(s: &str) -> Option<Edition> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "1e" | "1" | "first" => Some(Edition::First),
+            "2e" | "2" | "second" => Some(Edition::Second),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Edition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A wonder board, as an index into its edition's catalog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WonderId(pub u8);
+
+/// The side of a wonder board: A/B in the 1st edition, Day/Night in the 2nd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    /// Side A (1st edition) or Day (2nd edition).
+    A = 0,
+    /// Side B (1st edition) or Night (2nd edition).
+    B = 1,
+}
+
+impl Side {
+    /// The name printed on the board in that edition.
+    pub const fn label(self, edition: Edition) -> &'static str {
+        match (edition, self) {
+            (Edition::First, Side::A) => "A",
+            (Edition::First, Side::B) => "B",
+            (Edition::Second, Side::A) => "Day",
+            (Edition::Second, Side::B) => "Night",
+        }
+    }
+
+    /// Parses `A`, `B`, `Day` or `Night` (any case).
+    pub fn parse(s: &str) -> Option<Side> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "a" | "day" | "日" => Some(Side::A),
+            "b" | "night" | "夜" => Some(Side::B),
+            _ => None,
+        }
+    }
+}
+
+/// One stage of a wonder side.
+#[derive(Clone, Debug)]
+pub struct StageDef {
+    /// Resources needed.
+    pub cost: Resources,
+    /// What it gives.
+    pub effects: Vec<Effect>,
+    /// Whether a value of this stage is not confirmed by any public source.
+    pub provisional: bool,
+}
+
+/// A wonder board with its two sides.
+#[derive(Clone, Debug)]
+pub struct WonderDef {
+    /// Its id in the catalog.
+    pub id: WonderId,
+    /// Short English name (`Rhodes`).
+    pub name: String,
+    /// Full English name (`Colossus of Rhodes`).
+    pub full_name: String,
+    /// Name in the edition's Chinese rulebook.
+    pub zh: String,
+    /// Other accepted names.
+    pub aliases: Vec<String>,
+    /// The starting resource printed on the board.
+    pub start: Resource,
+    /// The stages of side A (index 0) and side B (index 1).
+    pub sides: [Vec<StageDef>; 2],
+    /// Where the data comes from.
+    pub source: String,
+}
+
+impl WonderDef {
+    /// The stages of one side.
+    pub fn stages(&self, side: Side) -> &[StageDef] {
+        &self.sides[side as usize]
+    }
+}
+
+/// All the data of one edition: cards, wonders and the decks for each player count.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    /// The edition this data belongs to.
+    pub edition: Edition,
+    /// Every distinct card, indexed by [`CardId`].
+    pub cards: Vec<CardDef>,
+    /// Every wonder, indexed by [`WonderId`].
+    pub wonders: Vec<WonderDef>,
+    /// Distinct names, indexed by [`NameId`].
+    pub names: Vec<String>,
+    lookup: HashMap<String, CardId>,
+}
+
+/// Why a data file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogError {
+    /// The TOML itself is malformed or has unexpected fields.
+    #[error("data file: {0}")]
+    Syntax(String),
+    /// A value inside is wrong.
+    #[error("data file, {what}: {problem}")]
+    Value {
+        /// The card or wonder concerned.
+        what: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileData {
+    edition: String,
+    cards: Vec<FileCard>,
+    wonders: Vec<FileWonder>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileCard {
+    age: u8,
+    name: String,
+    zh: String,
+    #[serde(default)]
+    aliases: Vec<String>,
+    colour: String,
+    #[serde(default)]
+    coins: u8,
+    #[serde(default)]
+    cost: String,
+    effects: Vec<String>,
+    #[serde(default)]
+    chain_from: Vec<String>,
+    #[serde(default)]
+    copies: Vec<u8>,
+    source: String,
+    #[serde(default)]
+    provisional: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileStage {
+    cost: String,
+    effects: Vec<String>,
+    #[serde(default)]
+    provisional: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileWonder {
+    name: String,
+    full_name: String,
+    zh: String,
+    #[serde(default)]
+    aliases: Vec<String>,
+    start: String,
+    source: String,
+    #[serde(rename = "A")]
+    a: Vec<FileStage>,
+    #[serde(rename = "B")]
+    b: Vec<FileStage>,
+}
+
+fn value_err(what: &str, problem: impl Into<String>) -> CatalogError {
+    CatalogError::Value { what: what.to_string(), problem: problem.into() }
+}
+
+fn effects(what: &str, codes: &[String]) -> Result<Vec<Effect>, CatalogError> {
+    codes.iter().map(|c| Effect::parse(c).map_err(|e| value_err(what, e.to_string()))).collect()
+}
+
+fn resources(what: &str, letters: &str) -> Result<Resources, CatalogError> {
+    Resources::from_letters(letters)
+        .ok_or_else(|| value_err(what, format!("bad resource letters `{letters}`")))
+}
+
+/// Lower-cases a name and folds the Chinese character variants the rulebooks mix
+/// (采/採, 粘/黏, 舖/鋪, 臺/台; base-1e.md §1).
+pub fn normalize(name: &str) -> String {
+    name.trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| match c {
+            '采' => '採',
+            '粘' => '黏',
+            '舖' => '鋪',
+            '臺' => '台',
+            '’' => '\'',
+            c => c,
+        })
+        .collect()
+}
+
+impl Catalog {
+    /// The built-in data of an edition.
+    ///
+    /// ```
+    /// use wonders_core::{Catalog, Edition};
+    /// let cat = Catalog::get(Edition::First);
+    /// assert_eq!(cat.cards.len(), 78);
+    /// assert_eq!(cat.wonders.len(), 7);
+    /// ```
+    pub fn get(edition: Edition) -> &'static Catalog {
+        static FIRST: OnceLock<Catalog> = OnceLock::new();
+        static SECOND: OnceLock<Catalog> = OnceLock::new();
+        let (cell, text) = match edition {
+            Edition::First => (&FIRST, include_str!("../data/base-1e.toml")),
+            Edition::Second => (&SECOND, include_str!("../data/base-2e.toml")),
+        };
+        cell.get_or_init(|| match Catalog::from_toml(text) {
+            Ok(c) => c,
+            // The built-in files are checked by the test suite; this cannot happen in a build
+            // that passed its tests.
+            Err(e) => panic!("built-in {edition} data is invalid: {e}"),
+        })
+    }
+
+    /// Reads a catalog from the data-file format.
+    pub fn from_toml(text: &str) -> Result<Catalog, CatalogError> {
+        let file: FileData = toml::from_str(text).map_err(|e| CatalogError::Syntax(e.to_string()))?;
+        let edition = Edition::parse(&file.edition)
+            .ok_or_else(|| value_err("edition", format!("unknown edition `{}`", file.edition)))?;
+        if file.cards.len() > 256 {
+            return Err(value_err("cards", "at most 256 distinct cards"));
+        }
+        let mut names: Vec<String> = Vec::new();
+        let mut cards = Vec::with_capacity(file.cards.len());
+        for (i, c) in file.cards.iter().enumerate() {
+            let what = format!("card `{}`", c.name);
+            if !(1..=3).contains(&c.age) {
+                return Err(value_err(&what, format!("age {} is not 1, 2 or 3", c.age)));
+            }
+            let colour = Colour::parse(&c.colour)
+                .ok_or_else(|| value_err(&what, format!("unknown colour `{}`", c.colour)))?;
+            let name_id = match names.iter().position(|n| *n == c.name) {
+                Some(p) => NameId(p as u8),
+                None => {
+                    names.push(c.name.clone());
+                    NameId((names.len() - 1) as u8)
+                }
+            };
+            if colour == Colour::Purple && !c.copies.is_empty() {
+                return Err(value_err(&what, "guilds have no player-count marks"));
+            }
+            if colour != Colour::Purple && c.copies.is_empty() {
+                return Err(value_err(&what, "no copies"));
+            }
+            cards.push(CardDef {
+                id: CardId(i as u8),
+                name: c.name.clone(),
+                zh: c.zh.clone(),
+                aliases: c.aliases.clone(),
+                name_id,
+                age: c.age,
+                colour,
+                coins: c.coins,
+                cost: resources(&what, &c.cost)?,
+                effects: effects(&what, &c.effects)?,
+                chain_from: c.chain_from.clone(),
+                chain_parents: NameSet::default(),
+                copies: c.copies.clone(),
+                source: c.source.clone(),
+                provisional: c.provisional,
+            });
+        }
+        if names.len() > 128 {
+            return Err(value_err("cards", "at most 128 distinct names"));
+        }
+        // Resolve chains: every parent must be a card of an earlier Age.
+        for i in 0..cards.len() {
+            let mut set = NameSet::default();
+            for parent in &cards[i].chain_from {
+                let p =
+                    cards.iter().find(|c| &c.name == parent && c.age < cards[i].age).ok_or_else(|| {
+                        value_err(
+                            &format!("card `{}`", cards[i].name),
+                            format!("chain parent `{parent}` is no card of an earlier Age"),
+                        )
+                    })?;
+                set.insert(p.name_id);
+            }
+            cards[i].chain_parents = set;
+        }
+        let mut wonders = Vec::new();
+        for (i, w) in file.wonders.iter().enumerate() {
+            let what = format!("wonder `{}`", w.name);
+            let mut chars = w.start.chars();
+            let start = match (chars.next().and_then(Resource::from_letter), chars.next()) {
+                (Some(r), None) => r,
+                _ => return Err(value_err(&what, format!("bad start resource `{}`", w.start))),
+            };
+            let side = |stages: &[FileStage]| -> Result<Vec<StageDef>, CatalogError> {
+                if stages.is_empty() || stages.len() > 4 {
+                    return Err(value_err(&what, "a side has 1 to 4 stages"));
+                }
+                stages
+                    .iter()
+                    .map(|s| {
+                        Ok(StageDef {
+                            cost: resources(&what, &s.cost)?,
+                            effects: effects(&what, &s.effects)?,
+                            provisional: s.provisional,
+                        })
+                    })
+                    .collect()
+            };
+            wonders.push(WonderDef {
+                id: WonderId(i as u8),
+                name: w.name.clone(),
+                full_name: w.full_name.clone(),
+                zh: w.zh.clone(),
+                aliases: w.aliases.clone(),
+                start,
+                sides: [side(&w.a)?, side(&w.b)?],
+                source: w.source.clone(),
+            });
+        }
+        let mut lookup = HashMap::new();
+        // Later Ages first, so that a name shared by two Ages ("Loom") finds the earlier card.
+        for c in cards.iter().rev() {
+            for n in std::iter::once(&c.name).chain(std::iter::once(&c.zh)).chain(&c.aliases) {
+                lookup.insert(normalize(n), c.id);
+            }
+        }
+        Ok(Catalog { edition, cards, wonders, names, lookup })
+    }
+
+    /// The definition of a card.
+    #[inline]
+    pub fn card(&self, id: CardId) -> &CardDef {
+        &self.cards[id.0 as usize]
+    }
+
+    /// The definition of a wonder.
+    #[inline]
+    pub fn wonder(&self, id: WonderId) -> &WonderDef {
+        &self.wonders[id.0 as usize]
+    }
+
+    /// Finds a card by its English name (any case), its Chinese name or an alias. A name shared
+    /// by cards of two Ages gives the earlier one (they are the same structure).
+    ///
+    /// ```
+    /// use wonders_core::{Catalog, Edition};
+    /// let cat = Catalog::get(Edition::First);
+    /// let id = cat.find_card("lumber yard").unwrap();
+    /// assert_eq!(cat.card(id).zh, "伐木場");
+    /// let err = cat.find_card("Lumbr Yard").unwrap_err();
+    /// assert!(err.to_string().contains("did you mean `Lumber Yard`"));
+    /// ```
+    pub fn find_card(&self, name: &str) -> Result<CardId, UnknownName> {
+        if let Some(&id) = self.lookup.get(&normalize(name)) {
+            return Ok(id);
+        }
+        let candidates = self.cards.iter().flat_map(|c| {
+            std::iter::once((c.name.as_str(), c.name.as_str()))
+                .chain(std::iter::once((c.zh.as_str(), c.name.as_str())))
+        });
+        Err(UnknownName::new("card", name, candidates, self.edition))
+    }
+
+    /// Finds a card of a given Age by name.
+    pub fn find_card_in_age(&self, name: &str, age: u8) -> Option<CardId> {
+        let first = self.find_card(name).ok()?;
+        let name_id = self.card(first).name_id;
+        self.cards.iter().find(|c| c.name_id == name_id && c.age == age).map(|c| c.id)
+    }
+
+    /// Finds a wonder by name, full name, Chinese name or alias.
+    pub fn find_wonder(&self, name: &str) -> Result<WonderId, UnknownName> {
+        let key = normalize(name);
+        for w in &self.wonders {
+            let all = [&w.name, &w.full_name, &w.zh].into_iter().chain(&w.aliases);
+            if all.into_iter().any(|n| normalize(n) == key) {
+                return Ok(w.id);
+            }
+        }
+        let candidates = self
+            .wonders
+            .iter()
+            .flat_map(|w| [(w.name.as_str(), w.name.as_str()), (w.zh.as_str(), w.name.as_str())]);
+        Err(UnknownName::new("wonder", name, candidates, self.edition))
+    }
+
+    /// Every copy of the Age `age` deck for `players` players, guilds excluded.
+    pub fn age_cards(&self, age: u8, players: u8) -> Vec<CardId> {
+        let mut out = Vec::new();
+        for c in self.cards.iter().filter(|c| c.age == age && !c.is_guild()) {
+            for _ in 0..c.copies_for(players) {
+                out.push(c.id);
+            }
+        }
+        out
+    }
+
+    /// The guilds of the edition.
+    pub fn guilds(&self) -> Vec<CardId> {
+        self.cards.iter().filter(|c| c.is_guild()).map(|c| c.id).collect()
+    }
+}
+
+/// A name that matches no card or wonder, with the closest known name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {kind} `{name}` in the {edition} data{}", suggestion.as_ref().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default())]
+pub struct UnknownName {
+    /// `card` or `wonder`.
+    pub kind: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The closest known name, if any is close.
+    pub suggestion: Option<String>,
+    /// The edition searched.
+    pub edition: Edition,
+}
+
+impl UnknownName {
+    fn new<'a>(
+        kind: &'static str,
+        name: &str,
+        candidates: impl Iterator<Item = (&'a str, &'a str)>,
+        edition: Edition,
+    ) -> UnknownName {
+        let key = normalize(name);
+        let best = candidates
+            .map(|(cand, english)| (strsim::levenshtein(&key, &normalize(cand)), english))
+            .min_by_key(|(d, _)| *d);
+        let suggestion =
+            best.filter(|(d, _)| *d <= key.chars().count().max(3) / 2 + 1).map(|(_, s)| s.to_string());
+        UnknownName { kind, name: name.to_string(), suggestion, edition }
+    }
+}

@@ -1,0 +1,298 @@
+//! A player's city: wonder board, built cards, coins, military tokens, and what they produce.
+
+use crate::card::{CardId, CardSet, Colour, NameSet};
+use crate::catalog::{Catalog, Side, WonderId};
+use crate::effect::{Effect, Science};
+use crate::resources::{Resource, ResourceSet, Resources};
+
+/// The most "one of" producers a city can hold (six either/or brown cards, Caravansery, Forum,
+/// two Alexandria stages, with room to spare for expansions).
+pub const MAX_CHOICES: usize = 12;
+
+/// What a city produces each turn: fixed units plus producers of one resource among several.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Production {
+    /// Units produced every turn.
+    pub fixed: Resources,
+    choices: [ResourceSet; MAX_CHOICES],
+    n_choices: u8,
+}
+
+impl Production {
+    /// A production of fixed units only.
+    pub fn fixed(fixed: Resources) -> Production {
+        Production { fixed, ..Production::default() }
+    }
+
+    /// The "one of" producers.
+    #[inline]
+    pub fn choices(&self) -> &[ResourceSet] {
+        &self.choices[..self.n_choices as usize]
+    }
+
+    /// Adds a producer of one resource among `set` each turn. Beyond [`MAX_CHOICES`] producers
+    /// (impossible with the printed cards) further ones are ignored.
+    pub fn add_choice(&mut self, set: ResourceSet) {
+        if (self.n_choices as usize) < MAX_CHOICES {
+            self.choices[self.n_choices as usize] = set;
+            self.n_choices += 1;
+        }
+    }
+
+    /// The most units of `r` this production can give in one turn.
+    #[inline]
+    pub fn max_of(&self, r: Resource) -> u8 {
+        self.fixed.get(r) + self.choices().iter().filter(|s| s.contains(r)).count() as u8
+    }
+}
+
+/// Military tokens won and lost at the ends of the Ages (rulebook 002, 時代結束).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MilitaryTokens {
+    /// +1 tokens (Age I victories).
+    pub plus1: u8,
+    /// +3 tokens (Age II victories).
+    pub plus3: u8,
+    /// +5 tokens (Age III victories).
+    pub plus5: u8,
+    /// −1 tokens (defeats).
+    pub minus1: u8,
+}
+
+impl MilitaryTokens {
+    /// The points they are worth (002 計分 1: "+1, +3, +5, −1, −1, −1 = 6").
+    ///
+    /// ```
+    /// use wonders_core::MilitaryTokens;
+    /// let t = MilitaryTokens { plus1: 1, plus3: 1, plus5: 1, minus1: 3 };
+    /// assert_eq!(t.points(), 6);
+    /// ```
+    pub fn points(&self) -> i32 {
+        self.plus1 as i32 + 3 * self.plus3 as i32 + 5 * self.plus5 as i32 - self.minus1 as i32
+    }
+
+    /// Adds one token of value `v` (+1, +3, +5 or −1). Returns false for any other value.
+    pub fn add(&mut self, v: i32) -> bool {
+        match v {
+            1 => self.plus1 += 1,
+            3 => self.plus3 += 1,
+            5 => self.plus5 += 1,
+            -1 => self.minus1 += 1,
+            _ => return false,
+        }
+        true
+    }
+
+    /// The token for a victory in `age`.
+    pub fn victory_value(age: u8) -> i32 {
+        match age {
+            1 => 1,
+            2 => 3,
+            _ => 5,
+        }
+    }
+
+    /// Token values in the order +1s, +3s, +5s, −1s.
+    pub fn values(&self) -> Vec<i32> {
+        let mut v = Vec::new();
+        v.extend(std::iter::repeat_n(1, self.plus1 as usize));
+        v.extend(std::iter::repeat_n(3, self.plus3 as usize));
+        v.extend(std::iter::repeat_n(5, self.plus5 as usize));
+        v.extend(std::iter::repeat_n(-1, self.minus1 as usize));
+        v
+    }
+}
+
+/// Where an effect comes from, which decides whether neighbours may buy what it produces
+/// (002 貿易: only the board's starting resource, brown and grey cards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The wonder board's starting resource.
+    Board,
+    /// An Age card of this colour.
+    Card(Colour),
+    /// A wonder stage.
+    Stage,
+}
+
+/// A city. Everything in it is public, except that it does not record which cards were used for
+/// wonder stages (they are face down under the board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct City {
+    /// The wonder board.
+    pub wonder: WonderId,
+    /// Its side.
+    pub side: Side,
+    /// Stages built, in order.
+    pub stages: u8,
+    /// Coins in the treasury.
+    pub coins: u16,
+    /// Military tokens.
+    pub tokens: MilitaryTokens,
+    /// Cards built.
+    pub built: CardSet,
+    /// Names built (the no-duplicate rule).
+    pub names: NameSet,
+    /// Built cards per colour.
+    pub colour_counts: [u8; 7],
+    /// Shields: red cards plus wonder stages.
+    pub shields: u8,
+    /// Science symbols (compass, gear, tablet) from cards.
+    pub science: [u8; 3],
+    /// Wild science symbols (Babylon, Scientists Guild).
+    pub science_wild: u8,
+    /// Everything the city can use.
+    pub production: Production,
+    /// What neighbours may buy from it.
+    pub for_sale: Production,
+    /// Resources bought for 1 coin from the left (index 0) and right (index 1) neighbours.
+    pub discounts: [ResourceSet; 2],
+    /// Olympia A: may build one card free per Age.
+    pub free_build_per_age: bool,
+    /// Whether this Age's free build is used.
+    pub free_build_used: bool,
+    /// Babylon B: plays the last card of each Age.
+    pub plays_last_card: bool,
+    /// Olympia B: copies a neighbour's guild at the end.
+    pub copies_guild: bool,
+}
+
+impl City {
+    /// A new city with 0 coins and nothing built.
+    pub fn new(catalog: &Catalog, wonder: WonderId, side: Side) -> City {
+        let start = catalog.wonder(wonder).start;
+        let mut city = City {
+            wonder,
+            side,
+            stages: 0,
+            coins: 0,
+            tokens: MilitaryTokens::default(),
+            built: CardSet::EMPTY,
+            names: NameSet::default(),
+            colour_counts: [0; 7],
+            shields: 0,
+            science: [0; 3],
+            science_wild: 0,
+            production: Production::default(),
+            for_sale: Production::default(),
+            discounts: [ResourceSet::EMPTY; 2],
+            free_build_per_age: false,
+            free_build_used: false,
+            plays_last_card: false,
+            copies_guild: false,
+        };
+        let mut r = Resources::NONE;
+        r.add(start, 1);
+        city.gain(&Effect::Produce(r), Source::Board);
+        city
+    }
+
+    /// Whether a card of this name is already in the city.
+    #[inline]
+    pub fn has_name(&self, catalog: &Catalog, card: CardId) -> bool {
+        self.names.contains(catalog.card(card).name_id)
+    }
+
+    /// Whether the city holds a chain parent of `card`.
+    #[inline]
+    pub fn has_chain_for(&self, catalog: &Catalog, card: CardId) -> bool {
+        self.names.intersects(catalog.card(card).chain_parents)
+    }
+
+    /// Puts a card into the city and gains its lasting effects (production, shields, science,
+    /// discounts). Coins are the game's business. The caller checks the no-duplicate rule.
+    pub fn place(&mut self, catalog: &Catalog, card: CardId) {
+        let def = catalog.card(card);
+        self.built.insert(card);
+        self.names.insert(def.name_id);
+        self.colour_counts[def.colour as usize] += 1;
+        for e in &def.effects {
+            self.gain(e, Source::Card(def.colour));
+        }
+    }
+
+    /// Builds the next wonder stage and gains its lasting effects. Returns false if every stage
+    /// is already built.
+    pub fn build_stage(&mut self, catalog: &Catalog) -> bool {
+        let stages = catalog.wonder(self.wonder).stages(self.side);
+        let Some(stage) = stages.get(self.stages as usize) else {
+            return false;
+        };
+        self.stages += 1;
+        for e in &stage.effects {
+            self.gain(e, Source::Stage);
+        }
+        true
+    }
+
+    /// The number of stages of this city's wonder side.
+    pub fn stage_count(&self, catalog: &Catalog) -> u8 {
+        catalog.wonder(self.wonder).stages(self.side).len() as u8
+    }
+
+    /// Gains the lasting part of an effect.
+    pub fn gain(&mut self, effect: &Effect, source: Source) {
+        let sellable_source = matches!(source, Source::Board | Source::Card(Colour::Brown | Colour::Grey));
+        match *effect {
+            Effect::Produce(r) => {
+                for res in Resource::ALL {
+                    self.production.fixed.add(res, r.get(res));
+                    if sellable_source {
+                        self.for_sale.fixed.add(res, r.get(res));
+                    }
+                }
+            }
+            Effect::ProduceOneOf { choices, sellable } => {
+                self.production.add_choice(choices);
+                if sellable && sellable_source {
+                    self.for_sale.add_choice(choices);
+                }
+            }
+            Effect::Shields(n) => self.shields += n,
+            Effect::Science(s) => self.science[s as usize] += 1,
+            Effect::ScienceWild => self.science_wild += 1,
+            Effect::TradeDiscount { resources, sides } => {
+                if sides.left {
+                    self.discounts[0] = self.discounts[0].union(resources);
+                }
+                if sides.right {
+                    self.discounts[1] = self.discounts[1].union(resources);
+                }
+            }
+            Effect::FreeBuildPerAge => self.free_build_per_age = true,
+            Effect::PlayLastCard => self.plays_last_card = true,
+            Effect::CopyGuild => self.copies_guild = true,
+            Effect::Points(_)
+            | Effect::Coins(_)
+            | Effect::CoinsPer { .. }
+            | Effect::CoinsAndPointsPer { .. }
+            | Effect::PointsPer { .. }
+            | Effect::BuildFromDiscard
+            | Effect::FreeFirstOfColour
+            | Effect::FreeFirstOfAge
+            | Effect::FreeLastOfAge
+            | Effect::PointsIfWonderComplete(_) => {}
+        }
+    }
+
+    /// The price of one unit of `r` bought from the left (`side` 0) or right (1) neighbour:
+    /// 2 coins, or 1 with a discount (002 貿易; base-1e.md §4.1 item 4).
+    #[inline]
+    pub fn price(&self, side: usize, r: Resource) -> u8 {
+        if self.discounts[side].contains(r) { 1 } else { 2 }
+    }
+
+    /// Cards of the colours in `mask` (a bit per [`Colour`]).
+    pub fn count_colours(&self, mask: u8) -> u32 {
+        Colour::ALL
+            .iter()
+            .filter(|c| mask & (1 << **c as u8) != 0)
+            .map(|c| self.colour_counts[*c as usize] as u32)
+            .sum()
+    }
+
+    /// Science symbol counts from cards, by symbol.
+    pub fn science_of(&self, s: Science) -> u8 {
+        self.science[s as usize]
+    }
+}

@@ -1,0 +1,268 @@
+//! The payment solver: every Pareto-minimal way to pay for a card or a wonder stage.
+//!
+//! Rules (rulebook 002 貿易 and base-1e.md §4.1):
+//! - a city uses what it produces for free; an either/or card gives one of its resources per turn;
+//! - what it lacks it may buy from its two neighbours, from what they *may sell*: their board's
+//!   starting resource, brown and grey cards (never yellow cards or wonder stages). A neighbour's
+//!   either/or card sells either resource, whatever its owner uses; selling uses nothing up;
+//! - each unit costs 2 coins paid to the neighbour, or 1 with a discount for that side and kind;
+//! - the coins must be in the treasury at the start of the turn.
+//!
+//! A payment is a pair (coins to the left, coins to the right); the bank's share is the card's coin
+//! cost and does not vary. The solver returns the pairs no other pair beats on both sides.
+
+use crate::city::Production;
+use crate::resources::{Resource, Resources};
+use arrayvec::ArrayVec;
+
+/// At most this many Pareto-minimal payments exist for one purchase (coins to the left range over
+/// at most 0..=2·units; a larger front would need a cost of more than 15 units).
+pub const MAX_OPTIONS: usize = 32;
+
+/// The Pareto-minimal (left, right) payments for one construction.
+pub type Options = ArrayVec<(u8, u8), MAX_OPTIONS>;
+
+/// What one buyer faces: its own production, what each neighbour sells, and its prices.
+#[derive(Clone, Copy, Debug)]
+pub struct Market<'a> {
+    /// The buyer's own production.
+    pub own: &'a Production,
+    /// What the left neighbour sells.
+    pub left: &'a Production,
+    /// What the right neighbour sells.
+    pub right: &'a Production,
+    /// Price per unit by side (0 left, 1 right) and resource.
+    pub prices: [[u8; 7]; 2],
+}
+
+/// Inserts `p` into a Pareto front of minimal pairs.
+fn insert_pareto(front: &mut Options, p: (u8, u8)) {
+    if front.iter().any(|q| q.0 <= p.0 && q.1 <= p.1) {
+        return;
+    }
+    front.retain(|q| !(p.0 <= q.0 && p.1 <= q.1));
+    // The bound makes overflow impossible for real costs; drop rather than panic otherwise.
+    let _ = front.try_push(p);
+}
+
+/// Whether `prod` can supply `demand` this turn (fixed units first, then one unit per choice).
+fn can_supply(prod: &Production, demand: &Resources) -> bool {
+    let excess = demand.saturating_sub(&prod.fixed);
+    if excess.is_empty() {
+        return true;
+    }
+    let mut units: ArrayVec<Resource, 16> = ArrayVec::new();
+    for r in Resource::ALL {
+        for _ in 0..excess.get(r) {
+            if units.try_push(r).is_err() {
+                return false;
+            }
+        }
+    }
+    let choices = prod.choices();
+    if units.len() > choices.len() {
+        return false;
+    }
+    fn assign(units: &[Resource], choices: &[crate::resources::ResourceSet], used: u32) -> bool {
+        let Some((&u, rest)) = units.split_first() else {
+            return true;
+        };
+        for (i, c) in choices.iter().enumerate() {
+            if used & (1 << i) == 0 && c.contains(u) && assign(rest, choices, used | (1 << i)) {
+                return true;
+            }
+        }
+        false
+    }
+    assign(&units, choices, 0)
+}
+
+/// The minimal residual needs after the buyer's own either/or producers cover what they can.
+fn own_residuals(need: Resources, own: &Production, out: &mut ArrayVec<Resources, 64>) {
+    fn go(need: Resources, choices: &[crate::resources::ResourceSet], out: &mut ArrayVec<Resources, 64>) {
+        if need.is_empty() || choices.is_empty() {
+            // Keep only componentwise-minimal residuals.
+            let le = |a: &Resources, b: &Resources| (0..7).all(|i| a.0[i] <= b.0[i]);
+            if out.iter().any(|o| le(o, &need)) {
+                return;
+            }
+            out.retain(|o| !le(&need, o));
+            let _ = out.try_push(need);
+            return;
+        }
+        let (c, rest) = (choices[0], &choices[1..]);
+        let mut used = false;
+        for r in c.iter() {
+            if need.get(r) > 0 {
+                let mut n = need;
+                n.0[r as usize] -= 1;
+                go(n, rest, out);
+                used = true;
+            }
+        }
+        if !used {
+            go(need, rest, out);
+        }
+    }
+    go(need, own.choices(), out);
+}
+
+/// Every Pareto-minimal (left, right) payment for `need`, spending at most `budget` coins on
+/// purchases. Writes into `out` (cleared first). An empty result means it cannot be paid.
+///
+/// ```
+/// use wonders_core::payment::{solve, Market, Options};
+/// use wonders_core::{Production, Resources};
+/// // Example A of the rulebook (002 貿易): University costs 2 wood + glass + papyrus; the city
+/// // makes 1 wood and 1 glass; one neighbour sells wood, the other papyrus.
+/// let own = Production::fixed(Resources::from_letters("WG").unwrap());
+/// let left = Production::fixed(Resources::from_letters("W").unwrap());
+/// let right = Production::fixed(Resources::from_letters("P").unwrap());
+/// let market = Market { own: &own, left: &left, right: &right, prices: [[2; 7]; 2] };
+/// let mut out = Options::new();
+/// solve(&market, &Resources::from_letters("WWGP").unwrap(), 10, &mut out);
+/// assert_eq!(out.as_slice(), &[(2, 2)]);
+/// ```
+pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) {
+    out.clear();
+    let need = need.saturating_sub(&market.own.fixed);
+    if need.is_empty() {
+        out.push((0, 0));
+        return;
+    }
+    let mut residuals: ArrayVec<Resources, 64> = ArrayVec::new();
+    own_residuals(need, market.own, &mut residuals);
+    for residual in &residuals {
+        if residual.is_empty() {
+            out.clear();
+            out.push((0, 0));
+            return;
+        }
+        buy(market, residual, budget, out);
+    }
+}
+
+/// Adds to `front` every way of buying `residual` from the two neighbours.
+fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) {
+    // Quick refusal: a unit neither neighbour can supply.
+    let mut wanted: ArrayVec<(Resource, u8, u8, u8), 7> = ArrayVec::new();
+    for r in Resource::ALL {
+        let n = residual.get(r);
+        if n == 0 {
+            continue;
+        }
+        let (ml, mr) = (market.left.max_of(r), market.right.max_of(r));
+        if ml + mr < n {
+            return;
+        }
+        wanted.push((r, n, ml, mr));
+    }
+    struct Search<'m, 'a> {
+        market: &'m Market<'a>,
+        wanted: &'m [(Resource, u8, u8, u8)],
+        budget: u16,
+    }
+    fn go(s: &Search, i: usize, left: Resources, right: Resources, cost: (u16, u16), front: &mut Options) {
+        if cost.0 + cost.1 > s.budget {
+            return;
+        }
+        if i == s.wanted.len() {
+            if can_supply(s.market.left, &left) && can_supply(s.market.right, &right) {
+                insert_pareto(front, (cost.0 as u8, cost.1 as u8));
+            }
+            return;
+        }
+        let (r, n, ml, mr) = s.wanted[i];
+        let lo = n.saturating_sub(mr);
+        let hi = n.min(ml);
+        for k in lo..=hi {
+            let mut l = left;
+            let mut rt = right;
+            l.0[r as usize] += k;
+            rt.0[r as usize] += n - k;
+            let c = (
+                cost.0 + k as u16 * s.market.prices[0][r as usize] as u16,
+                cost.1 + (n - k) as u16 * s.market.prices[1][r as usize] as u16,
+            );
+            go(s, i + 1, l, rt, c, front);
+        }
+    }
+    let s = Search { market, wanted: &wanted, budget };
+    go(&s, 0, Resources::NONE, Resources::NONE, (0, 0), front);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::ResourceSet;
+
+    fn res(s: &str) -> Resources {
+        Resources::from_letters(s).unwrap()
+    }
+
+    fn prod(fixed: &str, choices: &[&str]) -> Production {
+        let mut p = Production::fixed(res(fixed));
+        for c in choices {
+            p.add_choice(ResourceSet::from_letters(c).unwrap());
+        }
+        p
+    }
+
+    fn options(
+        own: &Production,
+        l: &Production,
+        r: &Production,
+        prices: [[u8; 7]; 2],
+        need: &str,
+        budget: u16,
+    ) -> Vec<(u8, u8)> {
+        let m = Market { own, left: l, right: r, prices };
+        let mut out = Options::new();
+        solve(&m, &res(need), budget, &mut out);
+        let mut v = out.to_vec();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn example_b_own_resources_suffice() {
+        // 002 示例B: she sold 2 stone to each neighbour and still builds Library (2S + L) herself.
+        let own = prod("SSL", &[]);
+        let none = prod("", &[]);
+        assert_eq!(options(&own, &none, &none, [[2; 7]; 2], "SSL", 0), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn example_c_not_enough_coins() {
+        // 002 示例C (the card is the Forum, 2 clay; base-1e.md §3 item 11): she makes 1 clay, a
+        // neighbour sells clay, but she has under 2 coins at the start of the turn.
+        let own = prod("C", &[]);
+        let left = prod("C", &[]);
+        let none = prod("", &[]);
+        assert_eq!(options(&own, &left, &none, [[2; 7]; 2], "CC", 1), vec![]);
+        assert_eq!(options(&own, &left, &none, [[2; 7]; 2], "CC", 2), vec![(2, 0)]);
+    }
+
+    #[test]
+    fn either_or_cards_and_discounts() {
+        // Own Timber Yard (W/S) can give the stone; wood must then be bought.
+        let own = prod("", &["WS"]);
+        let left = prod("W", &[]);
+        let right = prod("", &["WO"]);
+        let mut prices = [[2; 7]; 2];
+        prices[1][Resource::Wood as usize] = 1; // East Trading Post: right raw for 1
+        assert_eq!(options(&own, &left, &right, prices, "WS", 10), vec![(0, 1), (2, 0)]);
+        // Two wood and a stone: one wood from each side, or... the right sells only one unit.
+        assert_eq!(options(&own, &left, &right, prices, "WWS", 10), vec![(2, 1)]);
+    }
+
+    #[test]
+    fn neighbour_either_or_sells_either_resource() {
+        let own = prod("", &[]);
+        let left = prod("", &["CO"]);
+        let none = prod("", &[]);
+        assert_eq!(options(&own, &left, &none, [[2; 7]; 2], "O", 5), vec![(2, 0)]);
+        assert_eq!(options(&own, &left, &none, [[2; 7]; 2], "C", 5), vec![(2, 0)]);
+        assert_eq!(options(&own, &left, &none, [[2; 7]; 2], "CO", 5), vec![]);
+    }
+}

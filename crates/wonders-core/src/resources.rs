@@ -1,0 +1,216 @@
+//! The seven resources, multisets of them, and sets of them.
+
+use std::fmt;
+
+/// One of the seven resources. Raw materials: wood, stone, clay, ore. Manufactured goods: glass,
+/// loom (textile), papyrus (rulebook 002, 產出; base-1e.md notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Resource {
+    /// W, 木頭
+    Wood = 0,
+    /// S, 石頭
+    Stone = 1,
+    /// C, 磚塊 (clay, brick)
+    Clay = 2,
+    /// O, 礦石
+    Ore = 3,
+    /// G, 玻璃
+    Glass = 4,
+    /// L, 布料 (loom, textile)
+    Loom = 5,
+    /// P, 紙張
+    Papyrus = 6,
+}
+
+impl Resource {
+    /// All resources in the canonical order W S C O G L P.
+    pub const ALL: [Resource; 7] = [
+        Resource::Wood,
+        Resource::Stone,
+        Resource::Clay,
+        Resource::Ore,
+        Resource::Glass,
+        Resource::Loom,
+        Resource::Papyrus,
+    ];
+
+    /// The one-letter code used in the data files.
+    pub const fn letter(self) -> char {
+        ['W', 'S', 'C', 'O', 'G', 'L', 'P'][self as usize]
+    }
+
+    /// Parses a one-letter code.
+    ///
+    /// ```
+    /// use wonders_core::Resource;
+    /// assert_eq!(Resource::from_letter('O'), Some(Resource::Ore));
+    /// assert_eq!(Resource::from_letter('x'), None);
+    /// ```
+    pub const fn from_letter(c: char) -> Option<Resource> {
+        Some(match c {
+            'W' => Resource::Wood,
+            'S' => Resource::Stone,
+            'C' => Resource::Clay,
+            'O' => Resource::Ore,
+            'G' => Resource::Glass,
+            'L' => Resource::Loom,
+            'P' => Resource::Papyrus,
+            _ => return None,
+        })
+    }
+
+    /// Raw materials (brown-card resources) as opposed to manufactured goods.
+    pub const fn is_raw(self) -> bool {
+        (self as u8) < 4
+    }
+
+    /// English name, lower case.
+    pub const fn name(self) -> &'static str {
+        ["wood", "stone", "clay", "ore", "glass", "loom", "papyrus"][self as usize]
+    }
+
+    /// A one-element set.
+    pub const fn bit(self) -> ResourceSet {
+        ResourceSet(1 << self as u8)
+    }
+}
+
+/// A set of resources, as a 7-bit mask (bit i = `Resource::ALL[i]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ResourceSet(pub u8);
+
+impl ResourceSet {
+    /// W S C O.
+    pub const RAW: ResourceSet = ResourceSet(0b000_1111);
+    /// G L P.
+    pub const MANUFACTURED: ResourceSet = ResourceSet(0b111_0000);
+    /// The empty set.
+    pub const EMPTY: ResourceSet = ResourceSet(0);
+
+    /// Whether `r` is in the set.
+    pub const fn contains(self, r: Resource) -> bool {
+        self.0 & (1 << r as u8) != 0
+    }
+
+    /// The union of two sets.
+    pub const fn union(self, other: ResourceSet) -> ResourceSet {
+        ResourceSet(self.0 | other.0)
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The resources of the set, in canonical order.
+    pub fn iter(self) -> impl Iterator<Item = Resource> {
+        Resource::ALL.into_iter().filter(move |r| self.contains(*r))
+    }
+
+    /// Parses letters such as `"WSCO"`.
+    pub fn from_letters(s: &str) -> Option<ResourceSet> {
+        s.chars().try_fold(0u8, |m, c| Resource::from_letter(c).map(|r| m | r.bit().0)).map(ResourceSet)
+    }
+}
+
+/// A multiset of resources: how many of each (a cost, or a fixed production).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Resources(pub [u8; 7]);
+
+impl Resources {
+    /// No resources.
+    pub const NONE: Resources = Resources([0; 7]);
+
+    /// Parses repeated letters, e.g. `"WCCC"` is 1 wood and 3 clay.
+    ///
+    /// ```
+    /// use wonders_core::{Resource, Resources};
+    /// let r = Resources::from_letters("WCCC").unwrap();
+    /// assert_eq!(r.get(Resource::Clay), 3);
+    /// assert_eq!(r.total(), 4);
+    /// ```
+    pub fn from_letters(s: &str) -> Option<Resources> {
+        let mut out = [0u8; 7];
+        for c in s.chars() {
+            out[Resource::from_letter(c)? as usize] += 1;
+        }
+        Some(Resources(out))
+    }
+
+    /// How many of `r`.
+    pub const fn get(&self, r: Resource) -> u8 {
+        self.0[r as usize]
+    }
+
+    /// Adds `n` of `r`.
+    pub fn add(&mut self, r: Resource, n: u8) {
+        self.0[r as usize] = self.0[r as usize].saturating_add(n);
+    }
+
+    /// The number of units.
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|&n| n as u32).sum()
+    }
+
+    /// Whether there is nothing.
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 7]
+    }
+
+    /// What remains of `self` after `have` covers what it can.
+    pub fn saturating_sub(&self, have: &Resources) -> Resources {
+        let mut out = self.0;
+        for (o, h) in out.iter_mut().zip(have.0) {
+            *o = o.saturating_sub(h);
+        }
+        Resources(out)
+    }
+
+    /// The set of resources present at least once.
+    pub fn support(&self) -> ResourceSet {
+        let mut m = 0u8;
+        for (i, &n) in self.0.iter().enumerate() {
+            if n > 0 {
+                m |= 1 << i;
+            }
+        }
+        ResourceSet(m)
+    }
+}
+
+impl fmt::Display for Resources {
+    /// Letters in canonical order, e.g. `WCCC`; `-` when empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("-");
+        }
+        for r in Resource::ALL {
+            for _ in 0..self.get(r) {
+                write!(f, "{}", r.letter())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_round_trip() {
+        let r = Resources::from_letters("PGOWSCL").unwrap();
+        assert_eq!(r.to_string(), "WSCOGLP");
+        assert_eq!(Resources::from_letters("WX"), None);
+        assert_eq!(ResourceSet::from_letters("WSCO"), Some(ResourceSet::RAW));
+        assert!(Resource::Ore.is_raw() && !Resource::Glass.is_raw());
+    }
+
+    #[test]
+    fn subtraction_saturates() {
+        let need = Resources::from_letters("SSL").unwrap();
+        let have = Resources::from_letters("SSSW").unwrap();
+        assert_eq!(need.saturating_sub(&have), Resources::from_letters("L").unwrap());
+    }
+}

@@ -1,0 +1,200 @@
+//! Final scoring by category (rulebook 002, 總分數計算細則), and the ranking.
+
+use crate::card::{CardId, Colour};
+use crate::catalog::Catalog;
+use crate::city::City;
+use crate::effect::{Effect, Scope};
+use crate::game::{count, left_of, right_of};
+use serde::{Deserialize, Serialize};
+
+/// A score sheet, in the order of the rulebook's score pad.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Score {
+    /// Military tokens.
+    pub military: i32,
+    /// 1 point per 3 coins.
+    pub treasury: i32,
+    /// Wonder stages' points.
+    pub wonder: i32,
+    /// Blue cards.
+    pub civilian: i32,
+    /// Green cards and wild symbols (a copied Scientists Guild included).
+    pub science: i32,
+    /// Yellow cards' end points.
+    pub commercial: i32,
+    /// Purple cards (a guild copied by Olympia B included).
+    pub guilds: i32,
+    /// The sum.
+    pub total: i32,
+}
+
+impl Score {
+    /// Category names, in order, as used in JSON.
+    pub const CATEGORIES: [&'static str; 8] =
+        ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "total"];
+
+    /// The values in the order of [`Score::CATEGORIES`].
+    pub fn values(&self) -> [i32; 8] {
+        [
+            self.military,
+            self.treasury,
+            self.wonder,
+            self.civilian,
+            self.science,
+            self.commercial,
+            self.guilds,
+            self.total,
+        ]
+    }
+
+    fn add(&mut self, colour: Colour, points: i32) {
+        match colour {
+            Colour::Yellow => self.commercial += points,
+            Colour::Purple => self.guilds += points,
+            _ => self.civilian += points,
+        }
+    }
+}
+
+/// Science points for symbol counts (compass, gear, tablet) plus `wild` symbols placed to score
+/// the most (002 計分 5: the squares plus 7 per set of three; base-1e.md §4.6).
+///
+/// ```
+/// use wonders_core::score::science_points;
+/// assert_eq!(science_points([3, 2, 1], 0), 21); // 002's example
+/// assert_eq!(science_points([3, 2, 2], 0), 31); // one more symbol (base-1e.md §3 item 9)
+/// assert_eq!(science_points([2, 2, 1], 1), 26); // the wild makes 2/2/2: 12 + 2 × 7
+/// ```
+pub fn science_points(counts: [u8; 3], wild: u8) -> i32 {
+    fn raw(c: [u8; 3]) -> i32 {
+        let [a, b, d] = c.map(|x| x as i32);
+        a * a + b * b + d * d + 7 * a.min(b).min(d)
+    }
+    if wild == 0 {
+        return raw(counts);
+    }
+    (0..3)
+        .map(|i| {
+            let mut c = counts;
+            c[i] += 1;
+            science_points(c, wild - 1)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The end-game points of one card's effects, from `seat`'s point of view.
+fn card_points(catalog: &Catalog, cities: &[City], seat: usize, card: CardId, score: &mut Score) {
+    let def = catalog.card(card);
+    let city = &cities[seat];
+    for e in &def.effects {
+        let points = match *e {
+            Effect::Points(p) => p as i32,
+            Effect::CoinsAndPointsPer { what, points, .. } => {
+                (count(cities, seat, what, Scope { own: true, neighbours: false }) * points as u32) as i32
+            }
+            Effect::PointsPer { what, scope, points } => {
+                (count(cities, seat, what, scope) * points as u32) as i32
+            }
+            Effect::PointsIfWonderComplete(p) => {
+                if city.stages >= city.stage_count(catalog) {
+                    p as i32
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        };
+        score.add(def.colour, points);
+    }
+}
+
+/// The score of the city at `seat` among `cities` (seated clockwise).
+pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
+    let city = &cities[seat];
+    let mut s = Score { military: city.tokens.points(), treasury: city.coins as i32 / 3, ..Score::default() };
+    let stages = catalog.wonder(city.wonder).stages(city.side);
+    for stage in &stages[..city.stages as usize] {
+        for e in &stage.effects {
+            if let Effect::Points(p) = e {
+                s.wonder += *p as i32;
+            }
+        }
+    }
+    for card in city.built.iter() {
+        card_points(catalog, cities, seat, card, &mut s);
+    }
+    s.science = science_points(city.science, city.science_wild);
+    if city.copies_guild {
+        // Olympia B stage 3: the neighbours' guild worth most to this city, scored as its own
+        // (002 奧林匹亞 B 說明; base-1e.md §4.9).
+        let n = cities.len();
+        let mut best = (0, 0); // (extra guild points, extra science points)
+        for other in [left_of(seat, n), right_of(seat, n)] {
+            for g in cities[other].built.iter().filter(|&g| catalog.card(g).is_guild()) {
+                let mut extra = Score::default();
+                card_points(catalog, cities, seat, g, &mut extra);
+                let wild =
+                    catalog.card(g).effects.iter().filter(|e| matches!(e, Effect::ScienceWild)).count() as u8;
+                let sci = science_points(city.science, city.science_wild + wild) - s.science;
+                if extra.guilds + sci > best.0 + best.1 {
+                    best = (extra.guilds, sci);
+                }
+            }
+        }
+        s.guilds += best.0;
+        s.science += best.1;
+    }
+    s.total = s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds;
+    s
+}
+
+/// Every city's score.
+pub fn score_all(catalog: &Catalog, cities: &[City]) -> Vec<Score> {
+    (0..cities.len()).map(|s| score_city(catalog, cities, s)).collect()
+}
+
+/// Standard competition ranks (1 = winner): by total, then by coins; players still level share
+/// the place, and the next place is skipped (002 遊戲結束; base-1e.md §4.8).
+///
+/// ```
+/// use wonders_core::score::ranks;
+/// assert_eq!(ranks(&[(50, 3), (50, 3), (40, 9), (50, 1)]), vec![1, 1, 4, 3]);
+/// ```
+pub fn ranks(total_and_coins: &[(i32, u16)]) -> Vec<u8> {
+    total_and_coins
+        .iter()
+        .map(|&(t, c)| {
+            1 + total_and_coins.iter().filter(|&&(t2, c2)| t2 > t || (t2 == t && c2 > c)).count() as u8
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rulebook_science_examples() {
+        // 002 計分 5: 3/2/1 symbols give 9 + 4 + 1 + 7 = 21; one more symbol in the family that
+        // had 1 gives 31 (the EN arithmetic; base-1e.md §3 item 9).
+        assert_eq!(science_points([3, 2, 1], 0), 21);
+        assert_eq!(science_points([3, 2, 2], 0), 31);
+        // The ceiling with two wilds: 6 identical symbols = 36.
+        assert_eq!(science_points([4, 0, 0], 2), 36);
+    }
+
+    #[test]
+    fn wild_is_not_always_added_to_the_largest_family() {
+        // 3/3/2 plus a wild: 4/3/2 = 16+9+4+14 = 43, but 3/3/3 = 27+21 = 48.
+        assert_eq!(science_points([3, 3, 2], 1), 48);
+        // 1/1/0 plus a wild: 1/1/1 = 3+7 = 10 beats 2/1/0 = 5.
+        assert_eq!(science_points([1, 1, 0], 1), 10);
+    }
+
+    #[test]
+    fn ranking_breaks_ties_by_coins_then_shares() {
+        assert_eq!(ranks(&[(60, 5), (60, 7), (55, 0)]), vec![2, 1, 3]);
+        assert_eq!(ranks(&[(60, 5), (60, 5), (55, 0)]), vec![1, 1, 3]);
+    }
+}
