@@ -1,1 +1,92 @@
-fn main() {}
+//! `wonders`: play, simulate, score and replay 7 Wonders games from the command line.
+
+mod play;
+mod replay;
+mod simulate;
+mod table;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// A complete, exact and fast 7 Wonders: play in the terminal, simulate random games, score a
+/// physical game, ask what something costs, check a game record.
+#[derive(Parser, Debug)]
+#[command(name = "wonders", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a whole game in the terminal against bots.
+    Play(play::PlayArgs),
+    /// Play many random games and report speed and score statistics.
+    Simulate(simulate::SimulateArgs),
+    /// Score a physical game described in the table format (JSON).
+    Score {
+        /// The table file, or `-` for standard input.
+        file: PathBuf,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every Pareto-minimal way for one player of a table to pay for a card or a wonder stage.
+    Cost {
+        /// The table file, or `-` for standard input.
+        file: PathBuf,
+        /// The player's index in the table (0-based).
+        #[arg(long)]
+        player: usize,
+        /// The card to build (English or Chinese name).
+        #[arg(long, conflicts_with = "stage", required_unless_present = "stage")]
+        card: Option<String>,
+        /// The next wonder stage instead of a card.
+        #[arg(long)]
+        stage: bool,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a game record, then print its log and final scores.
+    Replay {
+        /// The record file (JSON), or `-` for standard input.
+        file: PathBuf,
+        /// Print the final scores as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => play::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Score { file, json } => table::score(&file, json),
+        Command::Cost { file, player, card, stage, json } => {
+            table::cost(&file, player, card.as_deref(), stage, json)
+        }
+        Command::Replay { file, json } => replay::run(&file, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wonders: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads a file, or standard input for `-`.
+pub fn read_input(path: &std::path::Path) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
+    }
+}

@@ -239,8 +239,12 @@ impl Game {
         if !(3..=7).contains(&n) {
             return Err(SetupError::Players(setup.players));
         }
+        // Two independent streams of the seed: the cards dealt do not depend on how the wonders
+        // are given out.
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        let boards = deal_wonders(catalog, n, &setup.wonders, &mut rng)?;
+        let mut wonder_rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        wonder_rng.set_stream(1);
+        let boards = deal_wonders(catalog, n, &setup.wonders, &mut wonder_rng)?;
         let first = City::new(catalog, boards[0].0, boards[0].1);
         let mut cities = [first; MAX_PLAYERS];
         for (seat, &(w, side)) in boards.iter().enumerate() {

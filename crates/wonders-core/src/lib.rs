@@ -33,6 +33,8 @@ pub mod game;
 pub mod payment;
 pub mod resources;
 pub mod score;
+pub mod view;
+pub mod wire;
 
 pub use action::{Action, FreeBy, Payment};
 pub use card::{CardDef, CardId, CardSet, Colour, NameId};
@@ -42,3 +44,5 @@ pub use effect::{Counted, Effect, Science, Scope, Sides};
 pub use game::{ActionError, Game, LogEntry, Phase, Played, Setup, SetupError, WonderDeal};
 pub use resources::{Resource, ResourceSet, Resources};
 pub use score::Score;
+pub use view::View;
+pub use wire::{Record, RecordError, WireAction, WireView};

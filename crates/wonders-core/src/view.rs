@@ -1,0 +1,68 @@
+//! What one seat may know: its own hand, every city, the sizes of the other hands and of the
+//! discard pile, and the public log. Never another hand, the decks of later Ages, the discard
+//! pile's contents (except while this seat builds from it), or which cards lie under the wonders.
+
+use crate::card::CardId;
+use crate::catalog::Edition;
+use crate::city::City;
+use crate::game::{Game, Hand, LogEntry, MAX_PLAYERS, Phase};
+use arrayvec::ArrayVec;
+
+/// A seat's view of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    /// The seat this view belongs to.
+    pub seat: u8,
+    /// The edition.
+    pub edition: Edition,
+    /// The Age (1–3).
+    pub age: u8,
+    /// The turn (1–6).
+    pub turn: u8,
+    /// What the game waits for.
+    pub phase: Phase,
+    /// This seat's hand.
+    pub hand: Hand,
+    /// Every city, seated clockwise (they hold no hidden information).
+    pub cities: ArrayVec<City, MAX_PLAYERS>,
+    /// Cards in each seat's hand.
+    pub hand_sizes: ArrayVec<u8, MAX_PLAYERS>,
+    /// Whether each seat has chosen in the current step.
+    pub chosen: ArrayVec<bool, MAX_PLAYERS>,
+    /// Cards in the discard pile.
+    pub discard_size: u8,
+    /// The discard pile's contents, only while this seat builds from it (Halicarnassus).
+    pub discard: Option<Vec<CardId>>,
+    /// What happened in the last resolved step.
+    pub log: ArrayVec<LogEntry, MAX_PLAYERS>,
+}
+
+impl Game {
+    /// What `seat` may know now.
+    ///
+    /// ```
+    /// use wonders_core::{Game, Setup};
+    /// let game = Game::new(&Setup::new(3, 1)).unwrap();
+    /// let view = game.view(1);
+    /// assert_eq!(view.hand.as_slice(), game.hand(1));
+    /// assert_eq!(view.hand_sizes.as_slice(), &[7, 7, 7]);
+    /// ```
+    pub fn view(&self, seat: usize) -> View {
+        let n = self.players();
+        let picking = self.phase() == (Phase::BuildFromDiscard { seat: seat as u8 });
+        View {
+            seat: seat as u8,
+            edition: self.edition(),
+            age: self.age(),
+            turn: self.turn(),
+            phase: self.phase(),
+            hand: self.hand(seat).iter().copied().collect(),
+            cities: self.cities().iter().copied().collect(),
+            hand_sizes: (0..n).map(|s| self.hand(s).len() as u8).collect(),
+            chosen: (0..n).map(|s| self.has_chosen(s)).collect(),
+            discard_size: self.discard_pile().len() as u8,
+            discard: picking.then(|| self.discard_pile().to_vec()),
+            log: self.last_log().iter().copied().collect(),
+        }
+    }
+}

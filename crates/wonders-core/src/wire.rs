@@ -1,0 +1,499 @@
+//! JSON wire formats: actions, views and game records. They name cards and wonders in English and
+//! are validated into the core types, never trusted: an unknown name or an impossible value is an
+//! error that says what is wrong.
+
+use crate::action::{Action, FreeBy, Payment};
+use crate::catalog::{Catalog, Edition, Side, UnknownName};
+use crate::city::City;
+use crate::game::{ActionError, Game, LogEntry, Phase, Played, Setup, SetupError, WonderDeal};
+use crate::score::Score;
+use crate::view::View;
+use serde::{Deserialize, Serialize};
+
+/// How a free construction is free, on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireFree {
+    /// A chain parent is in the city.
+    Chain,
+    /// Olympia A's free build of the Age.
+    FreeBuild,
+    /// 2nd edition: first card of its colour.
+    FirstOfColour,
+    /// 2nd edition: first card of the Age.
+    FirstOfAge,
+    /// 2nd edition: last card of the Age.
+    LastOfAge,
+}
+
+impl From<FreeBy> for WireFree {
+    fn from(f: FreeBy) -> Self {
+        match f {
+            FreeBy::Chain => WireFree::Chain,
+            FreeBy::FreeBuild => WireFree::FreeBuild,
+            FreeBy::FirstOfColour => WireFree::FirstOfColour,
+            FreeBy::FirstOfAge => WireFree::FirstOfAge,
+            FreeBy::LastOfAge => WireFree::LastOfAge,
+        }
+    }
+}
+
+impl From<WireFree> for FreeBy {
+    fn from(f: WireFree) -> Self {
+        match f {
+            WireFree::Chain => FreeBy::Chain,
+            WireFree::FreeBuild => FreeBy::FreeBuild,
+            WireFree::FirstOfColour => FreeBy::FirstOfColour,
+            WireFree::FirstOfAge => FreeBy::FirstOfAge,
+            WireFree::LastOfAge => FreeBy::LastOfAge,
+        }
+    }
+}
+
+/// An action on the wire, e.g. `{"type": "build", "card": "Library", "left": 2}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum WireAction {
+    /// Build the card.
+    Build {
+        /// The card's name.
+        card: String,
+        /// Coins to the left neighbour.
+        #[serde(default)]
+        left: u8,
+        /// Coins to the right neighbour.
+        #[serde(default)]
+        right: u8,
+        /// Coins to the bank; when absent, the card's coin cost.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank: Option<u8>,
+        /// Set when built free.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free: Option<WireFree>,
+    },
+    /// Build the next wonder stage with the card.
+    Wonder {
+        /// The card's name.
+        card: String,
+        /// Coins to the left neighbour.
+        #[serde(default)]
+        left: u8,
+        /// Coins to the right neighbour.
+        #[serde(default)]
+        right: u8,
+    },
+    /// Discard the card for 3 coins.
+    Discard {
+        /// The card's name.
+        card: String,
+    },
+    /// Halicarnassus: build this card from the discard pile.
+    BuildDiscarded {
+        /// The card's name.
+        card: String,
+    },
+    /// Halicarnassus: build nothing from the discard pile.
+    Pass,
+}
+
+impl WireAction {
+    /// The wire form of an action.
+    pub fn from_action(catalog: &Catalog, action: &Action) -> WireAction {
+        let name = |c: crate::CardId| catalog.card(c).name.clone();
+        match *action {
+            Action::Build { card, pay } => WireAction::Build {
+                card: name(card),
+                left: pay.left,
+                right: pay.right,
+                bank: Some(pay.bank),
+                free: pay.free.map(Into::into),
+            },
+            Action::Wonder { card, pay } => {
+                WireAction::Wonder { card: name(card), left: pay.left, right: pay.right }
+            }
+            Action::Discard { card } => WireAction::Discard { card: name(card) },
+            Action::BuildDiscarded { card } => WireAction::BuildDiscarded { card: name(card) },
+            Action::Pass => WireAction::Pass,
+        }
+    }
+
+    /// Validates the names into a core action for `seat` of `game`. A name shared by cards of
+    /// two Ages (the Loom of Age I and of Age II) means the one in the seat's hand, or in the
+    /// discard pile for a build from it. Legality is the game's to check.
+    pub fn to_action_in(&self, game: &Game, seat: usize) -> Result<Action, UnknownName> {
+        let catalog = game.catalog();
+        let action = self.to_action(catalog)?;
+        let Some(card) = action.card() else {
+            return Ok(action);
+        };
+        let name = catalog.card(card).name_id;
+        let pool: &[crate::CardId] = match action {
+            Action::BuildDiscarded { .. } => game.discard_pile(),
+            _ => game.hand(seat.min(game.players().saturating_sub(1))),
+        };
+        let Some(&held) = pool.iter().find(|c| catalog.card(**c).name_id == name) else {
+            return Ok(action);
+        };
+        Ok(match action {
+            Action::Build { pay, .. } => Action::Build { card: held, pay },
+            Action::Wonder { pay, .. } => Action::Wonder { card: held, pay },
+            Action::Discard { .. } => Action::Discard { card: held },
+            Action::BuildDiscarded { .. } => Action::BuildDiscarded { card: held },
+            Action::Pass => Action::Pass,
+        })
+    }
+
+    /// Validates the names into a core action (its legality is the game's to check).
+    pub fn to_action(&self, catalog: &Catalog) -> Result<Action, UnknownName> {
+        Ok(match self {
+            WireAction::Build { card, left, right, bank, free } => {
+                let id = catalog.find_card(card)?;
+                let pay = match free {
+                    Some(f) => Payment::free((*f).into()),
+                    None => Payment {
+                        left: *left,
+                        right: *right,
+                        bank: bank.unwrap_or(catalog.card(id).coins),
+                        free: None,
+                    },
+                };
+                Action::Build { card: id, pay }
+            }
+            WireAction::Wonder { card, left, right } => Action::Wonder {
+                card: catalog.find_card(card)?,
+                pay: Payment { left: *left, right: *right, bank: 0, free: None },
+            },
+            WireAction::Discard { card } => Action::Discard { card: catalog.find_card(card)? },
+            WireAction::BuildDiscarded { card } => Action::BuildDiscarded { card: catalog.find_card(card)? },
+            WireAction::Pass => Action::Pass,
+        })
+    }
+}
+
+/// A city on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireCity {
+    /// Wonder name.
+    pub wonder: String,
+    /// Side label (`A`/`B`, or `Day`/`Night`).
+    pub side: String,
+    /// Stages built.
+    pub stages: u8,
+    /// Stages on this side.
+    pub stages_total: u8,
+    /// Coins.
+    pub coins: u16,
+    /// Military token values.
+    pub military: Vec<i32>,
+    /// Shields.
+    pub shields: u8,
+    /// Built cards, by name.
+    pub cards: Vec<String>,
+}
+
+impl WireCity {
+    /// The wire form of a city.
+    pub fn from_city(catalog: &Catalog, c: &City) -> WireCity {
+        WireCity {
+            wonder: catalog.wonder(c.wonder).name.clone(),
+            side: c.side.label(catalog.edition).to_string(),
+            stages: c.stages,
+            stages_total: c.stage_count(catalog),
+            coins: c.coins,
+            military: c.tokens.values(),
+            shields: c.shields,
+            cards: c.built.iter().map(|id| catalog.card(id).name.clone()).collect(),
+        }
+    }
+}
+
+/// A log entry on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireLogEntry {
+    /// Age.
+    pub age: u8,
+    /// Turn (7 = Babylon's last card).
+    pub turn: u8,
+    /// Seat.
+    pub seat: u8,
+    /// `built`, `stage`, `discarded`, `built_discarded` or `passed`.
+    pub played: String,
+    /// The card built, if public.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// The stage built.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<u8>,
+    /// Coins paid to the left neighbour.
+    pub left: u8,
+    /// Coins paid to the right neighbour.
+    pub right: u8,
+    /// Coins paid to the bank.
+    pub bank: u8,
+    /// Coins received at the end of the step.
+    pub income: u16,
+}
+
+impl WireLogEntry {
+    /// The wire form of a log entry.
+    pub fn from_entry(catalog: &Catalog, e: &LogEntry) -> WireLogEntry {
+        let (played, card, stage) = match e.played {
+            Played::Built(c) => ("built", Some(catalog.card(c).name.clone()), None),
+            Played::Stage(s) => ("stage", None, Some(s)),
+            Played::Discarded => ("discarded", None, None),
+            Played::BuiltDiscarded(c) => ("built_discarded", Some(catalog.card(c).name.clone()), None),
+            Played::Passed => ("passed", None, None),
+        };
+        WireLogEntry {
+            age: e.age,
+            turn: e.turn,
+            seat: e.seat,
+            played: played.to_string(),
+            card,
+            stage,
+            left: e.pay.left,
+            right: e.pay.right,
+            bank: e.pay.bank,
+            income: e.income,
+        }
+    }
+}
+
+/// A seat's view on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireView {
+    /// The seat.
+    pub seat: u8,
+    /// `1e` or `2e`.
+    pub edition: String,
+    /// Age.
+    pub age: u8,
+    /// Turn.
+    pub turn: u8,
+    /// `choose`, `play_last_card`, `build_from_discard` or `over`.
+    pub phase: String,
+    /// The seat the phase concerns, for the one-seat phases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase_seat: Option<u8>,
+    /// This seat's hand.
+    pub hand: Vec<String>,
+    /// Every city.
+    pub cities: Vec<WireCity>,
+    /// Hand sizes.
+    pub hand_sizes: Vec<u8>,
+    /// Who has chosen.
+    pub chosen: Vec<bool>,
+    /// Discard pile size.
+    pub discard_size: u8,
+    /// Discard pile contents, only while this seat builds from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discard: Option<Vec<String>>,
+    /// The last step's log.
+    pub log: Vec<WireLogEntry>,
+}
+
+impl WireView {
+    /// The wire form of a view.
+    pub fn from_view(catalog: &Catalog, v: &View) -> WireView {
+        let name = |c: &crate::CardId| catalog.card(*c).name.clone();
+        let (phase, phase_seat) = match v.phase {
+            Phase::Choose => ("choose", None),
+            Phase::PlayLastCard { seat } => ("play_last_card", Some(seat)),
+            Phase::BuildFromDiscard { seat } => ("build_from_discard", Some(seat)),
+            Phase::Over => ("over", None),
+        };
+        WireView {
+            seat: v.seat,
+            edition: v.edition.code().to_string(),
+            age: v.age,
+            turn: v.turn,
+            phase: phase.to_string(),
+            phase_seat,
+            hand: v.hand.iter().map(name).collect(),
+            cities: v.cities.iter().map(|c| WireCity::from_city(catalog, c)).collect(),
+            hand_sizes: v.hand_sizes.to_vec(),
+            chosen: v.chosen.to_vec(),
+            discard_size: v.discard_size,
+            discard: v.discard.as_ref().map(|d| d.iter().map(name).collect()),
+            log: v.log.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect(),
+        }
+    }
+}
+
+/// How the wonders of a recorded game were given out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum WireWonders {
+    /// `"random"`, or `"A"`/`"B"` (`"Day"`/`"Night"`) for random boards on one side.
+    Mode(String),
+    /// One board per seat.
+    Chosen(Vec<WireBoard>),
+}
+
+/// A chosen board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireBoard {
+    /// Wonder name.
+    pub wonder: String,
+    /// Side; random when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+}
+
+/// A recorded action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedAction {
+    /// The seat that acted.
+    pub seat: u8,
+    /// What it did.
+    #[serde(flatten)]
+    pub action: WireAction,
+}
+
+/// A whole game: options, seed and every action in the order submitted. Replaying it gives the
+/// identical game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// `1e` or `2e`.
+    pub edition: String,
+    /// Players.
+    pub players: u8,
+    /// The seed.
+    pub seed: u64,
+    /// How wonders were given out.
+    pub wonders: WireWonders,
+    /// Every action, in order.
+    pub actions: Vec<RecordedAction>,
+    /// The final scores, when the game ended; checked on replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<Score>>,
+}
+
+/// Why a record does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// A setup value is wrong.
+    #[error("record setup: {0}")]
+    Setup(String),
+    /// An action names an unknown card.
+    #[error("action {index}: {error}")]
+    Name {
+        /// Index in `actions`.
+        index: usize,
+        /// The problem.
+        error: UnknownName,
+    },
+    /// An action is illegal at its point of the game.
+    #[error("action {index} (seat {seat}): {error}")]
+    Illegal {
+        /// Index in `actions`.
+        index: usize,
+        /// Seat.
+        seat: u8,
+        /// Why.
+        error: ActionError,
+    },
+    /// The recorded scores differ from the replayed ones.
+    #[error("the recorded scores differ from the replay: recorded {recorded:?}, replayed {replayed:?}")]
+    Scores {
+        /// In the record.
+        recorded: Vec<i32>,
+        /// After replay.
+        replayed: Vec<i32>,
+    },
+}
+
+impl From<SetupError> for RecordError {
+    fn from(e: SetupError) -> Self {
+        RecordError::Setup(e.to_string())
+    }
+}
+
+impl Record {
+    /// A record of a game about to start.
+    pub fn new(setup: &Setup, catalog: &Catalog) -> Record {
+        let wonders = match &setup.wonders {
+            WonderDeal::Random => WireWonders::Mode("random".into()),
+            WonderDeal::RandomBoards(s) => WireWonders::Mode(s.label(setup.edition).into()),
+            WonderDeal::Chosen(list) => WireWonders::Chosen(
+                list.iter()
+                    .map(|(w, s)| WireBoard {
+                        wonder: catalog.wonder(*w).name.clone(),
+                        side: s.map(|s| s.label(setup.edition).to_string()),
+                    })
+                    .collect(),
+            ),
+        };
+        Record {
+            edition: setup.edition.code().into(),
+            players: setup.players,
+            seed: setup.seed,
+            wonders,
+            actions: Vec::new(),
+            scores: None,
+        }
+    }
+
+    /// Appends an action.
+    pub fn push(&mut self, catalog: &Catalog, seat: usize, action: &Action) {
+        self.actions
+            .push(RecordedAction { seat: seat as u8, action: WireAction::from_action(catalog, action) });
+    }
+
+    /// The setup this record starts from.
+    pub fn setup(&self) -> Result<Setup, RecordError> {
+        let edition = Edition::parse(&self.edition)
+            .ok_or_else(|| RecordError::Setup(format!("unknown edition `{}` (1e or 2e)", self.edition)))?;
+        let catalog = Catalog::get(edition);
+        let wonders = match &self.wonders {
+            WireWonders::Mode(m) if m.eq_ignore_ascii_case("random") => WonderDeal::Random,
+            WireWonders::Mode(m) => WonderDeal::RandomBoards(Side::parse(m).ok_or_else(|| {
+                RecordError::Setup(format!("unknown wonder mode `{m}` (random, or a side)"))
+            })?),
+            WireWonders::Chosen(list) => WonderDeal::Chosen(
+                list.iter()
+                    .map(|b| {
+                        let w =
+                            catalog.find_wonder(&b.wonder).map_err(|e| RecordError::Setup(e.to_string()))?;
+                        let side = match &b.side {
+                            None => None,
+                            Some(s) => Some(
+                                Side::parse(s)
+                                    .ok_or_else(|| RecordError::Setup(format!("unknown side `{s}`")))?,
+                            ),
+                        };
+                        Ok((w, side))
+                    })
+                    .collect::<Result<_, RecordError>>()?,
+            ),
+        };
+        Ok(Setup { edition, players: self.players, seed: self.seed, wonders })
+    }
+
+    /// Replays the record, checking every action and the recorded scores.
+    pub fn replay(&self) -> Result<Game, RecordError> {
+        let mut game = Game::new(&self.setup()?)?;
+        for (index, ra) in self.actions.iter().enumerate() {
+            let action = ra
+                .action
+                .to_action_in(&game, ra.seat as usize)
+                .map_err(|error| RecordError::Name { index, error })?;
+            game.submit(ra.seat as usize, action).map_err(|error| RecordError::Illegal {
+                index,
+                seat: ra.seat,
+                error,
+            })?;
+        }
+        if let Some(recorded) = &self.scores {
+            let replayed = game.scores();
+            if *recorded != replayed {
+                return Err(RecordError::Scores {
+                    recorded: recorded.iter().map(|s| s.total).collect(),
+                    replayed: replayed.iter().map(|s| s.total).collect(),
+                });
+            }
+        }
+        Ok(game)
+    }
+}
