@@ -193,7 +193,7 @@ pub enum ActionError {
 }
 
 /// A game in progress. Cloning it is cheap (no heap data), so searches can copy it freely.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Game {
     catalog: &'static Catalog,
     seed: u64,
@@ -210,6 +210,43 @@ pub struct Game {
     age_ending: bool,
     age_end_due: bool,
     log: ArrayVec<LogEntry, MAX_PLAYERS>,
+}
+
+impl PartialEq for Game {
+    /// Two games are equal when they use the same data and every part of their state is equal.
+    fn eq(&self, o: &Game) -> bool {
+        std::ptr::eq(self.catalog, o.catalog)
+            && self.seed == o.seed
+            && self.players == o.players
+            && self.age == o.age
+            && self.turn == o.turn
+            && self.phase == o.phase
+            && self.cities == o.cities
+            && self.hands == o.hands
+            && self.later_hands == o.later_hands
+            && self.discard == o.discard
+            && self.chosen == o.chosen
+            && self.picks == o.picks
+            && self.age_ending == o.age_ending
+            && self.age_end_due == o.age_end_due
+            && self.log == o.log
+    }
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("edition", &self.catalog.edition)
+            .field("seed", &self.seed)
+            .field("players", &self.players)
+            .field("age", &self.age)
+            .field("turn", &self.turn)
+            .field("phase", &self.phase)
+            .field("cities", &self.cities())
+            .field("hands", &&self.hands[..self.players()])
+            .field("discard", &self.discard)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The left neighbour of `seat` among `n` (seat i+1; base-1e.md §4.9 "Passing").
@@ -843,6 +880,40 @@ impl Game {
         self.hands = self.later_hands[self.age as usize - 2].clone();
         for city in &mut self.cities[..n] {
             city.free_build_used = false;
+        }
+    }
+
+    /// Replaces a seat's hand. Meant for building positions (tests, puzzles, states resampled by
+    /// a search); the caller keeps the game consistent (at most [`HAND_MAX`] cards are kept).
+    pub fn set_hand(&mut self, seat: usize, cards: &[CardId]) {
+        self.hands[seat] = cards.iter().copied().take(HAND_MAX).collect();
+    }
+
+    /// Replaces the hands of a later Age (2 or 3) dealt at setup. Same caveat as
+    /// [`Game::set_hand`].
+    pub fn set_later_hand(&mut self, age: u8, seat: usize, cards: &[CardId]) {
+        if let Some(hands) = age.checked_sub(2).and_then(|i| self.later_hands.get_mut(i as usize)) {
+            hands[seat] = cards.iter().copied().take(HAND_MAX).collect();
+        }
+    }
+
+    /// The hands dealt at setup for a later Age (2 or 3): hidden from every player.
+    pub fn later_hand(&self, age: u8, seat: usize) -> &[CardId] {
+        match age.checked_sub(2).and_then(|i| self.later_hands.get(i as usize)) {
+            Some(h) => &h[seat],
+            None => &[],
+        }
+    }
+
+    /// Mutable access to a city, for building positions. Same caveat as [`Game::set_hand`].
+    pub fn city_mut(&mut self, seat: usize) -> &mut City {
+        &mut self.cities[seat]
+    }
+
+    /// Adds cards to the discard pile, for building positions.
+    pub fn push_discard(&mut self, cards: &[CardId]) {
+        for &c in cards {
+            let _ = self.discard.try_push(c);
         }
     }
 

@@ -33,6 +33,7 @@ pub mod game;
 pub mod payment;
 pub mod resources;
 pub mod score;
+pub mod table;
 pub mod view;
 pub mod wire;
 

@@ -1,0 +1,1259 @@
+//! The table format: the cities of a physical game written down as JSON, to score them or to ask
+//! what a construction would cost.
+//!
+//! ```json
+//! {"edition": "1e",
+//!  "players": [{"name": "Ann", "wonder": "Giza", "side": "A", "stages": 2,
+//!               "cards": ["Lumber Yard", "Scriptorium"], "coins": 14,
+//!               "military": [1, 3, -1]}]}
+//! ```
+//!
+//! - Players are listed clockwise: the left neighbour of `players[i]` is `players[(i+1) % n]`, the
+//!   right one `players[(i-1) % n]` ([`crate::game::left_of`], [`crate::game::right_of`]).
+//! - `edition` defaults to `"1e"`; `side` (A/B, or Day/Night) is required; `stages` and `coins`
+//!   default to 0, `cards` and `military` to `[]`; each military token is 1, 3, 5 or −1.
+//! - Cards and wonders are named in English (any case) or with the rulebook's Chinese names.
+//!
+//! A table is validated against the rules before anything is computed: 3 to 7 players, distinct
+//! wonders, no more stages than the side has, no two structures of the same name in a city
+//! (rulebook 002 2.a; the Age I and Age II Loom are the same structure, base-1e.md §4.9), no more
+//! copies of a card in all the cities than the deck holds for that player count (a guild exists
+//! once; n + 2 guilds are in play), and no more military tokens than the game can give (two per
+//! Age). Nothing here panics on any input.
+
+use crate::card::{CardId, NameId};
+use crate::catalog::{Catalog, Edition, Side, UnknownName};
+use crate::city::City;
+use crate::game::{left_of, right_of};
+use crate::payment::{self, Market, Options};
+use crate::resources::{Resource, Resources};
+use crate::score::{self, Score};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Names longer than this (in characters) are refused without looking for a close match.
+const MAX_NAME_CHARS: usize = 64;
+
+/// The players a table may hold.
+pub const PLAYERS: std::ops::RangeInclusive<usize> = 3..=7;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableFile {
+    #[serde(default)]
+    edition: Option<String>,
+    players: Vec<PlayerFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerFile {
+    name: String,
+    wonder: String,
+    side: String,
+    #[serde(default)]
+    stages: u8,
+    #[serde(default)]
+    cards: Vec<String>,
+    #[serde(default)]
+    coins: u16,
+    #[serde(default)]
+    military: Vec<i64>,
+}
+
+/// A player of a table as named in messages: `player 0 (Ann)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Who {
+    /// The player's index in the table (0-based).
+    pub index: usize,
+    /// The player's name as written in the table.
+    pub name: String,
+}
+
+impl fmt::Display for Who {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.name.is_empty() {
+            write!(f, "player {}", self.index)
+        } else {
+            write!(f, "player {} ({})", self.index, self.name)
+        }
+    }
+}
+
+/// Why a table, or a question about it, was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The text is not JSON of the table format (serde's message, with line and column).
+    #[error("malformed table: {0}")]
+    Json(String),
+    /// The edition is not `1e` or `2e`.
+    #[error("unknown edition `{0}` (expected \"1e\" or \"2e\")")]
+    UnknownEdition(String),
+    /// The edition exists but its rules cannot be computed yet.
+    #[error("the {0} edition is not supported yet: only 1st-edition (\"1e\") games can be scored")]
+    UnsupportedEdition(Edition),
+    /// Not 3 to 7 players.
+    #[error("{0} players: a table holds 3 to 7 players")]
+    PlayerCount(usize),
+    /// A card or wonder name matches nothing (with the closest name when one is close).
+    #[error("{who}: {error}")]
+    UnknownName {
+        /// The player whose entry holds the name.
+        who: Who,
+        /// The unknown name and its suggestion.
+        error: UnknownName,
+    },
+    /// The side is not A, B, Day or Night.
+    #[error("{who}: unknown side `{side}` (expected A or B, or Day or Night)")]
+    Side {
+        /// The player.
+        who: Who,
+        /// The side as written.
+        side: String,
+    },
+    /// More stages than the wonder side has.
+    #[error("{who}: {stages} stages, but {wonder} side {side} has {max}")]
+    TooManyStages {
+        /// The player.
+        who: Who,
+        /// The wonder's name.
+        wonder: String,
+        /// The side's label.
+        side: &'static str,
+        /// Stages given.
+        stages: u8,
+        /// Stages on that side.
+        max: u8,
+    },
+    /// Two structures of the same name in one city.
+    #[error("{who}: {card} is listed twice (a city never holds two structures of the same name)")]
+    DuplicateCard {
+        /// The player.
+        who: Who,
+        /// The card's English name.
+        card: String,
+    },
+    /// Two players on the same wonder board.
+    #[error("{first} and {second} both have {wonder}: each wonder board exists once")]
+    SameWonder {
+        /// The wonder's name.
+        wonder: String,
+        /// The first player with it.
+        first: Who,
+        /// The second player with it.
+        second: Who,
+    },
+    /// More copies of a card in the cities than the deck holds.
+    #[error(
+        "{card} is in {count} {} ({holders}), but a {players}-player game has {available} {}",
+        if *count == 1 { "city" } else { "cities" },
+        if *available == 1 { "copy" } else { "copies" }
+    )]
+    TooManyCopies {
+        /// The card's English name.
+        card: String,
+        /// Cities holding it.
+        count: usize,
+        /// The players holding it.
+        holders: String,
+        /// The player count.
+        players: usize,
+        /// Copies in that game's deck.
+        available: usize,
+    },
+    /// More guilds than the game draws.
+    #[error("{count} guilds in the cities, but a {players}-player game uses only {max} ({players} + 2)")]
+    TooManyGuilds {
+        /// Guilds in all the cities.
+        count: usize,
+        /// The player count.
+        players: usize,
+        /// Guilds in play.
+        max: usize,
+    },
+    /// A military token that does not exist.
+    #[error("{who}: military token {token} does not exist (tokens are 1, 3, 5 or -1)")]
+    MilitaryToken {
+        /// The player.
+        who: Who,
+        /// The value given.
+        token: i64,
+    },
+    /// More military tokens than a game can give.
+    #[error("{who}: {problem}")]
+    MilitaryCount {
+        /// The player.
+        who: Who,
+        /// What is impossible.
+        problem: String,
+    },
+    /// A question about a player the table does not have.
+    #[error("there is no player {index}: the table has {players} players (0 to {})", players.saturating_sub(1))]
+    NoSuchPlayer {
+        /// The index asked for.
+        index: usize,
+        /// Players in the table.
+        players: usize,
+    },
+    /// A question about a card name that matches nothing.
+    #[error("{0}")]
+    Name(UnknownName),
+}
+
+/// What [`Table::cost`] is asked about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A card, by English or Chinese name.
+    Card(String),
+    /// The next stage of the player's wonder side.
+    Stage,
+}
+
+/// One way to pay for a construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CostOption {
+    /// Coins paid to the left neighbour.
+    pub left: u8,
+    /// Coins paid to the right neighbour.
+    pub right: u8,
+    /// Coins paid to the bank (the card's coin cost).
+    pub bank: u8,
+    /// Whether it is free through a chain parent in the city.
+    pub chain: bool,
+}
+
+impl CostOption {
+    /// Coins leaving the treasury.
+    pub const fn total(&self) -> u16 {
+        self.left as u16 + self.right as u16 + self.bank as u16
+    }
+}
+
+/// The answer of [`Table::cost`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostAnswer {
+    /// What was asked about: a card's English name, or `stage 2 of Giza (A)`.
+    pub what: String,
+    /// Every Pareto-minimal payment, by coins to the left ascending; empty when it cannot be
+    /// built now.
+    pub options: Vec<CostOption>,
+    /// Why there is no option, or which chain parent makes it free.
+    pub reason: Option<String>,
+}
+
+/// The cities of a physical game, validated.
+#[derive(Clone, Debug)]
+pub struct Table {
+    catalog: &'static Catalog,
+    names: Vec<String>,
+    cities: Vec<City>,
+}
+
+impl Table {
+    /// Reads and validates a table.
+    ///
+    /// ```
+    /// use wonders_core::table::{Table, Target};
+    /// let table = Table::from_json(
+    ///     r#"{"players": [
+    ///         {"name": "Ann", "wonder": "Giza", "side": "A", "stages": 2,
+    ///          "cards": ["Lumber Yard", "Altar"], "coins": 14, "military": [1, 3, -1]},
+    ///         {"name": "Bob", "wonder": "Rhodes", "side": "B", "cards": ["Loom"], "coins": 3},
+    ///         {"name": "Cy", "wonder": "巴比倫空中花園", "side": "A", "cards": ["粘土坑"]}]}"#,
+    /// )
+    /// .unwrap();
+    /// let ann = table.scores()[0];
+    /// // Tokens 1 + 3 − 1, 14 coins = 4 points, Giza A stages 3 + 5, the Altar's 2 points.
+    /// assert_eq!((ann.military, ann.treasury, ann.wonder, ann.civilian), (3, 4, 8, 2));
+    /// assert_eq!(ann.total, 17);
+    /// assert_eq!(table.ranks(), vec![1, 2, 3]);
+    /// // Players sit clockwise: Bob's left neighbour is Cy, his right one Ann. His Stockade needs
+    /// // wood, which only Ann sells: 2 coins to the right.
+    /// let answer = table.cost(1, &Target::Card("Stockade".into())).unwrap();
+    /// assert_eq!((answer.options[0].left, answer.options[0].right), (0, 2));
+    /// assert!(Table::from_json(r#"{"players": []}"#).is_err());
+    /// ```
+    pub fn from_json(text: &str) -> Result<Table, TableError> {
+        let file: TableFile = serde_json::from_str(text).map_err(|e| TableError::Json(e.to_string()))?;
+        let edition = match &file.edition {
+            None => Edition::First,
+            Some(s) => Edition::parse(s).ok_or_else(|| TableError::UnknownEdition(shorten(s)))?,
+        };
+        // The 2nd edition's data exists, but its rules engine is not playable yet (`Game::new`
+        // refuses it too). Everything below only uses `Catalog::get(edition)`.
+        if edition != Edition::First {
+            return Err(TableError::UnsupportedEdition(edition));
+        }
+        Table::build(Catalog::get(edition), &file.players)
+    }
+
+    fn build(catalog: &'static Catalog, players: &[PlayerFile]) -> Result<Table, TableError> {
+        let n = players.len();
+        if !PLAYERS.contains(&n) {
+            return Err(TableError::PlayerCount(n));
+        }
+        let mut cities: Vec<City> = Vec::with_capacity(n);
+        for (index, p) in players.iter().enumerate() {
+            let who = Who { index, name: p.name.clone() };
+            let wonder = find_wonder(catalog, &p.wonder)
+                .map_err(|error| TableError::UnknownName { who: who.clone(), error })?;
+            if let Some(first) = cities.iter().position(|c| c.wonder == wonder) {
+                return Err(TableError::SameWonder {
+                    wonder: catalog.wonder(wonder).name.clone(),
+                    first: Who { index: first, name: players[first].name.clone() },
+                    second: who,
+                });
+            }
+            let side = Side::parse(&p.side)
+                .ok_or_else(|| TableError::Side { who: who.clone(), side: shorten(&p.side) })?;
+            let mut city = City::new(catalog, wonder, side);
+            let max = city.stage_count(catalog);
+            if p.stages > max {
+                return Err(TableError::TooManyStages {
+                    who,
+                    wonder: catalog.wonder(wonder).name.clone(),
+                    side: side.label(catalog.edition),
+                    stages: p.stages,
+                    max,
+                });
+            }
+            for name in &p.cards {
+                let card = find_card(catalog, name)
+                    .map_err(|error| TableError::UnknownName { who: who.clone(), error })?;
+                if city.has_name(catalog, card) {
+                    return Err(TableError::DuplicateCard { who, card: catalog.card(card).name.clone() });
+                }
+                city.place(catalog, card);
+            }
+            for _ in 0..p.stages {
+                city.build_stage(catalog);
+            }
+            city.coins = p.coins;
+            for &token in &p.military {
+                let valid = i32::try_from(token).is_ok_and(|t| matches!(t, 1 | 3 | 5 | -1));
+                if !valid {
+                    return Err(TableError::MilitaryToken { who, token });
+                }
+            }
+            check_token_counts(&p.military)
+                .map_err(|problem| TableError::MilitaryCount { who: who.clone(), problem })?;
+            for &token in &p.military {
+                // Values and counts are checked above: no counter can overflow.
+                city.tokens.add(token as i32);
+            }
+            cities.push(city);
+        }
+        let table = Table { catalog, names: players.iter().map(|p| p.name.clone()).collect(), cities };
+        table.check_copies()?;
+        Ok(table)
+    }
+
+    /// Checks that the cities hold no more copies of a card than the deck, and no more guilds than
+    /// are in play.
+    fn check_copies(&self) -> Result<(), TableError> {
+        let n = self.cities.len();
+        for (i, name) in self.catalog.names.iter().enumerate() {
+            let Ok(raw) = u8::try_from(i) else { break };
+            let name_id = NameId(raw);
+            let holders: Vec<usize> = (0..n).filter(|&s| self.cities[s].names.contains(name_id)).collect();
+            if holders.is_empty() {
+                continue;
+            }
+            let available: usize = self
+                .catalog
+                .cards
+                .iter()
+                .filter(|c| c.name_id == name_id)
+                .map(|c| if c.is_guild() { 1 } else { c.copies_for(n as u8) })
+                .sum();
+            if holders.len() > available {
+                return Err(TableError::TooManyCopies {
+                    card: name.clone(),
+                    count: holders.len(),
+                    holders: holders.iter().map(|&s| self.who(s).to_string()).collect::<Vec<_>>().join(", "),
+                    players: n,
+                    available,
+                });
+            }
+        }
+        let guilds: usize = self
+            .cities
+            .iter()
+            .map(|c| c.built.iter().filter(|&id| self.catalog.card(id).is_guild()).count())
+            .sum();
+        if guilds > n + 2 {
+            return Err(TableError::TooManyGuilds { count: guilds, players: n, max: n + 2 });
+        }
+        Ok(())
+    }
+
+    /// The edition's data.
+    pub fn catalog(&self) -> &'static Catalog {
+        self.catalog
+    }
+
+    /// The edition.
+    pub fn edition(&self) -> Edition {
+        self.catalog.edition
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> usize {
+        self.cities.len()
+    }
+
+    /// The players' names, in table order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The cities, in table order (clockwise).
+    pub fn cities(&self) -> &[City] {
+        &self.cities
+    }
+
+    /// A player as named in messages, e.g. `player 0 (Ann)`.
+    pub fn who(&self, player: usize) -> Who {
+        Who { index: player, name: self.names.get(player).cloned().unwrap_or_default() }
+    }
+
+    /// Every player's score sheet, in table order (rulebook 002, 總分數計算細則).
+    pub fn scores(&self) -> Vec<Score> {
+        score::score_all(self.catalog, &self.cities)
+    }
+
+    /// Every player's place, 1 = winner: by total, then by coins; players still level share the
+    /// place and the next place is skipped (002 遊戲結束).
+    pub fn ranks(&self) -> Vec<u8> {
+        let keys: Vec<(i32, u16)> =
+            self.scores().iter().zip(&self.cities).map(|(s, c)| (s.total, c.coins)).collect();
+        score::ranks(&keys)
+    }
+
+    /// What `player` faces when buying from the neighbours (as `Game::market` in a game).
+    fn market(&self, player: usize) -> Market<'_> {
+        let n = self.cities.len();
+        let city = &self.cities[player];
+        let mut prices = [[2u8; 7]; 2];
+        for (side, row) in prices.iter_mut().enumerate() {
+            for r in Resource::ALL {
+                row[r as usize] = city.price(side, r);
+            }
+        }
+        Market {
+            own: &city.production,
+            left: &self.cities[left_of(player, n)].for_sale,
+            right: &self.cities[right_of(player, n)].for_sale,
+            prices,
+        }
+    }
+
+    /// Every Pareto-minimal way for `player` to pay for a card or the next wonder stage now, with
+    /// the coins and neighbours of the table (002 貿易; base-1e.md §4.1). Cards in the table are
+    /// taken as built on earlier turns, so their trading discounts apply.
+    ///
+    /// - A card whose name is already in the city: no option.
+    /// - A card with a chain parent in the city: one free option (`chain: true`).
+    /// - Otherwise every (left, right) payment no other beats on both sides, with `bank` = the
+    ///   card's coin cost, spending at most the treasury; no option when the coins fall short.
+    /// - [`Target::Stage`]: the next stage of the side; no option when the wonder is complete.
+    ///
+    /// ```
+    /// use wonders_core::table::{CostOption, Table, Target};
+    /// // Example A of rulebook 002 (貿易): University costs 2 wood + glass + papyrus.
+    /// let table = Table::from_json(
+    ///     r#"{"players": [
+    ///         {"name": "Ann", "wonder": "Alexandria", "side": "A", "cards": ["Lumber Yard"], "coins": 4},
+    ///         {"name": "Bob", "wonder": "Olympia", "side": "A"},
+    ///         {"name": "Cy", "wonder": "Ephesos", "side": "A"}]}"#,
+    /// )
+    /// .unwrap();
+    /// let answer = table.cost(0, &Target::Card("University".into())).unwrap();
+    /// assert_eq!(answer.options, vec![CostOption { left: 2, right: 2, bank: 0, chain: false }]);
+    /// ```
+    pub fn cost(&self, player: usize, target: &Target) -> Result<CostAnswer, TableError> {
+        let Some(city) = self.cities.get(player) else {
+            return Err(TableError::NoSuchPlayer { index: player, players: self.cities.len() });
+        };
+        let who = self.who(player);
+        let catalog = self.catalog;
+        match target {
+            Target::Card(name) => {
+                let card = find_card(catalog, name).map_err(TableError::Name)?;
+                let def = catalog.card(card);
+                let what = def.name.clone();
+                if city.has_name(catalog, card) {
+                    let reason = format!(
+                        "{who} already has {} (a city never holds two structures of the same name)",
+                        def.name
+                    );
+                    return Ok(CostAnswer { what, options: Vec::new(), reason: Some(reason) });
+                }
+                if city.has_chain_for(catalog, card) {
+                    let parent = city
+                        .built
+                        .iter()
+                        .find(|&c| def.chain_parents.contains(catalog.card(c).name_id))
+                        .map(|c| catalog.card(c).name.clone())
+                        .unwrap_or_default();
+                    let free = CostOption { left: 0, right: 0, bank: 0, chain: true };
+                    let reason = format!("free by chain: {who} has {parent}");
+                    return Ok(CostAnswer { what, options: vec![free], reason: Some(reason) });
+                }
+                let coin_cost = u16::from(def.coins);
+                if city.coins < coin_cost {
+                    let reason =
+                        format!("{} costs {} coin(s); {who} has {}", def.name, def.coins, city.coins);
+                    return Ok(CostAnswer { what, options: Vec::new(), reason: Some(reason) });
+                }
+                Ok(self.paid(player, what, &def.cost, def.coins, city.coins - coin_cost))
+            }
+            Target::Stage => {
+                let wonder = catalog.wonder(city.wonder);
+                let stages = wonder.stages(city.side);
+                let side = city.side.label(catalog.edition);
+                let Some(stage) = stages.get(city.stages as usize) else {
+                    let what = format!("a stage of {} ({side})", wonder.name);
+                    let reason =
+                        format!("{who} has built all {} stages of {} side {side}", stages.len(), wonder.name);
+                    return Ok(CostAnswer { what, options: Vec::new(), reason: Some(reason) });
+                };
+                let what = format!("stage {} of {} ({side})", city.stages + 1, wonder.name);
+                Ok(self.paid(player, what, &stage.cost, 0, city.coins))
+            }
+        }
+    }
+
+    /// The payments for `need` within `budget` coins, each with `bank` coins to the bank.
+    fn paid(&self, player: usize, what: String, need: &Resources, bank: u8, budget: u16) -> CostAnswer {
+        let market = self.market(player);
+        let mut out = Options::new();
+        payment::solve(&market, need, budget, &mut out);
+        let mut options: Vec<CostOption> =
+            out.iter().map(|&(left, right)| CostOption { left, right, bank, chain: false }).collect();
+        options.sort_by_key(|o| (o.left, o.right));
+        let reason = if options.is_empty() {
+            let who = self.who(player);
+            payment::solve(&market, need, u16::MAX, &mut out);
+            Some(match out.iter().map(|&(l, r)| u16::from(l) + u16::from(r)).min() {
+                Some(cheapest) => format!(
+                    "{who} has {budget} coin(s) to spend on trade, but buying what is missing of {need} \
+                     costs at least {cheapest}"
+                ),
+                None => {
+                    format!("{who}'s city and what the neighbours may sell cannot supply {need} in one turn")
+                }
+            })
+        } else {
+            None
+        };
+        CostAnswer { what, options, reason }
+    }
+}
+
+/// Refuses more tokens than a game can give: two per Age (one per neighbour), so at most two of
+/// each victory value and six in all.
+fn check_token_counts(tokens: &[i64]) -> Result<(), String> {
+    if tokens.len() > 6 {
+        return Err(format!(
+            "{} military tokens, but a game gives at most 6 (one per neighbour in each Age)",
+            tokens.len()
+        ));
+    }
+    for v in [1, 3, 5] {
+        let k = tokens.iter().filter(|&&t| t == v).count();
+        if k > 2 {
+            return Err(format!("{k} tokens of +{v}, but a game gives at most 2 (one per neighbour)"));
+        }
+    }
+    Ok(())
+}
+
+/// A name as quoted in a message: at most [`MAX_NAME_CHARS`] characters.
+fn shorten(name: &str) -> String {
+    if name.chars().count() <= MAX_NAME_CHARS {
+        name.to_string()
+    } else {
+        let mut s: String = name.chars().take(MAX_NAME_CHARS).collect();
+        s.push('…');
+        s
+    }
+}
+
+fn too_long(kind: &'static str, name: &str, catalog: &Catalog) -> Option<UnknownName> {
+    (name.chars().count() > MAX_NAME_CHARS).then(|| UnknownName {
+        kind,
+        name: shorten(name),
+        suggestion: None,
+        edition: catalog.edition,
+    })
+}
+
+/// [`Catalog::find_card`], refusing absurdly long names before the close-match search.
+fn find_card(catalog: &Catalog, name: &str) -> Result<CardId, UnknownName> {
+    match too_long("card", name, catalog) {
+        Some(e) => Err(e),
+        None => catalog.find_card(name),
+    }
+}
+
+/// [`Catalog::find_wonder`], refusing absurdly long names before the close-match search.
+fn find_wonder(catalog: &Catalog, name: &str) -> Result<crate::catalog::WonderId, UnknownName> {
+    match too_long("wonder", name, catalog) {
+        Some(e) => Err(e),
+        None => catalog.find_wonder(name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// A player entry.
+    fn p(name: &str, wonder: &str, side: &str, stages: u8, cards: &[&str], coins: u16) -> Value {
+        json!({"name": name, "wonder": wonder, "side": side, "stages": stages, "cards": cards, "coins": coins})
+    }
+
+    fn table(players: Vec<Value>) -> Table {
+        let text = json!({ "players": players }).to_string();
+        match Table::from_json(&text) {
+            Ok(t) => t,
+            Err(e) => panic!("table refused: {e}\n{text}"),
+        }
+    }
+
+    fn refused(players: Vec<Value>) -> String {
+        let text = json!({ "players": players }).to_string();
+        match Table::from_json(&text) {
+            Ok(_) => panic!("table accepted: {text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// Two filler players with nothing built and no coins.
+    fn fillers(a: &str, b: &str) -> Vec<Value> {
+        vec![p("X", a, "A", 0, &[], 0), p("Y", b, "A", 0, &[], 0)]
+    }
+
+    fn with_fillers(first: Value, a: &str, b: &str) -> Table {
+        let mut v = vec![first];
+        v.extend(fillers(a, b));
+        table(v)
+    }
+
+    fn options(t: &Table, player: usize, card: &str) -> Vec<(u8, u8, u8, bool)> {
+        let target = Target::Card(card.to_string());
+        let answer = t.cost(player, &target).unwrap_or_else(|e| panic!("{e}"));
+        answer.options.iter().map(|o| (o.left, o.right, o.bank, o.chain)).collect()
+    }
+
+    fn stage_options(t: &Table, player: usize) -> Vec<(u8, u8, u8, bool)> {
+        let answer = t.cost(player, &Target::Stage).unwrap_or_else(|e| panic!("{e}"));
+        answer.options.iter().map(|o| (o.left, o.right, o.bank, o.chain)).collect()
+    }
+
+    // --- Scoring: the worked examples of 002 總分數計算細則 ---
+
+    #[test]
+    fn military_tokens_example() {
+        // 002 計分 1: +1, +3, +5, −1, −1, −1 = 6.
+        let mut ann = p("Ann", "Alexandria", "A", 0, &[], 0);
+        ann["military"] = json!([1, 3, 5, -1, -1, -1]);
+        let t = with_fillers(ann, "Giza", "Rhodes");
+        let s = t.scores()[0];
+        assert_eq!(s.military, 6);
+        assert_eq!(s.total, 6);
+    }
+
+    #[test]
+    fn treasury_example() {
+        // 002 計分 2: 14 coins = 4 points, the remaining 2 are dropped.
+        let t = with_fillers(p("Ann", "Alexandria", "A", 0, &[], 14), "Giza", "Rhodes");
+        assert_eq!(t.scores()[0].treasury, 4);
+        assert_eq!(t.scores()[0].total, 4);
+    }
+
+    #[test]
+    fn wonder_example() {
+        // 002 計分 3: Alexandria side A, all three stages: 3 + 7 = 10 (stage 2 gives a resource).
+        let t = with_fillers(p("Ann", "Alexandria", "A", 3, &[], 0), "Giza", "Rhodes");
+        assert_eq!(t.scores()[0].wonder, 10);
+        assert_eq!(t.scores()[0].total, 10);
+    }
+
+    #[test]
+    fn civilian_example() {
+        // 002 計分 4: Altar (2) + Aqueduct (5) + Town Hall (6) = 13.
+        let t = with_fillers(
+            p("Ann", "Alexandria", "A", 0, &["Altar", "Aqueduct", "Town Hall"], 0),
+            "Giza",
+            "Rhodes",
+        );
+        assert_eq!(t.scores()[0].civilian, 13);
+        assert_eq!(t.scores()[0].total, 13);
+    }
+
+    #[test]
+    fn commercial_example() {
+        // 002 計分 6: Chamber of Commerce with two grey cards = 2 × 2 = 4. The Chamber is
+        // marked 4+: a 3-player table cannot hold it.
+        let ann = p("Ann", "Alexandria", "A", 0, &["Chamber of Commerce", "Loom", "Glassworks"], 0);
+        let mut v = vec![ann.clone()];
+        v.extend(fillers("Giza", "Rhodes"));
+        let e = refused(v.clone());
+        assert!(e.contains("Chamber of Commerce is in 1 city") && e.contains("has 0 copies"), "{e}");
+        v.push(p("Dee", "Olympia", "A", 0, &[], 0));
+        let t = table(v);
+        let s = t.scores()[0];
+        assert_eq!(s.commercial, 4);
+        assert_eq!(s.total, 4);
+    }
+
+    #[test]
+    fn science_example() {
+        // 002 計分 5: 3 compasses, 2 gears, 1 tablet = 9 + 4 + 1 + 7 = 21.
+        let cards = ["Apothecary", "Dispensary", "Lodge", "Workshop", "Laboratory", "Scriptorium"];
+        let t = with_fillers(p("Ann", "Alexandria", "A", 0, &cards, 0), "Giza", "Rhodes");
+        assert_eq!(t.scores()[0].science, 21);
+        // One more tablet (Library): 3/2/2 = 9 + 4 + 4 + 2 × 7 = 31 (002 prints 9+4+1, a
+        // translation error; base-1e.md §3 item 9).
+        let mut more = cards.to_vec();
+        more.push("Library");
+        let t = with_fillers(p("Ann", "Alexandria", "A", 0, &more, 0), "Giza", "Rhodes");
+        assert_eq!(t.scores()[0].science, 31);
+        assert_eq!(t.scores()[0].total, 31);
+    }
+
+    #[test]
+    fn babylon_wild_is_placed_where_it_scores_most() {
+        // Babylon A stage 2 gives a wild symbol. With 2 compasses, 2 gears and 1 tablet it becomes
+        // a tablet: 2/2/2 = 12 + 2 × 7 = 26 (a third compass would give 9 + 4 + 1 + 7 = 21).
+        let cards = ["Apothecary", "Dispensary", "Workshop", "Laboratory", "Scriptorium"];
+        let t = with_fillers(p("Ann", "Babylon", "A", 2, &cards, 0), "Giza", "Rhodes");
+        let s = t.scores()[0];
+        assert_eq!(s.science, 26);
+        assert_eq!(s.wonder, 3);
+        assert_eq!(s.total, 29);
+        // Without the stage: 2/2/1 = 4 + 4 + 1 + 7 = 16.
+        let t = with_fillers(p("Ann", "Babylon", "A", 1, &cards, 0), "Giza", "Rhodes");
+        assert_eq!(t.scores()[0].science, 16);
+    }
+
+    #[test]
+    fn olympia_b_copies_the_most_valuable_neighbour_guild() {
+        // Ann (Olympia B, 3 stages) sits between Bob (left: Workers Guild) and Cy (right:
+        // Magistrates Guild). Seen from Ann, Workers counts the brown cards of Bob and Cy: 2;
+        // Magistrates counts their blue cards: 3. She copies the Magistrates Guild.
+        let t = table(vec![
+            p("Ann", "Olympia", "B", 3, &[], 0),
+            p("Bob", "Giza", "A", 0, &["Workers Guild", "Lumber Yard", "Stone Pit"], 0),
+            p("Cy", "Rhodes", "A", 0, &["Magistrates Guild", "Altar", "Theater", "Baths"], 0),
+        ]);
+        let s = t.scores();
+        assert_eq!(s[0].guilds, 3);
+        assert_eq!(s[0].wonder, 5); // stage 2 only
+        assert_eq!(s[0].total, 8);
+        // The owners are unaffected. Bob's Workers Guild counts Cy's and Ann's brown cards: 0;
+        // Cy's Magistrates Guild counts Ann's and Bob's blue cards: 0.
+        assert_eq!(s[1].guilds, 0);
+        assert_eq!(s[2].guilds, 0);
+        assert_eq!(s[2].civilian, 2 + 2 + 3);
+
+        // The other way round: the left guild is worth more, and is the one copied.
+        let t = table(vec![
+            p("Ann", "Olympia", "B", 3, &[], 0),
+            p("Bob", "Giza", "A", 0, &["Workers Guild", "Lumber Yard", "Stone Pit", "Ore Vein"], 0),
+            p("Cy", "Rhodes", "A", 0, &["Magistrates Guild", "Altar", "Clay Pool"], 0),
+        ]);
+        // Workers: brown of Bob (3) and Cy (1) = 4; Magistrates: blue of Bob and Cy = 1.
+        assert_eq!(t.scores()[0].guilds, 4);
+
+        // Before stage 3 nothing is copied.
+        let t = table(vec![
+            p("Ann", "Olympia", "B", 2, &[], 0),
+            p("Bob", "Giza", "A", 0, &["Workers Guild", "Lumber Yard"], 0),
+            p("Cy", "Rhodes", "A", 0, &[], 0),
+        ]);
+        assert_eq!(t.scores()[0].guilds, 0);
+    }
+
+    #[test]
+    fn olympia_b_copied_scientists_guild_scores_as_science() {
+        // Ann has a compass and a gear (1 + 1 = 2 points). Copying Bob's Scientists Guild makes
+        // them 1/1/1 = 3 + 7 = 10: +8 under science, more than Cy's Workers Guild (2 brown cards
+        // among Bob and Cy: Cy's Lumber Yard and Stone Pit).
+        let t = table(vec![
+            p("Ann", "Olympia", "B", 3, &["Apothecary", "Workshop"], 0),
+            p("Bob", "Giza", "A", 0, &["Scientists Guild"], 0),
+            p("Cy", "Rhodes", "A", 0, &["Workers Guild", "Lumber Yard", "Stone Pit"], 0),
+        ]);
+        let s = t.scores()[0];
+        assert_eq!(s.science, 10);
+        assert_eq!(s.guilds, 0);
+        assert_eq!(s.total, 5 + 10);
+        // Bob's own Scientists Guild: his wild alone is one symbol = 1 point.
+        assert_eq!(t.scores()[1].science, 1);
+    }
+
+    #[test]
+    fn guild_scopes() {
+        // Ann's Workers Guild counts the brown cards of her neighbours only: Bob's 2 + Cy's 1 = 3
+        // (her own Lumber Yard does not count). Bob's Builders Guild counts the stages of his own
+        // city and of both neighbours: 1 + 3 + 2 = 6 (002 行會 注意).
+        let t = table(vec![
+            p("Ann", "Giza", "A", 2, &["Workers Guild", "Lumber Yard"], 0),
+            p("Bob", "Rhodes", "A", 1, &["Builders Guild", "Stone Pit", "Ore Vein"], 0),
+            p("Cy", "Ephesos", "A", 3, &["Clay Pool"], 0),
+        ]);
+        let s = t.scores();
+        assert_eq!(s[0].guilds, 3);
+        assert_eq!(s[0].total, 3 + 3 + 5);
+        assert_eq!(s[1].guilds, 6);
+        assert_eq!(s[1].total, 6 + 3);
+        assert_eq!(s[2].guilds, 0);
+    }
+
+    #[test]
+    fn shipowners_guild_counts_itself() {
+        // Brown, grey and purple cards of the own city, itself included: Lumber Yard, Loom and
+        // the guild = 3 (002: "船主行會牌本身也要計算在內"). Neighbours' cards do not count.
+        let t = table(vec![
+            p("Ann", "Giza", "A", 0, &["Shipowners Guild", "Lumber Yard", "Loom"], 0),
+            p("Bob", "Rhodes", "A", 0, &["Stone Pit", "Glassworks"], 0),
+            p("Cy", "Ephesos", "A", 0, &["Clay Pool"], 0),
+        ]);
+        assert_eq!(t.scores()[0].guilds, 3);
+        assert_eq!(t.scores()[0].total, 3);
+    }
+
+    #[test]
+    #[ignore = "score.rs: a guild copied by Olympia B is not counted as built (see the report)"]
+    fn olympia_b_copied_shipowners_guild_counts_itself() {
+        // 002 奧林匹亞 B 說明: the copy is scored "as if the player had built this guild", and the
+        // Shipowners Guild counts itself. Ann (Lumber Yard, Loom) copying Bob's Shipowners Guild
+        // should score 2 + 1 = 3.
+        let t = table(vec![
+            p("Ann", "Olympia", "B", 3, &["Lumber Yard", "Loom"], 0),
+            p("Bob", "Giza", "A", 0, &["Shipowners Guild"], 0),
+            p("Cy", "Rhodes", "A", 0, &[], 0),
+        ]);
+        assert_eq!(t.scores()[0].guilds, 3);
+    }
+
+    #[test]
+    fn ties_are_broken_by_coins_then_shared() {
+        // Totals 3, 3, 3 and 3: Ann (Baths 3, 2 coins = 0), Bob (Altar 2 + 3 coins = 1),
+        // Cy (Theater 2 + 3 coins = 1), Dee (Pawnshop 3, 1 coin = 0).
+        // Bob and Cy lead on coins and share first place; Ann is third; Dee fourth.
+        let t = table(vec![
+            p("Ann", "Giza", "A", 0, &["Baths"], 2),
+            p("Bob", "Rhodes", "A", 0, &["Altar"], 3),
+            p("Cy", "Ephesos", "A", 0, &["Theater"], 3),
+            p("Dee", "Olympia", "A", 0, &["Pawnshop"], 1),
+        ]);
+        let totals: Vec<i32> = t.scores().iter().map(|s| s.total).collect();
+        assert_eq!(totals, vec![3, 3, 3, 3]);
+        assert_eq!(t.ranks(), vec![3, 1, 1, 4]);
+    }
+
+    // --- Trading: 002 貿易, examples A, B and C, and base-1e.md §4.1 ---
+
+    #[test]
+    fn trading_example_a() {
+        // University (2 wood + glass + papyrus); the city makes 1 wood and 1 glass; the left
+        // neighbour (Olympia) sells wood, the right one (Ephesos) papyrus: 2 coins to each.
+        let t = table(vec![
+            p("Ann", "Alexandria", "A", 0, &["Lumber Yard"], 4),
+            p("Bob", "Olympia", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert_eq!(options(&t, 0, "University"), vec![(2, 2, 0, false)]);
+        // With 3 coins she cannot.
+        let t = table(vec![
+            p("Ann", "Alexandria", "A", 0, &["Lumber Yard"], 3),
+            p("Bob", "Olympia", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        let answer = t.cost(0, &Target::Card("University".into())).unwrap();
+        assert!(answer.options.is_empty());
+        let reason = answer.reason.unwrap_or_default();
+        assert!(reason.contains("has 3 coin(s)") && reason.contains("costs at least 4"), "{reason}");
+    }
+
+    #[test]
+    fn trading_example_b() {
+        // Library (2 stone + loom) entirely from her own production, with no coins at all.
+        let t = with_fillers(p("Ann", "Giza", "A", 0, &["Stone Pit", "Loom"], 0), "Rhodes", "Ephesos");
+        assert_eq!(options(&t, 0, "Library"), vec![(0, 0, 0, false)]);
+    }
+
+    #[test]
+    fn trading_example_c() {
+        // Forum (2 clay): she makes 1 clay (Babylon's board), her left neighbour sells clay, but she
+        // has 1 coin at the start of the turn: no way to build it.
+        let t = table(vec![
+            p("Ann", "Babylon", "A", 0, &[], 1),
+            p("Bob", "Giza", "A", 0, &["Clay Pool"], 0),
+            p("Cy", "Rhodes", "A", 0, &[], 0),
+        ]);
+        let answer = t.cost(0, &Target::Card("Forum".into())).unwrap();
+        assert_eq!(answer.options, vec![]);
+        assert!(answer.reason.is_some());
+        // With 2 coins: 2 to the left.
+        let t = table(vec![
+            p("Ann", "Babylon", "A", 0, &[], 2),
+            p("Bob", "Giza", "A", 0, &["Clay Pool"], 0),
+            p("Cy", "Rhodes", "A", 0, &[], 0),
+        ]);
+        assert_eq!(options(&t, 0, "Forum"), vec![(2, 0, 0, false)]);
+    }
+
+    /// Ann (Giza) between Bob (left, Olympia: wood) and Cy (right, Rhodes with a Lumber Yard).
+    fn wood_on_both_sides(ann_cards: &[&str]) -> Table {
+        table(vec![
+            p("Ann", "Giza", "A", 0, ann_cards, 10),
+            p("Bob", "Olympia", "A", 0, &[], 0),
+            p("Cy", "Rhodes", "A", 0, &["Lumber Yard"], 0),
+        ])
+    }
+
+    #[test]
+    fn trading_posts_discount_one_direction() {
+        // Stockade costs 1 wood, sold by both neighbours.
+        assert_eq!(
+            options(&wood_on_both_sides(&[]), 0, "Stockade"),
+            vec![(0, 2, 0, false), (2, 0, 0, false)]
+        );
+        // East Trading Post: raw materials from the RIGHT neighbour cost 1.
+        assert_eq!(
+            options(&wood_on_both_sides(&["East Trading Post"]), 0, "Stockade"),
+            vec![(0, 1, 0, false), (2, 0, 0, false)]
+        );
+        // West Trading Post: from the LEFT neighbour.
+        assert_eq!(
+            options(&wood_on_both_sides(&["West Trading Post"]), 0, "Stockade"),
+            vec![(0, 2, 0, false), (1, 0, 0, false)]
+        );
+        // Both posts: 1 on each side.
+        assert_eq!(
+            options(&wood_on_both_sides(&["East Trading Post", "West Trading Post"]), 0, "Stockade"),
+            vec![(0, 1, 0, false), (1, 0, 0, false)]
+        );
+        // The posts do not cheapen manufactured goods: Marketplace does, from both sides.
+        let glass = |cards: &[&str]| {
+            table(vec![
+                p("Ann", "Giza", "A", 0, cards, 10),
+                p("Bob", "Olympia", "A", 0, &["Glassworks"], 0),
+                p("Cy", "Alexandria", "A", 0, &[], 0),
+            ])
+        };
+        assert_eq!(
+            options(&glass(&["East Trading Post", "West Trading Post"]), 0, "Workshop"),
+            vec![(0, 2, 0, false), (2, 0, 0, false)]
+        );
+        assert_eq!(
+            options(&glass(&["Marketplace"]), 0, "Workshop"),
+            vec![(0, 1, 0, false), (1, 0, 0, false)]
+        );
+    }
+
+    #[test]
+    fn olympia_b_stage_1_discounts_raw_materials_on_both_sides() {
+        // Ann (Olympia B, stage 1) between Bob (left, Rhodes: ore) and Cy (right, Ephesos with an
+        // Ore Vein): ore costs 1 on either side, papyrus still 2.
+        let t = table(vec![
+            p("Ann", "Olympia", "B", 1, &[], 10),
+            p("Bob", "Rhodes", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &["Ore Vein"], 0),
+        ]);
+        assert_eq!(options(&t, 0, "Barracks"), vec![(0, 1, 0, false), (1, 0, 0, false)]);
+        assert_eq!(options(&t, 0, "Scriptorium"), vec![(0, 2, 0, false)]);
+        // Statue (wood + 2 ore): her board gives the wood; each side sells one ore, for 1 each.
+        assert_eq!(options(&t, 0, "Statue"), vec![(1, 1, 0, false)]);
+        // Without the stage, 2 per unit.
+        let t = table(vec![
+            p("Ann", "Olympia", "B", 0, &[], 10),
+            p("Bob", "Rhodes", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &["Ore Vein"], 0),
+        ]);
+        assert_eq!(options(&t, 0, "Statue"), vec![(2, 2, 0, false)]);
+    }
+
+    #[test]
+    fn what_neighbours_may_not_sell() {
+        // Ann (Giza) between Bob (left, Alexandria A with stage 2: any raw material, not for sale;
+        // its starting glass is for sale) and Cy (right, Halicarnassus with Caravansery and Forum,
+        // whose output is for Cy alone; its starting loom is for sale).
+        let t = table(vec![
+            p("Ann", "Giza", "A", 0, &[], 10),
+            p("Bob", "Alexandria", "A", 2, &[], 0),
+            p("Cy", "Halicarnassus", "A", 0, &["Caravansery", "Forum"], 0),
+        ]);
+        for raw in ["Stockade", "Barracks", "Guard Tower"] {
+            let answer = t.cost(0, &Target::Card(raw.into())).unwrap();
+            assert_eq!(answer.options, vec![], "{raw}");
+            assert!(answer.reason.unwrap_or_default().contains("cannot supply"), "{raw}");
+        }
+        assert_eq!(options(&t, 0, "Workshop"), vec![(2, 0, 0, false)]); // Alexandria's glass
+        assert_eq!(options(&t, 0, "Apothecary"), vec![(0, 2, 0, false)]); // Halicarnassus' loom
+        assert_eq!(options(&t, 0, "Scriptorium"), vec![]); // only Cy's Forum makes papyrus
+        // The owners use them freely.
+        assert_eq!(options(&t, 1, "Stockade"), vec![(0, 0, 0, false)]);
+        assert_eq!(options(&t, 2, "Scriptorium"), vec![(0, 0, 0, false)]);
+        assert_eq!(options(&t, 2, "Guard Tower"), vec![(0, 0, 0, false)]);
+    }
+
+    #[test]
+    fn neighbour_either_or_card_sells_either_resource() {
+        // Bob (left) has a Clay Pit (clay or ore): Ann may buy clay or ore from it, not both.
+        let t = table(vec![
+            p("Ann", "Olympia", "A", 0, &[], 10),
+            p("Bob", "Giza", "A", 0, &["Clay Pit"], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert_eq!(options(&t, 0, "Guard Tower"), vec![(2, 0, 0, false)]);
+        assert_eq!(options(&t, 0, "Barracks"), vec![(2, 0, 0, false)]);
+        // Stables: wood (her board) + clay + ore: the Clay Pit gives only one of them.
+        assert_eq!(options(&t, 0, "Stables"), vec![]);
+        // With an Ore Vein on the right, the Clay Pit sells the clay.
+        let t = table(vec![
+            p("Ann", "Olympia", "A", 0, &[], 10),
+            p("Bob", "Giza", "A", 0, &["Clay Pit"], 0),
+            p("Cy", "Ephesos", "A", 0, &["Ore Vein"], 0),
+        ]);
+        assert_eq!(options(&t, 0, "Stables"), vec![(2, 2, 0, false)]);
+    }
+
+    #[test]
+    fn chains_names_coins_and_stages() {
+        let t = table(vec![
+            p("Ann", "Giza", "A", 0, &["Scriptorium", "Loom", "Stone Pit"], 0),
+            p("Bob", "Rhodes", "B", 2, &[], 1),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        // Scriptorium → Library and Courthouse: free, even with no coins.
+        assert_eq!(options(&t, 0, "Library"), vec![(0, 0, 0, true)]);
+        assert_eq!(options(&t, 0, "Courthouse"), vec![(0, 0, 0, true)]);
+        let answer = t.cost(0, &Target::Card("法院".into())).unwrap(); // Courthouse in Chinese
+        assert_eq!(answer.what, "Courthouse");
+        assert!(answer.reason.unwrap_or_default().contains("Scriptorium"));
+        // A Loom is already in the city (the Age II Loom is the same structure).
+        let answer = t.cost(0, &Target::Card("loom".into())).unwrap();
+        assert_eq!(answer.options, vec![]);
+        assert!(answer.reason.unwrap_or_default().contains("already has Loom"));
+        // Coin costs go to the bank; with 0 coins a 1-coin card is out of reach.
+        assert_eq!(options(&t, 0, "Timber Yard"), vec![]);
+        assert_eq!(options(&t, 1, "Timber Yard"), vec![(0, 0, 1, false)]);
+        // Giza A stage 1 (2 stone): her board and her Stone Pit.
+        assert_eq!(stage_options(&t, 0), vec![(0, 0, 0, false)]);
+        assert_eq!(t.cost(0, &Target::Stage).unwrap().what, "stage 1 of Giza (A)");
+        // Rhodes B has two stages, both built.
+        let answer = t.cost(1, &Target::Stage).unwrap();
+        assert_eq!(answer.options, vec![]);
+        assert!(answer.reason.is_some());
+        // Ephesos A stage 1 (2 stone): Ann (Cy's left neighbour) sells 2 stone, 4 coins; Cy has 0.
+        assert_eq!(stage_options(&t, 2), vec![]);
+        // Unknown player, unknown card.
+        assert!(matches!(t.cost(3, &Target::Stage), Err(TableError::NoSuchPlayer { index: 3, players: 3 })));
+        let e = t.cost(0, &Target::Card("Libary".into())).unwrap_err().to_string();
+        assert!(e.contains("did you mean `Library`"), "{e}");
+    }
+
+    #[test]
+    fn stage_payments_use_neighbours() {
+        // Cy (Ephesos A, stage 1: 2 stone) sits between Ann (left: Giza's stone and a Stone Pit)
+        // and Bob (right: a Quarry, 2 stone). Every split of the 2 units is Pareto-minimal.
+        let cy = |coins: u16| {
+            table(vec![
+                p("Ann", "Giza", "A", 0, &["Stone Pit"], 0),
+                p("Bob", "Rhodes", "A", 0, &["Quarry"], 0),
+                p("Cy", "Ephesos", "A", 0, &[], coins),
+            ])
+        };
+        assert_eq!(stage_options(&cy(4), 2), vec![(0, 4, 0, false), (2, 2, 0, false), (4, 0, 0, false)]);
+        assert_eq!(stage_options(&cy(3), 2), vec![]);
+        assert_eq!(cy(4).cost(2, &Target::Stage).unwrap().what, "stage 1 of Ephesos (A)");
+    }
+
+    // --- Validation ---
+
+    #[test]
+    fn unknown_names_quote_the_name_and_suggest() {
+        let mut v = vec![p("Ann", "Giza", "A", 0, &["Lumbr Yard"], 0)];
+        v.extend(fillers("Rhodes", "Ephesos"));
+        let e = refused(v);
+        assert!(e.contains("player 0 (Ann)"), "{e}");
+        assert!(e.contains("`Lumbr Yard`"), "{e}");
+        assert!(e.contains("did you mean `Lumber Yard`"), "{e}");
+        let mut v = vec![p("Ann", "Gizza", "A", 0, &[], 0)];
+        v.extend(fillers("Rhodes", "Ephesos"));
+        let e = refused(v);
+        assert!(e.contains("unknown wonder `Gizza`") && e.contains("did you mean `Giza`"), "{e}");
+        // A huge name is refused quickly, quoted shortened.
+        let long = "x".repeat(100_000);
+        let mut v = vec![p("Ann", "Giza", "A", 0, &[long.as_str()], 0)];
+        v.extend(fillers("Rhodes", "Ephesos"));
+        let e = refused(v);
+        assert!(e.len() < 300, "{e}");
+    }
+
+    #[test]
+    fn chinese_names() {
+        // 伐木場 = Lumber Yard, 吉薩金字塔 = Giza, 布料作坊 = Loom.
+        let t = with_fillers(p("Ann", "吉薩金字塔", "A", 0, &["伐木場", "布料作坊"], 0), "Rhodes", "Ephesos");
+        let c = &t.cities()[0];
+        assert_eq!(t.catalog().wonder(c.wonder).name, "Giza");
+        let built: Vec<&str> = c.built.iter().map(|id| t.catalog().card(id).name.as_str()).collect();
+        assert_eq!(built, vec!["Lumber Yard", "Loom"]);
+        assert_eq!(c.production.fixed, Resources::from_letters("WSL").unwrap_or_default());
+        // Stockade (wood) is free for her.
+        assert_eq!(options(&t, 0, "圍寨"), vec![(0, 0, 0, false)]);
+    }
+
+    #[test]
+    fn same_name_twice_is_refused() {
+        for cards in [["Loom", "Loom"], ["Loom", "布料作坊"]] {
+            let mut v = vec![p("Ann", "Giza", "A", 0, &cards, 0)];
+            v.extend(fillers("Rhodes", "Ephesos"));
+            let e = refused(v);
+            assert!(e.contains("player 0 (Ann): Loom is listed twice"), "{e}");
+        }
+    }
+
+    #[test]
+    fn copies_across_cities() {
+        // 3 players: one Age I Loom (3+) and one Age II Loom (3+): two cities may hold a Loom,
+        // not three.
+        let ok = table(vec![
+            p("Ann", "Giza", "A", 0, &["Loom"], 0),
+            p("Bob", "Rhodes", "A", 0, &["Loom"], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert_eq!(ok.players(), 3);
+        let e = refused(vec![
+            p("Ann", "Giza", "A", 0, &["Loom"], 0),
+            p("Bob", "Rhodes", "A", 0, &["Loom"], 0),
+            p("Cy", "Ephesos", "A", 0, &["Loom"], 0),
+        ]);
+        assert!(e.contains("Loom is in 3 cities") && e.contains("a 3-player game has 2 copies"), "{e}");
+        assert!(e.contains("player 2 (Cy)"), "{e}");
+        // Guard Tower is marked 3+ 4+: one copy with 3 players, two with 4.
+        let e = refused(vec![
+            p("Ann", "Giza", "A", 0, &["Guard Tower"], 0),
+            p("Bob", "Rhodes", "A", 0, &["Guard Tower"], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert!(e.contains("has 1 copy"), "{e}");
+        table(vec![
+            p("Ann", "Giza", "A", 0, &["Guard Tower"], 0),
+            p("Bob", "Rhodes", "A", 0, &["Guard Tower"], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+            p("Dee", "Olympia", "A", 0, &[], 0),
+        ]);
+        // Tree Farm (6+) is not in a 3-player deck.
+        let e = refused(vec![
+            p("Ann", "Giza", "A", 0, &["Tree Farm"], 0),
+            p("Bob", "Rhodes", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert!(e.contains("has 0 copies"), "{e}");
+        // A guild exists once.
+        let e = refused(vec![
+            p("Ann", "Giza", "A", 0, &["Spies Guild"], 0),
+            p("Bob", "Rhodes", "A", 0, &["Spies Guild"], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert!(e.contains("Spies Guild is in 2 cities"), "{e}");
+        // 3 players: 5 guilds in play, not 6.
+        let e = refused(vec![
+            p("Ann", "Giza", "A", 0, &["Spies Guild", "Workers Guild", "Traders Guild"], 0),
+            p("Bob", "Rhodes", "A", 0, &["Builders Guild", "Magistrates Guild", "Scientists Guild"], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert!(e.contains("6 guilds") && e.contains("only 5"), "{e}");
+    }
+
+    #[test]
+    fn stages_wonders_sides_and_tokens() {
+        // Rhodes B has 2 stages.
+        let e = refused(vec![
+            p("Ann", "Rhodes", "B", 3, &[], 0),
+            p("Bob", "Giza", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert!(e.contains("player 0 (Ann): 3 stages, but Rhodes side B has 2"), "{e}");
+        // Giza B has 4.
+        table(vec![
+            p("Ann", "Giza", "B", 4, &[], 0),
+            p("Bob", "Rhodes", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        // The same board twice, whatever its side or spelling.
+        let e = refused(vec![
+            p("Ann", "Giza", "A", 0, &[], 0),
+            p("Bob", "Rhodes", "A", 0, &[], 0),
+            p("Cy", "吉薩金字塔", "B", 0, &[], 0),
+        ]);
+        assert!(e.contains("player 0 (Ann) and player 2 (Cy) both have Giza"), "{e}");
+        // Unknown side.
+        let e = refused(vec![
+            p("Ann", "Giza", "C", 0, &[], 0),
+            p("Bob", "Rhodes", "A", 0, &[], 0),
+            p("Cy", "Ephesos", "A", 0, &[], 0),
+        ]);
+        assert!(e.contains("unknown side `C`"), "{e}");
+        // Tokens: 2 does not exist; 7 tokens, or 3 of +5, cannot be won.
+        for (tokens, needle) in [
+            (json!([1, 2]), "military token 2 does not exist"),
+            (json!([5, 5, 5]), "3 tokens of +5"),
+            (json!([-1, -1, -1, -1, -1, -1, -1]), "7 military tokens"),
+            (json!([4_000_000_000_i64]), "military token 4000000000"),
+        ] {
+            let mut ann = p("Ann", "Giza", "A", 0, &[], 0);
+            ann["military"] = tokens;
+            let mut v = vec![ann];
+            v.extend(fillers("Rhodes", "Ephesos"));
+            let e = refused(v);
+            assert!(e.contains("player 0 (Ann)") && e.contains(needle), "{e}");
+        }
+    }
+
+    #[test]
+    fn malformed_input_and_player_counts() {
+        let e = Table::from_json("{\"players\": [").unwrap_err().to_string();
+        assert!(e.starts_with("malformed table") && e.contains("line 1"), "{e}");
+        let e = Table::from_json("{\"players\": [], \"extra\": 1}").unwrap_err().to_string();
+        assert!(e.contains("unknown field `extra`"), "{e}");
+        let e =
+            Table::from_json(r#"{"players": [{"name": "A", "wonder": "Giza"}]}"#).unwrap_err().to_string();
+        assert!(e.contains("missing field `side`"), "{e}");
+        let e =
+            Table::from_json(r#"{"players": [{"name": "A", "wonder": "Giza", "side": "A", "stages": -1}]}"#)
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("line 1 column"), "{e}");
+        for text in ["", "null", "[]", "{}", "\"players\"", "{\"players\": {}}"] {
+            assert!(matches!(Table::from_json(text), Err(TableError::Json(_))), "{text}");
+        }
+        // Player counts.
+        let e = refused(fillers("Giza", "Rhodes"));
+        assert_eq!(e, "2 players: a table holds 3 to 7 players");
+        let all = ["Giza", "Rhodes", "Ephesos", "Babylon", "Olympia", "Halicarnassus", "Alexandria"];
+        let seven: Vec<Value> = all.iter().map(|w| p(w, w, "A", 0, &[], 0)).collect();
+        assert_eq!(table(seven.clone()).players(), 7);
+        let mut eight = seven;
+        eight.push(p("H", "Giza", "A", 0, &[], 0));
+        assert_eq!(refused(eight), "8 players: a table holds 3 to 7 players");
+        // Editions.
+        let mut v = fillers("Giza", "Rhodes");
+        v.push(p("Z", "Ephesos", "A", 0, &[], 0));
+        let text = json!({"edition": "2e", "players": v}).to_string();
+        let e = Table::from_json(&text).unwrap_err().to_string();
+        assert!(e.contains("2e edition is not supported yet"), "{e}");
+        let text = json!({"edition": "3e", "players": v}).to_string();
+        assert!(matches!(Table::from_json(&text), Err(TableError::UnknownEdition(_))));
+        let text = json!({"edition": "1e", "players": v}).to_string();
+        assert!(Table::from_json(&text).is_ok());
+    }
+}
