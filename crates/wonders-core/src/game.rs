@@ -605,11 +605,28 @@ impl Game {
                 if city.has_name(self.catalog, card) {
                     return Err(ActionError::Duplicate(name(card)));
                 }
-                let mut legal = Vec::new();
-                self.build_payments(seat, card, &mut legal);
-                if legal.contains(&pay) {
+                let def = self.catalog.card(card);
+                let ok = match pay.free {
+                    Some(FreeBy::Chain) => city.has_chain_for(self.catalog, card),
+                    Some(FreeBy::FreeBuild) => {
+                        !city.has_chain_for(self.catalog, card)
+                            && self.free_build_available(seat)
+                            && (def.coins > 0 || !def.cost.is_empty())
+                    }
+                    Some(_) => false,
+                    None => {
+                        let mut opts = Options::new();
+                        if !city.has_chain_for(self.catalog, card) {
+                            self.paid_options(seat, card, &mut opts);
+                        }
+                        pay.bank == def.coins && opts.contains(&(pay.left, pay.right))
+                    }
+                };
+                if ok {
                     Ok(())
                 } else {
+                    let mut legal = Vec::new();
+                    self.build_payments(seat, card, &mut legal);
                     Err(ActionError::BadPayment { what: name(card), options: payments_text(&legal) })
                 }
             }
@@ -618,11 +635,13 @@ impl Game {
                 if city.stages >= city.stage_count(self.catalog) {
                     return Err(ActionError::WonderComplete);
                 }
-                let mut legal = Vec::new();
-                self.stage_payments(seat, &mut legal);
-                if legal.contains(&pay) {
+                let mut opts = Options::new();
+                self.stage_options(seat, &mut opts);
+                if pay.bank == 0 && pay.free.is_none() && opts.contains(&(pay.left, pay.right)) {
                     Ok(())
                 } else {
+                    let mut legal = Vec::new();
+                    self.stage_payments(seat, &mut legal);
                     Err(ActionError::BadPayment {
                         what: format!("wonder stage {}", city.stages + 1),
                         options: payments_text(&legal),
