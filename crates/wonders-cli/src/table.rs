@@ -1,7 +1,210 @@
-//! `wonders score` and `wonders cost` (being written).
-pub fn score(_: &std::path::Path, _: bool) -> Result<(), String> {
-    Err("not written yet".into())
+//! `wonders score` and `wonders cost`: questions about a physical game written in the table format
+//! (see `wonders_core::table`).
+
+use serde::Serialize;
+use std::io::Write;
+use std::path::Path;
+use wonders_core::Score;
+use wonders_core::table::{CostAnswer, CostOption, Table, Target};
+
+/// One player's line of `score --json`.
+#[derive(Serialize)]
+struct ScoreRow<'a> {
+    name: &'a str,
+    military: i32,
+    treasury: i32,
+    wonder: i32,
+    civilian: i32,
+    science: i32,
+    commercial: i32,
+    guilds: i32,
+    total: i32,
+    rank: u8,
 }
-pub fn cost(_: &std::path::Path, _: usize, _: Option<&str>, _: bool, _: bool) -> Result<(), String> {
-    Err("not written yet".into())
+
+/// The whole of `score --json`.
+#[derive(Serialize)]
+struct ScoreJson<'a> {
+    players: Vec<ScoreRow<'a>>,
+}
+
+/// The whole of `cost --json`.
+#[derive(Serialize)]
+struct CostJson<'a> {
+    options: &'a [CostOption],
+}
+
+/// `wonders score FILE|- [--json]`: every player's score sheet and rank.
+pub fn score(path: &Path, json: bool) -> Result<(), String> {
+    let table = load(path)?;
+    let scores = table.scores();
+    let ranks = table.ranks();
+    let text = if json {
+        let players = table
+            .names()
+            .iter()
+            .zip(&scores)
+            .zip(&ranks)
+            .map(|((name, s), &rank)| ScoreRow {
+                name,
+                military: s.military,
+                treasury: s.treasury,
+                wonder: s.wonder,
+                civilian: s.civilian,
+                science: s.science,
+                commercial: s.commercial,
+                guilds: s.guilds,
+                total: s.total,
+                rank,
+            })
+            .collect();
+        to_json(&ScoreJson { players })?
+    } else {
+        score_text(&table, &scores, &ranks)
+    };
+    write_out(&text)
+}
+
+/// `wonders cost FILE|- --player I (--card NAME | --stage) [--json]`: every Pareto-minimal way to
+/// pay.
+pub fn cost(path: &Path, player: usize, card: Option<&str>, stage: bool, json: bool) -> Result<(), String> {
+    let target = match (card, stage) {
+        (Some(name), false) => Target::Card(name.to_string()),
+        (None, true) => Target::Stage,
+        _ => return Err("give either --card NAME or --stage".into()),
+    };
+    let table = load(path)?;
+    let answer = table.cost(player, &target).map_err(|e| e.to_string())?;
+    let text = if json {
+        to_json(&CostJson { options: &answer.options })?
+    } else {
+        cost_text(&table.who(player).to_string(), &answer)
+    };
+    write_out(&text)
+}
+
+/// Reads and validates the table, naming the input in errors.
+fn load(path: &Path) -> Result<Table, String> {
+    let text = crate::read_input(path)?;
+    Table::from_json(&text).map_err(|e| {
+        let source =
+            if path.as_os_str() == "-" { "standard input".to_string() } else { path.display().to_string() };
+        format!("{source}: {e}")
+    })
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| format!("writing JSON: {e}"))
+}
+
+/// Writes to standard output; a closed pipe (`| head`) ends the output quietly.
+fn write_out(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing output: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// Columns of a terminal a string takes: 2 for East Asian wide characters, 1 otherwise.
+fn display_width(s: &str) -> usize {
+    s.chars()
+        .map(|c| {
+            let c = c as u32;
+            let wide = matches!(c,
+                0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+                | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
+                | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1F64F | 0x20000..=0x3FFFD);
+            if wide { 2 } else { 1 }
+        })
+        .sum()
+}
+
+/// An aligned table: the first column left-aligned, the others right-aligned.
+fn aligned(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| display_width(s)).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[c].saturating_sub(display_width(cell)));
+            if c == 0 {
+                line.push_str(cell);
+                line.push_str(&pad);
+            } else {
+                line.push_str("  ");
+                line.push_str(&pad);
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
+fn score_text(table: &Table, scores: &[Score], ranks: &[u8]) -> String {
+    let mut header = vec!["player".to_string()];
+    header.extend(Score::CATEGORIES.iter().map(|c| c.to_string()));
+    header.push("rank".into());
+    let mut rows = vec![header];
+    for (i, (s, rank)) in scores.iter().zip(ranks).enumerate() {
+        let name = table.names().get(i).map(String::as_str).unwrap_or_default();
+        let mut row = vec![format!("{i} {name}")];
+        row.extend(s.values().iter().map(|v| v.to_string()));
+        row.push(rank.to_string());
+        rows.push(row);
+    }
+    aligned(&rows)
+}
+
+fn cost_text(who: &str, answer: &CostAnswer) -> String {
+    let mut out = format!("{} for {who}: ", answer.what);
+    match answer.options.as_slice() {
+        [] => {
+            out.push_str("cannot be built now");
+            if let Some(reason) = &answer.reason {
+                out.push_str(&format!("\n{reason}"));
+            }
+        }
+        [only] if only.chain => out.push_str(answer.reason.as_deref().unwrap_or("free by chain")),
+        options => {
+            let n = options.len();
+            out.push_str(&format!("{n} way{} to pay\n", if n == 1 { "" } else { "s" }));
+            let mut rows =
+                vec![vec![String::new(), "left".into(), "right".into(), "bank".into(), "total".into()]];
+            for o in options {
+                rows.push(vec![
+                    String::new(),
+                    o.left.to_string(),
+                    o.right.to_string(),
+                    o.bank.to_string(),
+                    o.total().to_string(),
+                ]);
+            }
+            out.push_str(&aligned(&rows));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alignment_counts_wide_characters_twice() {
+        assert_eq!(display_width("Ann"), 3);
+        assert_eq!(display_width("安妮"), 4);
+        let text = aligned(&[
+            vec!["player".into(), "total".into()],
+            vec!["安妮".into(), "7".into()],
+            vec!["Bob".into(), "12".into()],
+        ]);
+        assert_eq!(text, "player  total\n安妮        7\nBob        12");
+    }
 }

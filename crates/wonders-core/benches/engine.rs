@@ -1,1 +1,110 @@
-fn main() {}
+//! Engine benchmarks: a whole random game, legal-action generation, the payment solver, a view, and
+//! a trivial baseline (cloning a game) to compare the figures against on a noisy machine.
+//!
+//! Run with `cargo bench -p wonders-core --bench engine`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use std::time::Duration;
+use wonders_core::payment::{Market, Options, solve};
+use wonders_core::resources::ResourceSet;
+use wonders_core::{Action, Game, Phase, Production, Resource, Resources, Setup};
+
+/// Plays uniformly random legal actions until the game ends (what `wonders-bots`' `RandomBot`
+/// does; the core cannot depend on that crate).
+fn play_random(
+    game: &mut Game,
+    rng: &mut ChaCha8Rng,
+    legal: &mut Vec<Action>,
+    until: impl Fn(&Game) -> bool,
+) {
+    while !game.is_over() && !until(game) {
+        for seat in game.to_act() {
+            game.legal_actions_into(seat, legal);
+            let a = legal[rng.random_range(0..legal.len())];
+            game.submit(seat, a).expect("a legal action is accepted");
+        }
+    }
+}
+
+/// A 4-player game at the start of Age II, turn 3, every seat to choose.
+fn mid_game() -> Game {
+    let mut game = Game::new(&Setup::new(4, 42)).expect("4 players is a valid setup");
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    play_random(&mut game, &mut rng, &mut Vec::new(), |g| {
+        g.age() == 2 && g.turn() == 3 && g.phase() == Phase::Choose
+    });
+    assert_eq!((game.age(), game.turn()), (2, 3), "the position is mid-game");
+    game
+}
+
+fn production(fixed: &str, choices: &[&str]) -> Production {
+    let mut p = Production::fixed(Resources::from_letters(fixed).expect("resource letters"));
+    for c in choices {
+        p.add_choice(ResourceSet::from_letters(c).expect("resource letters"));
+    }
+    p
+}
+
+fn engine(c: &mut Criterion) {
+    let mut group = c.benchmark_group("engine");
+    group.sample_size(30).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+
+    // (a) One complete 4-player game from the deal, random legal play; a new deal each iteration.
+    let mut seed = 0u64;
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut legal = Vec::with_capacity(128);
+    group.bench_function("full_game_4p_random", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut game = Game::new(&Setup::new(4, seed)).expect("valid setup");
+            play_random(&mut game, &mut rng, &mut legal, |_| false);
+            black_box(game.scores())
+        })
+    });
+
+    // (b) Every legal action of one seat in a mid-game position.
+    let game = mid_game();
+    game.legal_actions_into(0, &mut legal);
+    assert!(legal.len() > 3, "a position with choices: {legal:?}");
+    group.bench_function("legal_actions_mid_game", |b| {
+        b.iter(|| {
+            black_box(&game).legal_actions_into(black_box(0), &mut legal);
+            black_box(legal.len())
+        })
+    });
+
+    // (c) The payment solver on a typical mid-game purchase: 4 units, one covered by the buyer's
+    // own either/or card, the rest bought from neighbours selling either/or cards, with a discount.
+    let own = production("C", &["WS"]);
+    let left = production("G", &["SO", "WC"]);
+    let right = production("L", &["WO", "CO"]);
+    let mut prices = [[2u8; 7]; 2];
+    for r in [Resource::Wood, Resource::Stone, Resource::Clay, Resource::Ore] {
+        prices[0][r as usize] = 1; // a West Trading Post: raw materials from the left for 1
+    }
+    let market = Market { own: &own, left: &left, right: &right, prices };
+    let need = Resources::from_letters("WSOG").expect("resource letters");
+    let mut out = Options::new();
+    solve(&market, &need, 12, &mut out);
+    assert!(out.len() >= 2, "a purchase with a real choice of payments: {out:?}");
+    group.bench_function("payment_solve_mid_game", |b| {
+        b.iter(|| {
+            solve(black_box(&market), black_box(&need), black_box(12), &mut out);
+            black_box(out.len())
+        })
+    });
+
+    // What a bot is given each move.
+    group.bench_function("view_one_seat", |b| b.iter(|| black_box(black_box(&game).view(black_box(1)))));
+
+    // (d) Baseline: copying the whole game state (no heap data).
+    group.bench_function("baseline_clone_game", |b| b.iter(|| black_box(black_box(&game).clone())));
+
+    group.finish();
+}
+
+criterion_group!(benches, engine);
+criterion_main!(benches);

@@ -155,6 +155,12 @@ pub struct City {
     pub plays_last_card: bool,
     /// Olympia B: copies a neighbour's guild at the end.
     pub copies_guild: bool,
+    /// 2nd-edition Olympia Day: the first card of each colour is free.
+    pub free_first_of_colour: bool,
+    /// 2nd-edition Olympia Night: the first card of each Age is free.
+    pub free_first_of_age: bool,
+    /// 2nd-edition Olympia Night: the last card of each Age is free.
+    pub free_last_of_age: bool,
 }
 
 impl City {
@@ -180,6 +186,9 @@ impl City {
             free_build_used: false,
             plays_last_card: false,
             copies_guild: false,
+            free_first_of_colour: false,
+            free_first_of_age: false,
+            free_last_of_age: false,
         };
         let mut r = Resources::NONE;
         r.add(start, 1);
@@ -262,15 +271,15 @@ impl City {
             Effect::FreeBuildPerAge => self.free_build_per_age = true,
             Effect::PlayLastCard => self.plays_last_card = true,
             Effect::CopyGuild => self.copies_guild = true,
+            Effect::FreeFirstOfColour => self.free_first_of_colour = true,
+            Effect::FreeFirstOfAge => self.free_first_of_age = true,
+            Effect::FreeLastOfAge => self.free_last_of_age = true,
             Effect::Points(_)
             | Effect::Coins(_)
             | Effect::CoinsPer { .. }
             | Effect::CoinsAndPointsPer { .. }
             | Effect::PointsPer { .. }
             | Effect::BuildFromDiscard
-            | Effect::FreeFirstOfColour
-            | Effect::FreeFirstOfAge
-            | Effect::FreeLastOfAge
             | Effect::PointsIfWonderComplete(_) => {}
         }
     }

@@ -17,7 +17,7 @@
 use crate::action::{Action, FreeBy, Payment};
 use crate::card::{CardId, Colour};
 use crate::catalog::{Catalog, Edition, Side, WonderId};
-use crate::city::{City, MilitaryTokens};
+use crate::city::{City, MilitaryTokens, Production};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
 use crate::resources::Resource;
@@ -35,6 +35,8 @@ pub const HAND_MAX: usize = 9;
 pub const HAND_SIZE: usize = 7;
 /// Coins each city starts with (002 遊戲準備, 錢幣).
 pub const START_COINS: u16 = 3;
+/// Turns in an Age: the 7th card of each hand is not played (002 特殊情况：第六個回合).
+pub const LAST_TURN: usize = HAND_SIZE - 1;
 /// Coins for discarding a card (002 2.c).
 pub const DISCARD_COINS: u16 = 3;
 
@@ -210,6 +212,9 @@ pub struct Game {
     age_ending: bool,
     age_end_due: bool,
     log: ArrayVec<LogEntry, MAX_PLAYERS>,
+    /// What each city offered for sale at the start of the current turn (2nd edition: nothing
+    /// can be bought from a card built in the same turn, which matters for Babylon's last card).
+    sale_at_turn_start: [Production; MAX_PLAYERS],
 }
 
 impl PartialEq for Game {
@@ -230,6 +235,7 @@ impl PartialEq for Game {
             && self.age_ending == o.age_ending
             && self.age_end_due == o.age_end_due
             && self.log == o.log
+            && self.sale_at_turn_start == o.sale_at_turn_start
     }
 }
 
@@ -264,9 +270,6 @@ pub const fn right_of(seat: usize, n: usize) -> usize {
 impl Game {
     /// Sets up a game: wonders, coins, and the three Ages' hands, all from the seed.
     pub fn new(setup: &Setup) -> Result<Game, SetupError> {
-        if setup.edition != Edition::First {
-            return Err(SetupError::Edition(setup.edition));
-        }
         Game::with_catalog(Catalog::get(setup.edition), setup)
     }
 
@@ -319,6 +322,7 @@ impl Game {
             age_ending: false,
             age_end_due: false,
             log: ArrayVec::new(),
+            sale_at_turn_start: [Production::default(); MAX_PLAYERS],
         })
     }
 
@@ -421,10 +425,22 @@ impl Game {
                 prices[side][r as usize] = city.price(side, r);
             }
         }
+        let (left, right) = (left_of(seat, n), right_of(seat, n));
+        if self.edition() == Edition::Second && matches!(self.phase, Phase::PlayLastCard { .. }) {
+            // 2nd edition (004 貿易; edition-2e.md §2): nothing can be bought from a card a
+            // neighbour built this same turn. Babylon's last card is played at the end of the
+            // Age's last turn, so the neighbours offer what they offered when that turn began.
+            return Market {
+                own: &city.production,
+                left: &self.sale_at_turn_start[left],
+                right: &self.sale_at_turn_start[right],
+                prices,
+            };
+        }
         Market {
             own: &city.production,
-            left: &self.cities[left_of(seat, n)].for_sale,
-            right: &self.cities[right_of(seat, n)].for_sale,
+            left: &self.cities[left].for_sale,
+            right: &self.cities[right].for_sale,
             prices,
         }
     }
@@ -438,8 +454,8 @@ impl Game {
         if city.has_name(self.catalog, card) {
             return;
         }
-        if city.has_chain_for(self.catalog, card) {
-            out.push(Payment::free(FreeBy::Chain));
+        if let Some(by) = self.automatic_free(seat, card) {
+            out.push(Payment::free(by));
             return;
         }
         let mut opts = Options::new();
@@ -458,6 +474,31 @@ impl Game {
             return;
         }
         payment::solve(&self.market(seat), &def.cost, coins - def.coins as u16, out);
+    }
+
+    /// The way `card` is free for `seat` now, when it is free whatever the player does: a chain,
+    /// or a 2nd-edition Olympia power. (Olympia A's free build is a choice: see
+    /// [`Game::build_payments`].)
+    pub fn automatic_free(&self, seat: usize, card: CardId) -> Option<FreeBy> {
+        let city = &self.cities[seat];
+        if city.has_chain_for(self.catalog, card) {
+            return Some(FreeBy::Chain);
+        }
+        // 2nd edition, Olympia Day stage 2 (edition-2e.md §5 Olympia): the first card of each
+        // colour; read as a colour not yet in the city.
+        if city.free_first_of_colour && city.colour_counts[self.catalog.card(card).colour as usize] == 0 {
+            return Some(FreeBy::FirstOfColour);
+        }
+        if self.phase == Phase::Choose {
+            // Olympia Night (FAQ): the card of the Age's first turn, and of its last turn.
+            if city.free_first_of_age && self.turn == 1 {
+                return Some(FreeBy::FirstOfAge);
+            }
+            if city.free_last_of_age && self.turn as usize == LAST_TURN {
+                return Some(FreeBy::LastOfAge);
+            }
+        }
+        None
     }
 
     fn free_build_available(&self, seat: usize) -> bool {
@@ -527,8 +568,8 @@ impl Game {
             }
             let def = self.catalog.card(card);
             if !city.has_name(self.catalog, card) {
-                if city.has_chain_for(self.catalog, card) {
-                    out.push(Action::Build { card, pay: Payment::free(FreeBy::Chain) });
+                if let Some(by) = self.automatic_free(seat, card) {
+                    out.push(Action::Build { card, pay: Payment::free(by) });
                 } else {
                     self.paid_options(seat, card, &mut opts);
                     for &(left, right) in &opts {
@@ -606,19 +647,17 @@ impl Game {
                     return Err(ActionError::Duplicate(name(card)));
                 }
                 let def = self.catalog.card(card);
-                let ok = match pay.free {
-                    Some(FreeBy::Chain) => city.has_chain_for(self.catalog, card),
-                    Some(FreeBy::FreeBuild) => {
-                        !city.has_chain_for(self.catalog, card)
+                let ok = match (self.automatic_free(seat, card), pay.free) {
+                    (Some(by), _) => pay == Payment::free(by),
+                    (None, Some(FreeBy::FreeBuild)) => {
+                        pay == Payment::free(FreeBy::FreeBuild)
                             && self.free_build_available(seat)
                             && (def.coins > 0 || !def.cost.is_empty())
                     }
-                    Some(_) => false,
-                    None => {
+                    (None, Some(_)) => false,
+                    (None, None) => {
                         let mut opts = Options::new();
-                        if !city.has_chain_for(self.catalog, card) {
-                            self.paid_options(seat, card, &mut opts);
-                        }
+                        self.paid_options(seat, card, &mut opts);
                         pay.bank == def.coins && opts.contains(&(pay.left, pay.right))
                     }
                 };
@@ -672,6 +711,9 @@ impl Game {
             Phase::Choose => {
                 self.chosen[seat] = Some(action);
                 if self.chosen[..self.players()].iter().all(|c| c.is_some()) {
+                    for s in 0..self.players() {
+                        self.sale_at_turn_start[s] = self.cities[s].for_sale;
+                    }
                     let mut acts: ArrayVec<(usize, Action), MAX_PLAYERS> = ArrayVec::new();
                     for s in 0..self.players() {
                         if let Some(a) = self.chosen[s].take() {

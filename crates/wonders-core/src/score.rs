@@ -111,6 +111,31 @@ fn card_points(catalog: &Catalog, cities: &[City], seat: usize, card: CardId, sc
 
 /// The score of the city at `seat` among `cities` (seated clockwise).
 pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
+    let plain = score_without_copy(catalog, cities, seat);
+    if !cities[seat].copies_guild {
+        return plain;
+    }
+    // Olympia B stage 3 (002 奧林匹亞 B 說明; base-1e.md §4.9): at game end, a guild of either
+    // neighbour is scored "as if the player had built it" — so it counts as one of the city's
+    // cards (a copied Shipowners Guild counts itself; a copied Scientists Guild is a wild symbol
+    // under science) — and the owner is unaffected. The copy worth most is taken.
+    let n = cities.len();
+    let mut best = plain;
+    let mut copy: Vec<City> = cities.to_vec();
+    for other in [left_of(seat, n), right_of(seat, n)] {
+        for guild in cities[other].built.iter().filter(|&g| catalog.card(g).is_guild()) {
+            copy[seat] = cities[seat];
+            copy[seat].place(catalog, guild);
+            let s = score_without_copy(catalog, &copy, seat);
+            if s.total > best.total {
+                best = s;
+            }
+        }
+    }
+    best
+}
+
+fn score_without_copy(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
     let city = &cities[seat];
     let mut s = Score { military: city.tokens.points(), treasury: city.coins as i32 / 3, ..Score::default() };
     let stages = catalog.wonder(city.wonder).stages(city.side);
@@ -125,26 +150,6 @@ pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
         card_points(catalog, cities, seat, card, &mut s);
     }
     s.science = science_points(city.science, city.science_wild);
-    if city.copies_guild {
-        // Olympia B stage 3: the neighbours' guild worth most to this city, scored as its own
-        // (002 奧林匹亞 B 說明; base-1e.md §4.9).
-        let n = cities.len();
-        let mut best = (0, 0); // (extra guild points, extra science points)
-        for other in [left_of(seat, n), right_of(seat, n)] {
-            for g in cities[other].built.iter().filter(|&g| catalog.card(g).is_guild()) {
-                let mut extra = Score::default();
-                card_points(catalog, cities, seat, g, &mut extra);
-                let wild =
-                    catalog.card(g).effects.iter().filter(|e| matches!(e, Effect::ScienceWild)).count() as u8;
-                let sci = science_points(city.science, city.science_wild + wild) - s.science;
-                if extra.guilds + sci > best.0 + best.1 {
-                    best = (extra.guilds, sci);
-                }
-            }
-        }
-        s.guilds += best.0;
-        s.science += best.1;
-    }
     s.total = s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds;
     s
 }

@@ -828,7 +828,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "score.rs: a guild copied by Olympia B is not counted as built (see the report)"]
     fn olympia_b_copied_shipowners_guild_counts_itself() {
         // 002 奧林匹亞 B 說明: the copy is scored "as if the player had built this guild", and the
         // Shipowners Guild counts itself. Ann (Lumber Yard, Loom) copying Bob's Shipowners Guild

@@ -58,6 +58,10 @@ pub enum WireAction {
     Build {
         /// The card's name.
         card: String,
+        /// The card's Age, given only when cards of several Ages share its name (Loom, Glassworks
+        /// and Press exist in Ages I and II).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        age: Option<u8>,
         /// Coins to the left neighbour.
         #[serde(default)]
         left: u8,
@@ -75,6 +79,10 @@ pub enum WireAction {
     Wonder {
         /// The card's name.
         card: String,
+        /// The card's Age, given only when cards of several Ages share its name (Loom, Glassworks
+        /// and Press exist in Ages I and II).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        age: Option<u8>,
         /// Coins to the left neighbour.
         #[serde(default)]
         left: u8,
@@ -86,11 +94,19 @@ pub enum WireAction {
     Discard {
         /// The card's name.
         card: String,
+        /// The card's Age, given only when cards of several Ages share its name (Loom, Glassworks
+        /// and Press exist in Ages I and II).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        age: Option<u8>,
     },
     /// Halicarnassus: build this card from the discard pile.
     BuildDiscarded {
         /// The card's name.
         card: String,
+        /// The card's Age, given only when cards of several Ages share its name (Loom, Glassworks
+        /// and Press exist in Ages I and II).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        age: Option<u8>,
     },
     /// Halicarnassus: build nothing from the discard pile.
     Pass,
@@ -100,32 +116,49 @@ impl WireAction {
     /// The wire form of an action.
     pub fn from_action(catalog: &Catalog, action: &Action) -> WireAction {
         let name = |c: crate::CardId| catalog.card(c).name.clone();
+        let age = |c: crate::CardId| {
+            let d = catalog.card(c);
+            catalog.cards.iter().any(|o| o.name_id == d.name_id && o.id != d.id).then_some(d.age)
+        };
         match *action {
             Action::Build { card, pay } => WireAction::Build {
                 card: name(card),
+                age: age(card),
                 left: pay.left,
                 right: pay.right,
                 bank: Some(pay.bank),
                 free: pay.free.map(Into::into),
             },
             Action::Wonder { card, pay } => {
-                WireAction::Wonder { card: name(card), left: pay.left, right: pay.right }
+                WireAction::Wonder { card: name(card), age: age(card), left: pay.left, right: pay.right }
             }
-            Action::Discard { card } => WireAction::Discard { card: name(card) },
-            Action::BuildDiscarded { card } => WireAction::BuildDiscarded { card: name(card) },
+            Action::Discard { card } => WireAction::Discard { card: name(card), age: age(card) },
+            Action::BuildDiscarded { card } => {
+                WireAction::BuildDiscarded { card: name(card), age: age(card) }
+            }
             Action::Pass => WireAction::Pass,
         }
     }
 
     /// Validates the names into a core action for `seat` of `game`. A name shared by cards of
-    /// two Ages (the Loom of Age I and of Age II) means the one in the seat's hand, or in the
-    /// discard pile for a build from it. Legality is the game's to check.
+    /// two Ages (the Loom of Age I and of Age II) without an `age` means the one in the seat's
+    /// hand, or in the discard pile for a build from it. Legality is the game's to check.
     pub fn to_action_in(&self, game: &Game, seat: usize) -> Result<Action, UnknownName> {
         let catalog = game.catalog();
         let action = self.to_action(catalog)?;
         let Some(card) = action.card() else {
             return Ok(action);
         };
+        let explicit_age = match self {
+            WireAction::Build { age, .. }
+            | WireAction::Wonder { age, .. }
+            | WireAction::Discard { age, .. }
+            | WireAction::BuildDiscarded { age, .. } => age.is_some(),
+            WireAction::Pass => false,
+        };
+        if explicit_age {
+            return Ok(action);
+        }
         let name = catalog.card(card).name_id;
         let pool: &[crate::CardId] = match action {
             Action::BuildDiscarded { .. } => game.discard_pile(),
@@ -145,9 +178,13 @@ impl WireAction {
 
     /// Validates the names into a core action (its legality is the game's to check).
     pub fn to_action(&self, catalog: &Catalog) -> Result<Action, UnknownName> {
+        let find = |card: &str, age: &Option<u8>| -> Result<crate::CardId, UnknownName> {
+            let id = catalog.find_card(card)?;
+            Ok(age.and_then(|a| catalog.find_card_in_age(card, a)).unwrap_or(id))
+        };
         Ok(match self {
-            WireAction::Build { card, left, right, bank, free } => {
-                let id = catalog.find_card(card)?;
+            WireAction::Build { card, age, left, right, bank, free } => {
+                let id = find(card, age)?;
                 let pay = match free {
                     Some(f) => Payment::free((*f).into()),
                     None => Payment {
@@ -159,12 +196,12 @@ impl WireAction {
                 };
                 Action::Build { card: id, pay }
             }
-            WireAction::Wonder { card, left, right } => Action::Wonder {
-                card: catalog.find_card(card)?,
+            WireAction::Wonder { card, age, left, right } => Action::Wonder {
+                card: find(card, age)?,
                 pay: Payment { left: *left, right: *right, bank: 0, free: None },
             },
-            WireAction::Discard { card } => Action::Discard { card: catalog.find_card(card)? },
-            WireAction::BuildDiscarded { card } => Action::BuildDiscarded { card: catalog.find_card(card)? },
+            WireAction::Discard { card, age } => Action::Discard { card: find(card, age)? },
+            WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
             WireAction::Pass => Action::Pass,
         })
     }

@@ -401,3 +401,22 @@ fn illegal_actions_are_refused_and_change_nothing() {
     assert_eq!(g.submit(0, Action::Discard { card: g.hand(0)[1] }), Err(ActionError::AlreadyChosen(0)));
     assert_eq!(g, after_one);
 }
+
+#[test]
+fn wire_actions_tell_the_age_i_and_age_ii_loom_apart() {
+    use wonders_core::WireAction;
+    let loom1 = card("Loom", 1);
+    let loom2 = card("Loom", 2);
+    let w = WireAction::from_action(cat(), &Action::BuildDiscarded { card: loom2 });
+    assert_eq!(serde_json::to_string(&w).unwrap(), r#"{"type":"build_discarded","card":"Loom","age":2}"#);
+    assert_eq!(w.to_action(cat()).unwrap(), Action::BuildDiscarded { card: loom2 });
+    // Without an age, the name means the copy the seat can use: here the one in its hand.
+    let mut g = game_with(&[("Giza", Side::A), ("Rhodes", Side::A), ("Olympia", Side::A)]);
+    g.set_hand(0, &[loom2, card("Altar", 1)]);
+    let bare: WireAction = serde_json::from_str(r#"{"type":"discard","card":"loom"}"#).unwrap();
+    assert_eq!(bare.to_action_in(&g, 0).unwrap(), Action::Discard { card: loom2 });
+    assert_eq!(bare.to_action(cat()).unwrap(), Action::Discard { card: loom1 });
+    // Unique names carry no age.
+    let altar = WireAction::from_action(cat(), &Action::Discard { card: card("Altar", 1) });
+    assert_eq!(serde_json::to_string(&altar).unwrap(), r#"{"type":"discard","card":"Altar"}"#);
+}

@@ -1,0 +1,257 @@
+//! `wonders score` and `wonders cost`, run as the real binary on files and standard input.
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `wonders` with `args`, feeding `stdin`.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wonders"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the wonders binary starts");
+    if let Some(mut input) = child.stdin.take() {
+        // The command may exit before reading everything (a bad argument): ignore a closed pipe.
+        let _ = input.write_all(stdin);
+    }
+    child.wait_with_output().expect("the wonders binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs and expects success; returns standard output.
+fn ok(args: &[&str], stdin: &[u8]) -> String {
+    let out = run(args, stdin);
+    assert!(out.status.success(), "{args:?} failed: {}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// Runs and expects a clean failure; returns standard error.
+fn fails(args: &[&str], stdin: &[u8]) -> String {
+    let out = run(args, stdin);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?} should fail cleanly; stderr: {err}");
+    assert!(err.starts_with("wonders: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    err
+}
+
+/// A finished 3-player game whose scores follow from the rulebook's worked examples:
+/// - Ann (Alexandria A, 3 stages): tokens +1 +3 +5 −1 −1 −1 = 6; 14 coins = 4; wonder 3 + 7 = 10;
+///   Altar 2 + Aqueduct 5 + Town Hall 6 = 13; science 3/2/1 = 9 + 4 + 1 + 7 = 21. Total 54.
+/// - Bob (Giza A, 2 stages): tokens +1 −1 = 0; 3 coins = 1; wonder 3 + 5 = 8; Workers Guild, the
+///   brown cards of his neighbours Cy (2) and Ann (0) = 2. Total 11.
+/// - Cy (Rhodes A, 1 stage): tokens +1 +1 = 2; `cy_coins` coins = 1; wonder 3; Baths 3 +
+///   Theater 2 = 5. Total 11.
+fn finished_game(cy_coins: u16) -> Value {
+    json!({"edition": "1e", "players": [
+        {"name": "Ann", "wonder": "Alexandria", "side": "A", "stages": 3, "coins": 14,
+         "military": [1, 3, 5, -1, -1, -1],
+         "cards": ["Altar", "Aqueduct", "Town Hall", "Apothecary", "Dispensary", "Lodge",
+                   "Workshop", "Laboratory", "Scriptorium"]},
+        {"name": "Bob", "wonder": "Giza", "side": "A", "stages": 2, "coins": 3, "military": [1, -1],
+         "cards": ["Workers Guild", "Lumber Yard", "Stone Pit"]},
+        {"name": "Cy", "wonder": "Rhodes", "side": "A", "stages": 1, "coins": cy_coins,
+         "military": [1, 1], "cards": ["Clay Pool", "Ore Vein", "Baths", "Theater"]}
+    ]})
+}
+
+fn temp_table(value: &Value) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
+    file.write_all(value.to_string().as_bytes()).expect("the table is written");
+    file
+}
+
+#[test]
+fn score_json_from_a_file() {
+    let file = temp_table(&finished_game(3));
+    let path = file.path().to_str().expect("a UTF-8 temporary path");
+    let raw = ok(&["score", path, "--json"], b"");
+    let out: Value = serde_json::from_str(&raw).expect("JSON output");
+    let expected = json!({"players": [
+        {"name": "Ann", "military": 6, "treasury": 4, "wonder": 10, "civilian": 13, "science": 21,
+         "commercial": 0, "guilds": 0, "total": 54, "rank": 1},
+        {"name": "Bob", "military": 0, "treasury": 1, "wonder": 8, "civilian": 0, "science": 0,
+         "commercial": 0, "guilds": 2, "total": 11, "rank": 2},
+        {"name": "Cy", "military": 2, "treasury": 1, "wonder": 3, "civilian": 5, "science": 0,
+         "commercial": 0, "guilds": 0, "total": 11, "rank": 2}
+    ]});
+    assert_eq!(out, expected);
+    // These keys, printed in this order.
+    let first = &raw[..raw.find('}').unwrap_or(raw.len())];
+    let keys = [
+        "name",
+        "military",
+        "treasury",
+        "wonder",
+        "civilian",
+        "science",
+        "commercial",
+        "guilds",
+        "total",
+        "rank",
+    ];
+    let at: Vec<Option<usize>> = keys.iter().map(|k| first.find(&format!("\"{k}\""))).collect();
+    assert!(at.iter().all(Option::is_some) && at.windows(2).all(|w| w[0] < w[1]), "{raw}");
+}
+
+#[test]
+fn score_ties_are_broken_by_coins() {
+    // Cy has one coin more than Bob (still 1 point): level on 11, Cy is second and Bob third.
+    let input = finished_game(4).to_string();
+    let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], input.as_bytes())).expect("JSON");
+    let ranks: Vec<u64> = (0..3).filter_map(|i| out["players"][i]["rank"].as_u64()).collect();
+    let totals: Vec<i64> = (0..3).filter_map(|i| out["players"][i]["total"].as_i64()).collect();
+    assert_eq!(totals, vec![54, 11, 11]);
+    assert_eq!(ranks, vec![1, 3, 2]);
+}
+
+#[test]
+fn score_table_from_stdin() {
+    let input = finished_game(3).to_string();
+    let out = ok(&["score", "-"], input.as_bytes());
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "player",
+            "military",
+            "treasury",
+            "wonder",
+            "civilian",
+            "science",
+            "commercial",
+            "guilds",
+            "total",
+            "rank"
+        ]
+    );
+    let ann: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(ann, ["0", "Ann", "6", "4", "10", "13", "21", "0", "0", "54", "1"]);
+    let cy: Vec<&str> = lines[3].split_whitespace().collect();
+    assert_eq!(cy, ["2", "Cy", "2", "1", "3", "5", "0", "0", "0", "11", "2"]);
+    // Aligned: every line is as long as the header, numbers right-aligned under it.
+    assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{out}");
+}
+
+/// Rulebook 002 貿易, example A: University (2 wood + glass + papyrus); Ann makes 1 wood and 1
+/// glass; Bob (left) sells wood, Cy (right) papyrus.
+fn example_a(coins: u16) -> String {
+    json!({"players": [
+        {"name": "Ann", "wonder": "Alexandria", "side": "A", "cards": ["Lumber Yard"], "coins": coins},
+        {"name": "Bob", "wonder": "Olympia", "side": "A"},
+        {"name": "Cy", "wonder": "Ephesos", "side": "A"}
+    ]})
+    .to_string()
+}
+
+#[test]
+fn cost_json_example_a() {
+    let out = ok(&["cost", "-", "--player", "0", "--card", "University", "--json"], example_a(4).as_bytes());
+    let out: Value = serde_json::from_str(&out).expect("JSON output");
+    assert_eq!(out, json!({"options": [{"left": 2, "right": 2, "bank": 0, "chain": false}]}));
+    // With 3 coins: an empty list, not an error.
+    let out = ok(&["cost", "-", "--player", "0", "--card", "大學", "--json"], example_a(3).as_bytes());
+    assert_eq!(serde_json::from_str::<Value>(&out).ok(), Some(json!({"options": []})));
+    // Readable form.
+    let out = ok(&["cost", "-", "--player", "0", "--card", "university"], example_a(4).as_bytes());
+    assert!(out.starts_with("University for player 0 (Ann): 1 way to pay"), "{out}");
+    let row: Vec<&str> = out.lines().nth(2).unwrap_or_default().split_whitespace().collect();
+    assert_eq!(row, ["2", "2", "0", "4"]);
+    let out = ok(&["cost", "-", "--player", "0", "--card", "University"], example_a(3).as_bytes());
+    assert!(out.contains("cannot be built now") && out.contains("costs at least 4"), "{out}");
+}
+
+#[test]
+fn cost_json_chain_choices_and_stage() {
+    let file = temp_table(&json!({"players": [
+        {"name": "Ann", "wonder": "Giza", "side": "A", "coins": 10,
+         "cards": ["Scriptorium", "East Trading Post"]},
+        {"name": "Bob", "wonder": "Olympia", "side": "A"},
+        {"name": "Cy", "wonder": "Rhodes", "side": "A", "cards": ["Lumber Yard"]}
+    ]}));
+    let path = file.path().to_str().expect("a UTF-8 temporary path");
+    let cost = |args: &[&str]| -> Value {
+        let mut all = vec!["cost", path, "--player", "0", "--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&ok(&all, b"")).expect("JSON output")
+    };
+    // Scriptorium → Library: free by chain.
+    assert_eq!(
+        cost(&["--card", "Library"]),
+        json!({"options": [{"left": 0, "right": 0, "bank": 0, "chain": true}]})
+    );
+    // Stockade (wood): 2 from Bob (left), or 1 from Cy (right) with the East Trading Post.
+    assert_eq!(
+        cost(&["--card", "Stockade"]),
+        json!({"options": [
+            {"left": 0, "right": 1, "bank": 0, "chain": false},
+            {"left": 2, "right": 0, "bank": 0, "chain": false}
+        ]})
+    );
+    // Giza A stage 1: 2 stone; she makes 1, the neighbours none.
+    assert_eq!(cost(&["--stage"]), json!({"options": []}));
+    // Timber Yard: 1 coin to the bank.
+    assert_eq!(
+        cost(&["--card", "Timber Yard"]),
+        json!({"options": [{"left": 0, "right": 0, "bank": 1, "chain": false}]})
+    );
+    // Already built.
+    assert_eq!(cost(&["--card", "Scriptorium"]), json!({"options": []}));
+    let out = ok(&["cost", path, "--player", "0", "--card", "Library"], b"");
+    assert!(out.contains("free by chain") && out.contains("Scriptorium"), "{out}");
+}
+
+#[test]
+fn bad_input_fails_cleanly() {
+    let game = finished_game(3).to_string();
+    // Malformed JSON, with serde's position.
+    let err = fails(&["score", "-"], b"{\"players\": [");
+    assert!(err.contains("standard input") && err.contains("line 1"), "{err}");
+    // Not UTF-8.
+    fails(&["score", "-"], &[0xff, 0xfe, 0x00, 0x80]);
+    // Empty input.
+    fails(&["score", "-", "--json"], b"");
+    // A missing file names the path.
+    let err = fails(&["score", "/nonexistent/table.json"], b"");
+    assert!(err.contains("/nonexistent/table.json"), "{err}");
+    // Unknown card, with the suggestion.
+    let typo = game.replace("\"Lumber Yard\"", "\"Lumbr Yard\"");
+    let err = fails(&["score", "-"], typo.as_bytes());
+    assert!(err.contains("player 1 (Bob)") && err.contains("did you mean `Lumber Yard`"), "{err}");
+    // Two players.
+    let two = json!({"players": [
+        {"name": "Ann", "wonder": "Giza", "side": "A"},
+        {"name": "Bob", "wonder": "Rhodes", "side": "A"}
+    ]})
+    .to_string();
+    let err = fails(&["score", "-"], two.as_bytes());
+    assert!(err.contains("2 players"), "{err}");
+    // Questions the table cannot answer.
+    let err = fails(&["cost", "-", "--player", "7", "--stage"], game.as_bytes());
+    assert!(err.contains("no player 7"), "{err}");
+    let err = fails(&["cost", "-", "--player", "0", "--card", "Univercity"], game.as_bytes());
+    assert!(err.contains("did you mean `University`"), "{err}");
+    // Odd values anywhere.
+    for bad in [
+        "null",
+        "[]",
+        "{\"players\": 3}",
+        "{\"players\": [{\"name\": 1}]}",
+        "{\"edition\": \"2e\", \"players\": []}",
+        "{\"players\": [{\"name\": \"A\", \"wonder\": \"Giza\", \"side\": \"A\", \"coins\": 99999}]}",
+        "{\"players\": [{\"name\": \"A\", \"wonder\": \"Giza\", \"side\": \"A\", \"stages\": 300}]}",
+    ] {
+        fails(&["score", "-"], bad.as_bytes());
+        fails(&["cost", "-", "--player", "0", "--stage"], bad.as_bytes());
+    }
+}
