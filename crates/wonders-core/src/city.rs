@@ -147,6 +147,10 @@ pub struct City {
     pub for_sale: Production,
     /// Resources bought for 1 coin from the left (index 0) and right (index 1) neighbours.
     pub discounts: [ResourceSet; 2],
+    /// The price of each resource from the left (index 0) and right (index 1) neighbours: 2
+    /// coins, or 1 with a discount (002 貿易; base-1e.md §4.1 item 4). Kept in step with
+    /// `discounts`.
+    pub prices: [[u8; 7]; 2],
     /// Olympia A: may build one card free per Age.
     pub free_build_per_age: bool,
     /// Whether this Age's free build is used.
@@ -182,6 +186,7 @@ impl City {
             production: Production::default(),
             for_sale: Production::default(),
             discounts: [ResourceSet::EMPTY; 2],
+            prices: [[2; 7]; 2],
             free_build_per_age: false,
             free_build_used: false,
             plays_last_card: false,
@@ -261,11 +266,14 @@ impl City {
             Effect::Science(s) => self.science[s as usize] += 1,
             Effect::ScienceWild => self.science_wild += 1,
             Effect::TradeDiscount { resources, sides } => {
-                if sides.left {
-                    self.discounts[0] = self.discounts[0].union(resources);
-                }
-                if sides.right {
-                    self.discounts[1] = self.discounts[1].union(resources);
+                for (side, applies) in [(0, sides.left), (1, sides.right)] {
+                    if applies {
+                        // Discounts never stack: the price is 1 at least (base-1e.md §4.1 item 4).
+                        self.discounts[side] = self.discounts[side].union(resources);
+                        for r in resources.iter() {
+                            self.prices[side][r as usize] = 1;
+                        }
+                    }
                 }
             }
             Effect::FreeBuildPerAge => self.free_build_per_age = true,
@@ -288,7 +296,7 @@ impl City {
     /// 2 coins, or 1 with a discount (002 貿易; base-1e.md §4.1 item 4).
     #[inline]
     pub fn price(&self, side: usize, r: Resource) -> u8 {
-        if self.discounts[side].contains(r) { 1 } else { 2 }
+        self.prices[side][r as usize]
     }
 
     /// Cards of the colours in `mask` (a bit per [`Colour`]).

@@ -20,7 +20,6 @@ use crate::catalog::{Catalog, Edition, Side, WonderId};
 use crate::city::{City, MilitaryTokens, Production};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
-use crate::resources::Resource;
 use crate::score::{self, Score};
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
@@ -419,12 +418,7 @@ impl Game {
     fn market(&self, seat: usize) -> Market<'_> {
         let n = self.players();
         let city = &self.cities[seat];
-        let mut prices = [[2u8; 7]; 2];
-        for side in 0..2 {
-            for r in Resource::ALL {
-                prices[side][r as usize] = city.price(side, r);
-            }
-        }
+        let prices = city.prices;
         let (left, right) = (left_of(seat, n), right_of(seat, n));
         if self.edition() == Edition::Second && matches!(self.phase, Phase::PlayLastCard { .. }) {
             // 2nd edition (004 貿易; edition-2e.md §2): nothing can be bought from a card a
@@ -557,8 +551,12 @@ impl Game {
 
     fn hand_actions(&self, seat: usize, out: &mut Vec<Action>) {
         let city = &self.cities[seat];
+        let market = self.market(seat);
         let mut stage = Options::new();
-        self.stage_options(seat, &mut stage);
+        let stages = self.catalog.wonder(city.wonder).stages(city.side);
+        if let Some(next) = stages.get(city.stages as usize) {
+            payment::solve(&market, &next.cost, city.coins, &mut stage);
+        }
         let free_build = self.free_build_available(seat);
         let mut opts = Options::new();
         let hand = &self.hands[seat];
@@ -571,7 +569,10 @@ impl Game {
                 if let Some(by) = self.automatic_free(seat, card) {
                     out.push(Action::Build { card, pay: Payment::free(by) });
                 } else {
-                    self.paid_options(seat, card, &mut opts);
+                    opts.clear();
+                    if city.coins >= def.coins as u16 {
+                        payment::solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
+                    }
                     for &(left, right) in &opts {
                         out.push(Action::Build {
                             card,

@@ -130,6 +130,10 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
         out.push((0, 0));
         return;
     }
+    if market.own.choices().is_empty() {
+        buy(market, &need, budget, out);
+        return;
+    }
     let mut residuals: ArrayVec<Resources, 64> = ArrayVec::new();
     own_residuals(need, market.own, &mut residuals);
     for residual in &residuals {
