@@ -1,6 +1,7 @@
 //! What a player does with a card.
 
 use crate::card::CardId;
+use crate::catalog::Side;
 
 /// Why a construction costs nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +79,11 @@ pub enum Action {
     },
     /// Halicarnassus: decline the optional build from the discard pile.
     Pass,
+    /// 2nd edition: choose the side of the wonder board drawn at random.
+    ChooseSide {
+        /// Day (A) or Night (B).
+        side: Side,
+    },
 }
 
 impl Action {
@@ -88,7 +94,7 @@ impl Action {
             | Action::Wonder { card, .. }
             | Action::Discard { card }
             | Action::BuildDiscarded { card } => Some(card),
-            Action::Pass => None,
+            Action::Pass | Action::ChooseSide { .. } => None,
         }
     }
 

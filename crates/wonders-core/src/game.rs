@@ -12,7 +12,11 @@
 //!   last cards are discarded (§4.5; the convention of the JB engine, the rulebook is silent);
 //! - Halicarnassus builds from the discard pile at the end of the turn its stage is built, after
 //!   that turn's discards, before military (§4.4);
-//! - military at the end of each Age (+1/+3/+5, −1), then the next Age or the end.
+//! - military at the end of each Age (+1/+3/+5, −1), then the next Age or the end;
+//! - with 2 players (1st edition), a third city, the Free City, is played in turn by the holder
+//!   of the Free City card (002 2人變體規則; base-1e.md §5): it draws a card from the Free City's
+//!   pile, chooses for its own city and then for the Free City; the two hands swap each turn.
+//!   All three actions resolve together, like any turn (base-1e.md §5, notes for the engine).
 
 use crate::action::{Action, FreeBy, Payment};
 use crate::card::{CardId, Colour};
@@ -50,8 +54,11 @@ pub enum WonderDeal {
     Random,
     /// Random boards, all on this side (side A is recommended for first games).
     RandomBoards(Side),
-    /// Chosen by the players ("if all agree"), one per seat; `None` draws the side at random.
+    /// Chosen by the players ("if all agree"), one per city; `None` draws the side at random.
     Chosen(Vec<(WonderId, Option<Side>)>),
+    /// Random boards; each player then chooses the side (the 2nd edition's rule, 004 遊戲準備:
+    /// "每位玩家隨機拿取一塊奇蹟面板，選擇自己喜歡的一面").
+    RandomBoardsChooseSides,
 }
 
 /// Everything needed to start a game.
@@ -59,7 +66,7 @@ pub enum WonderDeal {
 pub struct Setup {
     /// The edition.
     pub edition: Edition,
-    /// Number of players, 3 to 7.
+    /// Number of players, 3 to 7; 2 plays the 1st edition's Free City variant.
     pub players: u8,
     /// The seed of the deal.
     pub seed: u64,
@@ -85,30 +92,35 @@ impl Setup {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The player count is not supported.
-    #[error("{0} players: this edition plays with 3 to 7")]
+    #[error("{0} players: the game plays with 3 to 7 (2 with the 1st edition's Free City)")]
     Players(u8),
     /// Chosen wonders are wrong.
     #[error("wonder choice: {0}")]
     Wonders(String),
-    /// The edition is not playable yet.
-    #[error("the {0} edition is not playable yet")]
-    Edition(Edition),
+    /// The 2-player variant exists only in the 1st edition (edition-2e.md §1).
+    #[error("the {0} edition has no 2-player rules: the Free City variant is 1st edition only")]
+    TwoPlayers(Edition),
 }
 
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
-    /// Every player chooses a card and an action, all at once.
+    /// 2nd edition: every player drew a board at random and chooses its side, all at once
+    /// (004 遊戲準備).
+    ChooseSide,
+    /// Every player chooses a card and an action, all at once (in the 2-player variant, the
+    /// holder of the Free City card then chooses one for the Free City).
     Choose,
-    /// Babylon B: this seat plays the last card of the Age.
+    /// Babylon B: this city plays the last card of the Age.
     PlayLastCard {
-        /// The seat to act.
-        seat: u8,
+        /// The city (and seat) to act.
+        city: u8,
     },
-    /// Halicarnassus: this seat may build a card from the discard pile.
+    /// Halicarnassus: this city may build a card from the discard pile. For the Free City, the
+    /// player who chose its action this turn decides.
     BuildFromDiscard {
-        /// The seat to act.
-        seat: u8,
+        /// The city that built the stage.
+        city: u8,
     },
     /// The game is over.
     Over,
@@ -117,6 +129,8 @@ pub enum Phase {
 /// What a seat did, as everyone sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Played {
+    /// Chose this side of its wonder board.
+    ChoseSide(Side),
     /// Built this card.
     Built(CardId),
     /// Built this wonder stage (1-based); the card used stays hidden.
@@ -136,7 +150,7 @@ pub struct LogEntry {
     pub age: u8,
     /// The turn (1–6), or 7 for Babylon's last card.
     pub turn: u8,
-    /// The seat that acted.
+    /// The city that acted (in the 2-player variant, the Free City is city 2).
     pub seat: u8,
     /// What it did.
     pub played: Played,
@@ -191,21 +205,37 @@ pub enum ActionError {
         /// The legal payments.
         options: String,
     },
+    /// A rule of the 2-player variant forbids this action for the Free City.
+    #[error("the Free City cannot do that: {0}")]
+    FreeCity(String),
 }
 
 /// A game in progress. Cloning it is cheap (no heap data), so searches can copy it freely.
+///
+/// Seats and cities: seat `i` plays city `i`. In the 2-player variant (1st edition, 002 2人變體規則)
+/// there are 2 seats and 3 cities; city 2 is the Free City, played each turn by the holder of the
+/// Free City card.
 #[derive(Clone)]
 pub struct Game {
     catalog: &'static Catalog,
     seed: u64,
-    players: u8,
+    /// Cities in the ring (3 in the 2-player variant).
+    cities_n: u8,
+    /// The Free City's index, in the 2-player variant.
+    free_city: Option<u8>,
+    /// The seat holding the Free City card this turn.
+    holder: u8,
+    /// The seat that chose the Free City's action in the last resolved turn.
+    controller: u8,
     age: u8,
     turn: u8,
     phase: Phase,
     cities: [City; MAX_PLAYERS],
+    /// Hands by city; in the 2-player variant, the Free City's slot is the face-down draw pile.
     hands: [Hand; MAX_PLAYERS],
     later_hands: [[Hand; MAX_PLAYERS]; 2],
     discard: ArrayVec<CardId, 160>,
+    /// The action chosen for each city this step.
     chosen: [Option<Action>; MAX_PLAYERS],
     picks: [u8; MAX_PLAYERS],
     age_ending: bool,
@@ -221,7 +251,10 @@ impl PartialEq for Game {
     fn eq(&self, o: &Game) -> bool {
         std::ptr::eq(self.catalog, o.catalog)
             && self.seed == o.seed
-            && self.players == o.players
+            && self.cities_n == o.cities_n
+            && self.free_city == o.free_city
+            && self.holder == o.holder
+            && self.controller == o.controller
             && self.age == o.age
             && self.turn == o.turn
             && self.phase == o.phase
@@ -243,12 +276,13 @@ impl std::fmt::Debug for Game {
         f.debug_struct("Game")
             .field("edition", &self.catalog.edition)
             .field("seed", &self.seed)
-            .field("players", &self.players)
+            .field("cities_n", &self.cities_n)
+            .field("free_city", &self.free_city)
             .field("age", &self.age)
             .field("turn", &self.turn)
             .field("phase", &self.phase)
             .field("cities", &self.cities())
-            .field("hands", &&self.hands[..self.players()])
+            .field("hands", &&self.hands[..self.n()])
             .field("discard", &self.discard)
             .finish_non_exhaustive()
     }
@@ -267,17 +301,31 @@ pub const fn right_of(seat: usize, n: usize) -> usize {
 }
 
 impl Game {
-    /// Sets up a game: wonders, coins, and the three Ages' hands, all from the seed.
+    /// Sets up a game: wonders, coins, and the three Ages' hands, all from the seed. Two players
+    /// play the 1st edition's Free City variant (002 2人變體規則; base-1e.md §5).
+    ///
+    /// ```
+    /// use wonders_core::{Game, Setup};
+    /// let game = Game::new(&Setup::new(2, 1)).unwrap();
+    /// assert_eq!(game.players(), 2);
+    /// assert_eq!(game.cities().len(), 3);
+    /// assert_eq!(game.free_city(), Some(2));
+    /// ```
     pub fn new(setup: &Setup) -> Result<Game, SetupError> {
         Game::with_catalog(Catalog::get(setup.edition), setup)
     }
 
     /// Sets up a game on a given catalog (for data replaced from a file).
     pub fn with_catalog(catalog: &'static Catalog, setup: &Setup) -> Result<Game, SetupError> {
-        let n = setup.players as usize;
-        if !(3..=7).contains(&n) {
+        let free_city = setup.players == 2;
+        if free_city && catalog.edition != Edition::First {
+            return Err(SetupError::TwoPlayers(catalog.edition));
+        }
+        if !(2..=7).contains(&setup.players) {
             return Err(SetupError::Players(setup.players));
         }
+        // The Free City variant uses the 3-player decks and a third board (base-1e.md §5).
+        let n = if free_city { 3 } else { setup.players as usize };
         // Two independent streams of the seed: the cards dealt do not depend on how the wonders
         // are given out.
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
@@ -292,9 +340,9 @@ impl Game {
         }
         let mut ages: [[Hand; MAX_PLAYERS]; 3] = Default::default();
         for (age, hands) in (1u8..=3).zip(ages.iter_mut()) {
-            let mut deck = catalog.age_cards(age, setup.players);
+            let mut deck = catalog.age_cards(age, n as u8);
             if age == 3 {
-                // 002 遊戲準備: players + 2 guilds drawn at random.
+                // 002 遊戲準備: players + 2 guilds drawn at random (5 in the 2-player variant).
                 let mut guilds = catalog.guilds();
                 guilds.shuffle(&mut rng);
                 deck.extend(guilds.into_iter().take(n + 2));
@@ -305,13 +353,21 @@ impl Game {
             }
         }
         let [a1, a2, a3] = ages;
-        Ok(Game {
+        let phase = if setup.wonders == WonderDeal::RandomBoardsChooseSides {
+            Phase::ChooseSide
+        } else {
+            Phase::Choose
+        };
+        let mut game = Game {
             catalog,
             seed: setup.seed,
-            players: setup.players,
+            cities_n: n as u8,
+            free_city: free_city.then_some(2),
+            holder: 0,
+            controller: 0,
             age: 1,
             turn: 1,
-            phase: Phase::Choose,
+            phase,
             cities,
             hands: a1,
             later_hands: [a2, a3],
@@ -322,7 +378,12 @@ impl Game {
             age_end_due: false,
             log: ArrayVec::new(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
-        })
+        };
+        game.begin_age();
+        if game.phase == Phase::Choose {
+            game.begin_turn();
+        }
+        Ok(game)
     }
 
     /// The game's data.
@@ -340,9 +401,29 @@ impl Game {
         self.seed
     }
 
-    /// Number of players.
+    /// Number of players (seats): 2 to 7.
     pub fn players(&self) -> usize {
-        self.players as usize
+        self.n() - self.free_city.is_some() as usize
+    }
+
+    #[inline]
+    fn n(&self) -> usize {
+        self.cities_n as usize
+    }
+
+    /// The Free City's index among the cities, in the 2-player variant.
+    pub fn free_city(&self) -> Option<usize> {
+        self.free_city.map(|f| f as usize)
+    }
+
+    /// The seat holding the Free City card (2-player variant).
+    pub fn free_city_holder(&self) -> Option<usize> {
+        self.free_city.map(|_| self.holder as usize)
+    }
+
+    /// Cards left in the Free City's face-down draw pile (2-player variant).
+    pub fn draw_pile_size(&self) -> usize {
+        self.free_city.map_or(0, |f| self.hands[f as usize].len())
     }
 
     /// The current Age, 1 to 3.
@@ -365,14 +446,14 @@ impl Game {
         self.phase == Phase::Over
     }
 
-    /// The cities, one per seat.
+    /// Every city, seated clockwise (the Free City last, in the 2-player variant).
     pub fn cities(&self) -> &[City] {
-        &self.cities[..self.players()]
+        &self.cities[..self.n()]
     }
 
     /// One city.
-    pub fn city(&self, seat: usize) -> &City {
-        &self.cities[seat]
+    pub fn city(&self, city: usize) -> &City {
+        &self.cities[city]
     }
 
     /// A seat's hand (hidden from the others).
@@ -390,36 +471,73 @@ impl Game {
         &self.log
     }
 
-    /// Whether `seat` has chosen in the current Choose step.
+    /// Whether `seat` has chosen everything it must in the current simultaneous step.
     pub fn has_chosen(&self, seat: usize) -> bool {
-        self.chosen.get(seat).is_some_and(|c| c.is_some())
+        seat < self.players()
+            && !self.must_act(seat)
+            && matches!(self.phase, Phase::Choose | Phase::ChooseSide)
     }
 
     /// The seats the game waits for.
     pub fn to_act(&self) -> ArrayVec<usize, MAX_PLAYERS> {
-        match self.phase {
-            Phase::Choose => (0..self.players()).filter(|&s| self.chosen[s].is_none()).collect(),
-            Phase::PlayLastCard { seat } | Phase::BuildFromDiscard { seat } => {
-                std::iter::once(seat as usize).collect()
-            }
-            Phase::Over => ArrayVec::new(),
-        }
+        (0..self.players()).filter(|&s| self.must_act(s)).collect()
     }
 
     /// Whether `seat` must act now.
     pub fn must_act(&self, seat: usize) -> bool {
+        if seat >= self.players() {
+            return false;
+        }
         match self.phase {
-            Phase::Choose => seat < self.players() && self.chosen[seat].is_none(),
-            Phase::PlayLastCard { seat: s } | Phase::BuildFromDiscard { seat: s } => s as usize == seat,
+            Phase::ChooseSide => self.chosen[seat].is_none(),
+            Phase::Choose => {
+                self.chosen[seat].is_none()
+                    || self
+                        .free_city
+                        .is_some_and(|f| seat == self.holder as usize && self.chosen[f as usize].is_none())
+            }
+            Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city } => {
+                self.controller_of(city as usize) == seat
+            }
             Phase::Over => false,
         }
     }
 
-    fn market(&self, seat: usize) -> Market<'_> {
-        let n = self.players();
-        let city = &self.cities[seat];
+    /// The seat that decides for `city` in a one-city step.
+    fn controller_of(&self, city: usize) -> usize {
+        if Some(city as u8) == self.free_city { self.controller as usize } else { city }
+    }
+
+    /// The city `seat`'s next action is for: its own, or the Free City once the holder of the
+    /// Free City card has chosen for its own city (002: own card first, then the Free City's).
+    pub fn acting_city(&self, seat: usize) -> usize {
+        match (self.phase, self.free_city) {
+            (Phase::Choose, Some(f)) if seat == self.holder as usize && self.chosen[seat].is_some() => {
+                f as usize
+            }
+            (Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city }, _) => city as usize,
+            _ => seat,
+        }
+    }
+
+    /// The cards `seat` may choose from now: its hand, less the card it already chose for its
+    /// own city when it now chooses for the Free City.
+    fn acting_hand(&self, seat: usize) -> Hand {
+        let mut hand = self.hands[seat].clone();
+        if self.acting_city(seat) != seat
+            && let Some(card) = self.chosen[seat].and_then(|a| a.card())
+            && let Some(i) = hand.iter().position(|&c| c == card)
+        {
+            hand.remove(i);
+        }
+        hand
+    }
+
+    fn market(&self, city_index: usize) -> Market<'_> {
+        let n = self.n();
+        let city = &self.cities[city_index];
         let prices = city.prices;
-        let (left, right) = (left_of(seat, n), right_of(seat, n));
+        let (left, right) = (left_of(city_index, n), right_of(city_index, n));
         if self.edition() == Edition::Second && matches!(self.phase, Phase::PlayLastCard { .. }) {
             // 2nd edition (004 貿易; edition-2e.md §2): nothing can be bought from a card a
             // neighbour built this same turn. Babylon's last card is played at the end of the
@@ -439,82 +557,82 @@ impl Game {
         }
     }
 
-    /// Every Pareto-minimal payment `seat` can make for building `card` now, free ways included.
+    /// Every Pareto-minimal payment `city` can make for building `card` now, free ways included.
     /// Empty when it cannot be built (already in the city, or unaffordable).
-    pub fn build_payments(&self, seat: usize, card: CardId, out: &mut Vec<Payment>) {
+    pub fn build_payments(&self, city: usize, card: CardId, out: &mut Vec<Payment>) {
         out.clear();
-        let city = &self.cities[seat];
+        let c = &self.cities[city];
         let def = self.catalog.card(card);
-        if city.has_name(self.catalog, card) {
+        if c.has_name(self.catalog, card) {
             return;
         }
-        if let Some(by) = self.automatic_free(seat, card) {
+        if let Some(by) = self.automatic_free(city, card) {
             out.push(Payment::free(by));
             return;
         }
         let mut opts = Options::new();
-        self.paid_options(seat, card, &mut opts);
+        self.paid_options(city, card, &mut opts);
         out.extend(opts.iter().map(|&(left, right)| Payment { left, right, bank: def.coins, free: None }));
-        if self.free_build_available(seat) && (def.coins > 0 || !def.cost.is_empty()) {
+        if self.free_build_available(city) && (def.coins > 0 || !def.cost.is_empty()) {
             out.push(Payment::free(FreeBy::FreeBuild));
         }
     }
 
-    fn paid_options(&self, seat: usize, card: CardId, out: &mut Options) {
+    fn paid_options(&self, city: usize, card: CardId, out: &mut Options) {
         out.clear();
         let def = self.catalog.card(card);
-        let coins = self.cities[seat].coins;
+        let coins = self.cities[city].coins;
         if coins < def.coins as u16 {
             return;
         }
-        payment::solve(&self.market(seat), &def.cost, coins - def.coins as u16, out);
+        payment::solve(&self.market(city), &def.cost, coins - def.coins as u16, out);
     }
 
-    /// The way `card` is free for `seat` now, when it is free whatever the player does: a chain,
+    /// The way `card` is free for `city` now, when it is free whatever the player does: a chain,
     /// or a 2nd-edition Olympia power. (Olympia A's free build is a choice: see
     /// [`Game::build_payments`].)
-    pub fn automatic_free(&self, seat: usize, card: CardId) -> Option<FreeBy> {
-        let city = &self.cities[seat];
-        if city.has_chain_for(self.catalog, card) {
+    pub fn automatic_free(&self, city: usize, card: CardId) -> Option<FreeBy> {
+        let c = &self.cities[city];
+        if c.has_chain_for(self.catalog, card) {
             return Some(FreeBy::Chain);
         }
         // 2nd edition, Olympia Day stage 2 (edition-2e.md §5 Olympia): the first card of each
         // colour; read as a colour not yet in the city.
-        if city.free_first_of_colour && city.colour_counts[self.catalog.card(card).colour as usize] == 0 {
+        if c.free_first_of_colour && c.colour_counts[self.catalog.card(card).colour as usize] == 0 {
             return Some(FreeBy::FirstOfColour);
         }
         if self.phase == Phase::Choose {
             // Olympia Night (FAQ): the card of the Age's first turn, and of its last turn.
-            if city.free_first_of_age && self.turn == 1 {
+            if c.free_first_of_age && self.turn == 1 {
                 return Some(FreeBy::FirstOfAge);
             }
-            if city.free_last_of_age && self.turn as usize == LAST_TURN {
+            if c.free_last_of_age && self.turn as usize == LAST_TURN {
                 return Some(FreeBy::LastOfAge);
             }
         }
         None
     }
 
-    fn free_build_available(&self, seat: usize) -> bool {
-        let c = &self.cities[seat];
+    fn free_build_available(&self, city: usize) -> bool {
+        let c = &self.cities[city];
         c.free_build_per_age && !c.free_build_used
     }
 
-    /// Every Pareto-minimal payment for `seat`'s next wonder stage; empty when the wonder is
+    /// Every Pareto-minimal payment for `city`'s next wonder stage; empty when the wonder is
     /// complete or the stage unaffordable.
-    pub fn stage_payments(&self, seat: usize, out: &mut Vec<Payment>) {
+    pub fn stage_payments(&self, city: usize, out: &mut Vec<Payment>) {
         out.clear();
         let mut opts = Options::new();
-        self.stage_options(seat, &mut opts);
+        self.stage_options(city, &mut opts);
         out.extend(opts.iter().map(|&(left, right)| Payment { left, right, bank: 0, free: None }));
     }
 
-    fn stage_options(&self, seat: usize, out: &mut Options) {
+    fn stage_options(&self, city: usize, out: &mut Options) {
         out.clear();
-        let city = &self.cities[seat];
-        let stages = self.catalog.wonder(city.wonder).stages(city.side);
-        if let Some(stage) = stages.get(city.stages as usize) {
-            payment::solve(&self.market(seat), &stage.cost, city.coins, out);
+        let c = &self.cities[city];
+        let stages = self.catalog.wonder(c.wonder).stages(c.side);
+        if let Some(stage) = stages.get(c.stages as usize) {
+            payment::solve(&self.market(city), &stage.cost, c.coins, out);
         }
     }
 
@@ -526,14 +644,27 @@ impl Game {
             return;
         }
         match self.phase {
-            Phase::Choose | Phase::PlayLastCard { .. } => self.hand_actions(seat, out),
-            Phase::BuildFromDiscard { .. } => {
-                let city = &self.cities[seat];
+            Phase::ChooseSide => {
+                out.push(Action::ChooseSide { side: Side::A });
+                out.push(Action::ChooseSide { side: Side::B });
+            }
+            Phase::Choose | Phase::PlayLastCard { .. } => {
+                let city = self.acting_city(seat);
+                if Some(city as u8) == self.free_city {
+                    let hand = self.acting_hand(seat);
+                    self.hand_actions(city, &hand, out);
+                    self.free_city_rules(out);
+                } else {
+                    self.hand_actions(city, &self.hands[seat], out);
+                }
+            }
+            Phase::BuildFromDiscard { city } => {
+                let c = &self.cities[city as usize];
                 let mut seen = crate::card::CardSet::EMPTY;
-                for &c in &self.discard {
-                    if !seen.contains(c) && !city.has_name(self.catalog, c) {
-                        seen.insert(c);
-                        out.push(Action::BuildDiscarded { card: c });
+                for &card in &self.discard {
+                    if !seen.contains(card) && !c.has_name(self.catalog, card) {
+                        seen.insert(card);
+                        out.push(Action::BuildDiscarded { card });
                     }
                 }
                 out.push(Action::Pass);
@@ -549,24 +680,44 @@ impl Game {
         v
     }
 
-    fn hand_actions(&self, seat: usize, out: &mut Vec<Action>) {
-        let city = &self.cities[seat];
-        let market = self.market(seat);
+    /// The Free City's restrictions (002 2人變體規則 說明; base-1e.md §5): a card it can build
+    /// free through a chain must be built free, and it discards only when no card of the hand
+    /// can be built or used for a wonder stage.
+    fn free_city_rules(&self, out: &mut Vec<Action>) {
+        let chained: ArrayVec<CardId, HAND_MAX> = out
+            .iter()
+            .filter_map(|a| match a {
+                Action::Build { card, pay } if pay.free == Some(FreeBy::Chain) => Some(*card),
+                _ => None,
+            })
+            .collect();
+        out.retain(|a| match a {
+            Action::Build { card, pay } => pay.free == Some(FreeBy::Chain) || !chained.contains(card),
+            Action::Wonder { card, .. } | Action::Discard { card } => !chained.contains(card),
+            _ => true,
+        });
+        if out.iter().any(|a| !matches!(a, Action::Discard { .. })) {
+            out.retain(|a| !matches!(a, Action::Discard { .. }));
+        }
+    }
+
+    fn hand_actions(&self, city_index: usize, hand: &[CardId], out: &mut Vec<Action>) {
+        let city = &self.cities[city_index];
+        let market = self.market(city_index);
         let mut stage = Options::new();
         let stages = self.catalog.wonder(city.wonder).stages(city.side);
         if let Some(next) = stages.get(city.stages as usize) {
             payment::solve(&market, &next.cost, city.coins, &mut stage);
         }
-        let free_build = self.free_build_available(seat);
+        let free_build = self.free_build_available(city_index);
         let mut opts = Options::new();
-        let hand = &self.hands[seat];
         for (i, &card) in hand.iter().enumerate() {
             if hand[..i].contains(&card) {
                 continue;
             }
             let def = self.catalog.card(card);
             if !city.has_name(self.catalog, card) {
-                if let Some(by) = self.automatic_free(seat, card) {
+                if let Some(by) = self.automatic_free(city_index, card) {
                     out.push(Action::Build { card, pay: Payment::free(by) });
                 } else {
                     opts.clear();
@@ -600,15 +751,33 @@ impl Game {
             return Err(ActionError::NoSuchSeat(seat));
         }
         if !self.must_act(seat) {
-            if self.phase == Phase::Choose {
+            if matches!(self.phase, Phase::Choose | Phase::ChooseSide) {
                 return Err(ActionError::AlreadyChosen(seat));
             }
             return Err(ActionError::NotYourTurn { seat, waiting: self.waiting_text() });
         }
+        let city_index = self.acting_city(seat);
+        let result = self.check_for_city(seat, city_index, action);
+        if result.is_ok() && Some(city_index as u8) == self.free_city && self.phase == Phase::Choose {
+            let mut legal = Vec::new();
+            self.legal_actions_into(seat, &mut legal);
+            if !legal.contains(action) {
+                return Err(ActionError::FreeCity(
+                    "a card it can chain must be built free, and it discards only when no card can be built or \
+                     used for its wonder"
+                        .into(),
+                ));
+            }
+        }
+        result
+    }
+
+    fn check_for_city(&self, seat: usize, city_index: usize, action: &Action) -> Result<(), ActionError> {
         let name = |c: CardId| self.catalog.card(c).name.clone();
-        let city = &self.cities[seat];
+        let city = &self.cities[city_index];
+        let hand = self.acting_hand(seat);
         let in_hand = |c: CardId| -> Result<(), ActionError> {
-            if (c.0 as usize) < self.catalog.cards.len() && self.hands[seat].contains(&c) {
+            if (c.0 as usize) < self.catalog.cards.len() && hand.contains(&c) {
                 Ok(())
             } else {
                 Err(ActionError::CardNotAvailable {
@@ -617,19 +786,16 @@ impl Game {
                 })
             }
         };
-        let from_discard = matches!(self.phase, Phase::BuildFromDiscard { .. });
-        match *action {
-            Action::BuildDiscarded { .. } | Action::Pass if !from_discard => Err(ActionError::WrongKind(
-                "building from the discard pile is only possible right after a Halicarnassus stage".into(),
+        match (self.phase, *action) {
+            (Phase::ChooseSide, Action::ChooseSide { .. }) => Ok(()),
+            (Phase::ChooseSide, _) => Err(ActionError::WrongKind(
+                "the game starts with each player choosing a side of their wonder".into(),
             )),
-            Action::Build { .. } | Action::Wonder { .. } | Action::Discard { .. } if from_discard => {
-                Err(ActionError::WrongKind(
-                    "this step is Halicarnassus' build from the discard pile: pick a discarded card or pass"
-                        .into(),
-                ))
+            (_, Action::ChooseSide { .. }) => {
+                Err(ActionError::WrongKind("wonder sides are chosen only at the start of the game".into()))
             }
-            Action::Pass => Ok(()),
-            Action::BuildDiscarded { card } => {
+            (Phase::BuildFromDiscard { .. }, Action::Pass) => Ok(()),
+            (Phase::BuildFromDiscard { .. }, Action::BuildDiscarded { card }) => {
                 if (card.0 as usize) >= self.catalog.cards.len() || !self.discard.contains(&card) {
                     return Err(ActionError::CardNotAvailable {
                         card: self.card_name_or_id(card),
@@ -641,24 +807,31 @@ impl Game {
                 }
                 Ok(())
             }
-            Action::Discard { card } => in_hand(card),
-            Action::Build { card, pay } => {
+            (Phase::BuildFromDiscard { .. }, _) => Err(ActionError::WrongKind(
+                "this step is Halicarnassus' build from the discard pile: pick a discarded card or pass"
+                    .into(),
+            )),
+            (_, Action::BuildDiscarded { .. } | Action::Pass) => Err(ActionError::WrongKind(
+                "building from the discard pile is only possible right after a Halicarnassus stage".into(),
+            )),
+            (_, Action::Discard { card }) => in_hand(card),
+            (_, Action::Build { card, pay }) => {
                 in_hand(card)?;
                 if city.has_name(self.catalog, card) {
                     return Err(ActionError::Duplicate(name(card)));
                 }
                 let def = self.catalog.card(card);
-                let ok = match (self.automatic_free(seat, card), pay.free) {
+                let ok = match (self.automatic_free(city_index, card), pay.free) {
                     (Some(by), _) => pay == Payment::free(by),
                     (None, Some(FreeBy::FreeBuild)) => {
                         pay == Payment::free(FreeBy::FreeBuild)
-                            && self.free_build_available(seat)
+                            && self.free_build_available(city_index)
                             && (def.coins > 0 || !def.cost.is_empty())
                     }
                     (None, Some(_)) => false,
                     (None, None) => {
                         let mut opts = Options::new();
-                        self.paid_options(seat, card, &mut opts);
+                        self.paid_options(city_index, card, &mut opts);
                         pay.bank == def.coins && opts.contains(&(pay.left, pay.right))
                     }
                 };
@@ -666,22 +839,22 @@ impl Game {
                     Ok(())
                 } else {
                     let mut legal = Vec::new();
-                    self.build_payments(seat, card, &mut legal);
+                    self.build_payments(city_index, card, &mut legal);
                     Err(ActionError::BadPayment { what: name(card), options: payments_text(&legal) })
                 }
             }
-            Action::Wonder { card, pay } => {
+            (_, Action::Wonder { card, pay }) => {
                 in_hand(card)?;
                 if city.stages >= city.stage_count(self.catalog) {
                     return Err(ActionError::WonderComplete);
                 }
                 let mut opts = Options::new();
-                self.stage_options(seat, &mut opts);
+                self.stage_options(city_index, &mut opts);
                 if pay.bank == 0 && pay.free.is_none() && opts.contains(&(pay.left, pay.right)) {
                     Ok(())
                 } else {
                     let mut legal = Vec::new();
-                    self.stage_payments(seat, &mut legal);
+                    self.stage_payments(city_index, &mut legal);
                     Err(ActionError::BadPayment {
                         what: format!("wonder stage {}", city.stages + 1),
                         options: payments_text(&legal),
@@ -697,55 +870,90 @@ impl Game {
 
     fn waiting_text(&self) -> String {
         match self.phase {
+            Phase::ChooseSide => "every player is choosing a wonder side".into(),
             Phase::Choose => "every player is choosing".into(),
-            Phase::PlayLastCard { seat } => format!("seat {seat} is playing the last card of the Age"),
-            Phase::BuildFromDiscard { seat } => format!("seat {seat} is building from the discard pile"),
+            Phase::PlayLastCard { city } => {
+                format!("seat {} is playing the last card of the Age", self.controller_of(city as usize))
+            }
+            Phase::BuildFromDiscard { city } => {
+                format!("seat {} is building from the discard pile", self.controller_of(city as usize))
+            }
             Phase::Over => "the game is over".into(),
         }
     }
 
-    /// Submits `seat`'s action. In the Choose step the turn resolves once every seat has chosen.
-    /// An illegal action is refused with the reason, and nothing changes.
+    /// Submits `seat`'s action. In the simultaneous steps the turn resolves once every seat has
+    /// chosen. An illegal action is refused with the reason, and nothing changes.
     pub fn submit(&mut self, seat: usize, action: Action) -> Result<(), ActionError> {
         self.check(seat, &action)?;
+        let n = self.n();
         match self.phase {
-            Phase::Choose => {
+            Phase::ChooseSide => {
                 self.chosen[seat] = Some(action);
                 if self.chosen[..self.players()].iter().all(|c| c.is_some()) {
+                    self.log.clear();
                     for s in 0..self.players() {
-                        self.sale_at_turn_start[s] = self.cities[s].for_sale;
-                    }
-                    let mut acts: ArrayVec<(usize, Action), MAX_PLAYERS> = ArrayVec::new();
-                    for s in 0..self.players() {
-                        if let Some(a) = self.chosen[s].take() {
-                            acts.push((s, a));
+                        if let Some(Action::ChooseSide { side }) = self.chosen[s].take() {
+                            let coins = self.cities[s].coins;
+                            self.cities[s] = City::new(self.catalog, self.cities[s].wonder, side);
+                            self.cities[s].coins = coins;
+                            self.log.push(LogEntry {
+                                age: 1,
+                                turn: 0,
+                                seat: s as u8,
+                                played: Played::ChoseSide(side),
+                                pay: Payment::default(),
+                                income: 0,
+                            });
                         }
                     }
+                    self.phase = Phase::Choose;
+                    self.begin_turn();
+                }
+            }
+            Phase::Choose => {
+                let city = self.acting_city(seat);
+                self.chosen[city] = Some(action);
+                if self.chosen[..n].iter().all(|c| c.is_some()) {
+                    for c in 0..n {
+                        self.sale_at_turn_start[c] = self.cities[c].for_sale;
+                    }
+                    let mut acts: ArrayVec<(usize, usize, Action), MAX_PLAYERS> = ArrayVec::new();
+                    for c in 0..n {
+                        if let Some(a) = self.chosen[c].take() {
+                            let hand_owner =
+                                if Some(c as u8) == self.free_city { self.holder as usize } else { c };
+                            acts.push((c, hand_owner, a));
+                        }
+                    }
+                    self.controller = self.holder;
                     self.resolve(&acts);
-                    if self.hands[0].len() <= 1 {
+                    if self.turn as usize >= LAST_TURN {
                         self.age_ending = true;
                     } else {
                         self.pass_hands();
                         self.turn += 1;
+                        self.begin_turn();
                     }
                     self.advance();
                 }
             }
-            Phase::PlayLastCard { .. } => {
-                self.resolve(&[(seat, action)]);
+            Phase::PlayLastCard { city } => {
+                self.resolve(&[(city as usize, seat, action)]);
                 self.advance();
             }
-            Phase::BuildFromDiscard { .. } => {
-                self.picks[seat] -= 1;
+            Phase::BuildFromDiscard { city } => {
+                let city = city as usize;
+                self.picks[city] -= 1;
                 self.log.clear();
                 let (played, income) = match action {
                     Action::BuildDiscarded { card } => {
                         if let Some(i) = self.discard.iter().position(|&c| c == card) {
                             self.discard.remove(i);
                         }
-                        self.cities[seat].place(self.catalog, card);
-                        let coins = self.build_coins(seat, card);
-                        self.cities[seat].coins += coins;
+                        self.cities[city].place(self.catalog, card);
+                        let coins = self.build_coins(city, card);
+                        self.cities[city].coins += coins;
                         (Played::BuiltDiscarded(card), coins)
                     }
                     _ => (Played::Passed, 0),
@@ -753,7 +961,7 @@ impl Game {
                 self.log.push(LogEntry {
                     age: self.age,
                     turn: self.turn,
-                    seat: seat as u8,
+                    seat: city as u8,
                     played,
                     pay: Payment::default(),
                     income,
@@ -765,53 +973,54 @@ impl Game {
         Ok(())
     }
 
-    /// Resolves a set of simultaneous actions (already checked).
-    fn resolve(&mut self, acts: &[(usize, Action)]) {
-        let n = self.players();
+    /// Resolves simultaneous actions (already checked), each as (city, seat whose hand holds
+    /// the card, action).
+    fn resolve(&mut self, acts: &[(usize, usize, Action)]) {
+        let n = self.n();
         let mut income = [0u16; MAX_PLAYERS];
         self.log.clear();
         let turn = if matches!(self.phase, Phase::PlayLastCard { .. }) { 7 } else { self.turn };
         // 1. Payments leave the treasuries; cards leave the hands.
-        for &(seat, action) in acts {
+        for &(city, hand_owner, action) in acts {
             if let Some(card) = action.card()
-                && let Some(i) = self.hands[seat].iter().position(|&c| c == card)
+                && let Some(i) = self.hands[hand_owner].iter().position(|&c| c == card)
             {
-                self.hands[seat].remove(i);
+                self.hands[hand_owner].remove(i);
             }
             if let Some(pay) = action.payment() {
-                self.cities[seat].coins -= pay.total();
-                income[left_of(seat, n)] += pay.left as u16;
-                income[right_of(seat, n)] += pay.right as u16;
+                self.cities[city].coins -= pay.total();
+                income[left_of(city, n)] += pay.left as u16;
+                income[right_of(city, n)] += pay.right as u16;
                 if pay.free == Some(FreeBy::FreeBuild) {
-                    self.cities[seat].free_build_used = true;
+                    self.cities[city].free_build_used = true;
                 }
             }
         }
         // 2. Every card is placed.
-        for &(seat, action) in acts {
+        for &(city, _, action) in acts {
             match action {
-                Action::Build { card, .. } => self.cities[seat].place(self.catalog, card),
+                Action::Build { card, .. } => self.cities[city].place(self.catalog, card),
                 Action::Wonder { .. } => {
-                    self.cities[seat].build_stage(self.catalog);
-                    if self.stage_effects(seat).iter().any(|e| matches!(e, Effect::BuildFromDiscard)) {
-                        self.picks[seat] += 1;
+                    self.cities[city].build_stage(self.catalog);
+                    if self.stage_effects(city).iter().any(|e| matches!(e, Effect::BuildFromDiscard)) {
+                        self.picks[city] += 1;
                     }
                 }
                 Action::Discard { card } => {
                     self.discard.push(card);
-                    income[seat] += DISCARD_COINS;
+                    income[city] += DISCARD_COINS;
                 }
-                Action::BuildDiscarded { .. } | Action::Pass => {}
+                Action::BuildDiscarded { .. } | Action::Pass | Action::ChooseSide { .. } => {}
             }
         }
         // 3. Immediate effects, seeing every card placed this turn.
-        for &(seat, action) in acts {
+        for &(city, _, action) in acts {
             match action {
-                Action::Build { card, .. } => income[seat] += self.build_coins(seat, card),
+                Action::Build { card, .. } => income[city] += self.build_coins(city, card),
                 Action::Wonder { .. } => {
-                    for e in self.stage_effects(seat) {
+                    for e in self.stage_effects(city) {
                         if let Effect::Coins(c) = e {
-                            income[seat] += *c as u16;
+                            income[city] += *c as u16;
                         }
                     }
                 }
@@ -819,47 +1028,47 @@ impl Game {
             }
         }
         // 4. Coins received reach the treasuries.
-        for seat in 0..n {
-            self.cities[seat].coins += income[seat];
+        for (city, coins) in self.cities[..n].iter_mut().zip(income) {
+            city.coins += coins;
         }
-        for &(seat, action) in acts {
+        for &(city, _, action) in acts {
             let played = match action {
                 Action::Build { card, .. } => Played::Built(card),
-                Action::Wonder { .. } => Played::Stage(self.cities[seat].stages),
+                Action::Wonder { .. } => Played::Stage(self.cities[city].stages),
                 _ => Played::Discarded,
             };
             self.log.push(LogEntry {
                 age: self.age,
                 turn,
-                seat: seat as u8,
+                seat: city as u8,
                 played,
                 pay: action.payment().unwrap_or_default(),
-                income: income[seat],
+                income: income[city],
             });
         }
     }
 
-    /// The effects of the stage `seat` built last.
-    fn stage_effects(&self, seat: usize) -> &[Effect] {
-        let city = &self.cities[seat];
-        let stages = self.catalog.wonder(city.wonder).stages(city.side);
-        match city.stages.checked_sub(1) {
+    /// The effects of the stage `city` built last.
+    fn stage_effects(&self, city: usize) -> &[Effect] {
+        let c = &self.cities[city];
+        let stages = self.catalog.wonder(c.wonder).stages(c.side);
+        match c.stages.checked_sub(1) {
             Some(i) => &stages[i as usize].effects,
             None => &[],
         }
     }
 
     /// Coins a card gives once, when built (Tavern, Vineyard, Bazar, Haven, …).
-    fn build_coins(&self, seat: usize, card: CardId) -> u16 {
+    fn build_coins(&self, city: usize, card: CardId) -> u16 {
         let mut coins = 0u32;
         for e in &self.catalog.card(card).effects {
             coins += match *e {
                 Effect::Coins(c) => c as u32,
                 Effect::CoinsPer { what, scope, coins } => {
-                    count(self.cities(), seat, what, scope) * coins as u32
+                    count(self.cities(), city, what, scope) * coins as u32
                 }
                 Effect::CoinsAndPointsPer { what, coins, .. } => {
-                    count(self.cities(), seat, what, Scope { own: true, neighbours: false }) * coins as u32
+                    count(self.cities(), city, what, Scope { own: true, neighbours: false }) * coins as u32
                 }
                 _ => 0,
             };
@@ -868,42 +1077,71 @@ impl Game {
     }
 
     fn pass_hands(&mut self) {
-        let n = self.players();
+        if self.free_city.is_some() {
+            // 2-player variant: each player takes the pile on the other side of the border
+            // card, and the Free City card travels with it (002 2人變體規則 3、傳接卡牌).
+            self.hands.swap(0, 1);
+            self.holder = 1 - self.holder;
+            return;
+        }
+        let n = self.n();
         let old = self.hands.clone();
-        for seat in 0..n {
+        for (seat, hand) in old.into_iter().take(n).enumerate() {
             // Ages I and III pass left (to seat i+1), Age II right (002 3、傳接卡牌).
             let to = if self.age == 2 { right_of(seat, n) } else { left_of(seat, n) };
-            self.hands[to] = old[seat].clone();
+            self.hands[to] = hand;
+        }
+    }
+
+    /// At the start of an Age: who holds the Free City card (002 2人變體規則 時代結束: the player
+    /// on the Free City's left in Ages I and III, on its right in Age II).
+    fn begin_age(&mut self) {
+        if let Some(f) = self.free_city {
+            let n = self.n();
+            let f = f as usize;
+            self.holder = if self.age == 2 { right_of(f, n) } else { left_of(f, n) } as u8;
+        }
+    }
+
+    /// At the start of a turn: the holder of the Free City card draws from its pile.
+    fn begin_turn(&mut self) {
+        if let Some(f) = self.free_city
+            && let Some(card) = self.hands[f as usize].pop()
+        {
+            let _ = self.hands[self.holder as usize].try_push(card);
         }
     }
 
     /// Moves on to the next step that needs a decision.
     fn advance(&mut self) {
-        let n = self.players();
+        let n = self.n();
+        let seats = self.players();
         loop {
             if self.age_ending {
+                // Babylon B's last card; the Free City has no hand of its own and never plays it.
                 if let Some(seat) =
-                    (0..n).find(|&s| self.cities[s].plays_last_card && !self.hands[s].is_empty())
+                    (0..seats).find(|&s| self.cities[s].plays_last_card && !self.hands[s].is_empty())
                 {
-                    self.phase = Phase::PlayLastCard { seat: seat as u8 };
+                    self.phase = Phase::PlayLastCard { city: seat as u8 };
                     return;
                 }
-                // The last cards are discarded, without coins (002 特殊情况：第六個回合).
-                for seat in 0..n {
-                    let hand = std::mem::take(&mut self.hands[seat]);
+                // The last cards are discarded, without coins (002 特殊情况：第六個回合), with
+                // the Free City's last drawable card (002 2人變體規則 注意).
+                for c in 0..n {
+                    let hand = std::mem::take(&mut self.hands[c]);
                     self.discard.extend(hand);
                 }
                 self.age_ending = false;
                 self.age_end_due = true;
             }
-            if let Some(seat) = (0..n).find(|&s| self.picks[s] > 0) {
-                let city = &self.cities[seat];
-                if self.discard.iter().any(|&c| !city.has_name(self.catalog, c)) {
-                    self.phase = Phase::BuildFromDiscard { seat: seat as u8 };
+            if let Some(city) = (0..n).find(|&c| self.picks[c] > 0) {
+                let c = &self.cities[city];
+                if self.discard.iter().any(|&card| !c.has_name(self.catalog, card)) {
+                    self.phase = Phase::BuildFromDiscard { city: city as u8 };
                     return;
                 }
                 // Nothing to build: the effect is lost (base-1e.md §4.4).
-                self.picks[seat] = 0;
+                self.picks[city] = 0;
                 continue;
             }
             if self.age_end_due {
@@ -912,6 +1150,8 @@ impl Game {
                 if self.phase == Phase::Over {
                     return;
                 }
+                self.begin_age();
+                self.begin_turn();
             }
             self.phase = Phase::Choose;
             return;
@@ -919,17 +1159,17 @@ impl Game {
     }
 
     fn end_age(&mut self) {
-        let n = self.players();
+        let n = self.n();
         let shields: ArrayVec<u8, MAX_PLAYERS> = (0..n).map(|s| self.cities[s].shields).collect();
-        for seat in 0..n {
-            for other in [left_of(seat, n), right_of(seat, n)] {
-                let token = match shields[seat].cmp(&shields[other]) {
+        for city in 0..n {
+            for other in [left_of(city, n), right_of(city, n)] {
+                let token = match shields[city].cmp(&shields[other]) {
                     std::cmp::Ordering::Greater => MilitaryTokens::victory_value(self.age),
                     std::cmp::Ordering::Less => -1,
                     std::cmp::Ordering::Equal => 0,
                 };
                 if token != 0 {
-                    self.cities[seat].tokens.add(token);
+                    self.cities[city].tokens.add(token);
                 }
             }
         }
@@ -968,8 +1208,8 @@ impl Game {
     }
 
     /// Mutable access to a city, for building positions. Same caveat as [`Game::set_hand`].
-    pub fn city_mut(&mut self, seat: usize) -> &mut City {
-        &mut self.cities[seat]
+    pub fn city_mut(&mut self, city: usize) -> &mut City {
+        &mut self.cities[city]
     }
 
     /// Adds cards to the discard pile, for building positions.
@@ -979,9 +1219,18 @@ impl Game {
         }
     }
 
-    /// The score sheet of every seat (final once the game is over).
+    /// The score sheet of every city (final once the game is over); the Free City's is last.
     pub fn scores(&self) -> Vec<Score> {
         score::score_all(self.catalog, self.cities())
+    }
+
+    /// Each seat's rank (1 = winner): by points, then coins; players still level share the place
+    /// (002 遊戲結束). The Free City is not a player and is not ranked.
+    pub fn ranks(&self) -> Vec<u8> {
+        let scores = self.scores();
+        let keyed: Vec<(i32, u16)> =
+            (0..self.players()).map(|s| (scores[s].total, self.cities[s].coins)).collect();
+        score::ranks(&keyed)
     }
 }
 
@@ -1026,7 +1275,7 @@ fn deal_wonders(
 ) -> Result<Vec<(WonderId, Side)>, SetupError> {
     let side = |rng: &mut ChaCha8Rng| if rng.random_bool(0.5) { Side::B } else { Side::A };
     match deal {
-        WonderDeal::Random | WonderDeal::RandomBoards(_) => {
+        WonderDeal::Random | WonderDeal::RandomBoards(_) | WonderDeal::RandomBoardsChooseSides => {
             let mut ids: Vec<WonderId> = catalog.wonders.iter().map(|w| w.id).collect();
             if ids.len() < n {
                 return Err(SetupError::Wonders(format!("only {} wonders for {n} players", ids.len())));
@@ -1037,6 +1286,8 @@ fn deal_wonders(
                 .take(n)
                 .map(|w| match deal {
                     WonderDeal::RandomBoards(s) => (w, *s),
+                    // Side A until the players choose.
+                    WonderDeal::RandomBoardsChooseSides => (w, Side::A),
                     _ => (w, side(rng)),
                 })
                 .collect())

@@ -96,13 +96,7 @@ fn card_points(catalog: &Catalog, cities: &[City], seat: usize, card: CardId, sc
             Effect::PointsPer { what, scope, points } => {
                 (count(cities, seat, what, scope) * points as u32) as i32
             }
-            Effect::PointsIfWonderComplete(p) => {
-                if city.stages >= city.stage_count(catalog) {
-                    p as i32
-                } else {
-                    0
-                }
-            }
+            Effect::PointsIfWonderComplete(p) if city.stages >= city.stage_count(catalog) => p as i32,
             _ => 0,
         };
         score.add(def.colour, points);

@@ -27,6 +27,14 @@ pub struct View {
     pub cities: ArrayVec<City, MAX_PLAYERS>,
     /// Cards in each seat's hand.
     pub hand_sizes: ArrayVec<u8, MAX_PLAYERS>,
+    /// The city this seat's next action is for (its own, or the Free City).
+    pub acting_city: u8,
+    /// 2-player variant: the Free City's index among the cities.
+    pub free_city: Option<u8>,
+    /// 2-player variant: the seat holding the Free City card.
+    pub free_city_holder: Option<u8>,
+    /// 2-player variant: cards left in the Free City's face-down draw pile.
+    pub draw_pile_size: u8,
     /// Whether each seat has chosen in the current step.
     pub chosen: ArrayVec<bool, MAX_PLAYERS>,
     /// Cards in the discard pile.
@@ -49,7 +57,7 @@ impl Game {
     /// ```
     pub fn view(&self, seat: usize) -> View {
         let n = self.players();
-        let picking = self.phase() == (Phase::BuildFromDiscard { seat: seat as u8 });
+        let picking = matches!(self.phase(), Phase::BuildFromDiscard { .. }) && self.must_act(seat);
         View {
             seat: seat as u8,
             edition: self.edition(),
@@ -59,6 +67,10 @@ impl Game {
             hand: self.hand(seat).iter().copied().collect(),
             cities: self.cities().iter().copied().collect(),
             hand_sizes: (0..n).map(|s| self.hand(s).len() as u8).collect(),
+            acting_city: self.acting_city(seat) as u8,
+            free_city: self.free_city().map(|f| f as u8),
+            free_city_holder: self.free_city_holder().map(|h| h as u8),
+            draw_pile_size: self.draw_pile_size() as u8,
             chosen: (0..n).map(|s| self.has_chosen(s)).collect(),
             discard_size: self.discard_pile().len() as u8,
             discard: picking.then(|| self.discard_pile().to_vec()),

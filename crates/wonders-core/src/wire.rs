@@ -110,6 +110,11 @@ pub enum WireAction {
     },
     /// Halicarnassus: build nothing from the discard pile.
     Pass,
+    /// 2nd edition: choose the side of the wonder board.
+    ChooseSide {
+        /// `A`/`B`, or `Day`/`Night`.
+        side: String,
+    },
 }
 
 impl WireAction {
@@ -137,6 +142,9 @@ impl WireAction {
                 WireAction::BuildDiscarded { card: name(card), age: age(card) }
             }
             Action::Pass => WireAction::Pass,
+            Action::ChooseSide { side } => {
+                WireAction::ChooseSide { side: side.label(catalog.edition).to_string() }
+            }
         }
     }
 
@@ -154,7 +162,7 @@ impl WireAction {
             | WireAction::Wonder { age, .. }
             | WireAction::Discard { age, .. }
             | WireAction::BuildDiscarded { age, .. } => age.is_some(),
-            WireAction::Pass => false,
+            WireAction::Pass | WireAction::ChooseSide { .. } => false,
         };
         if explicit_age {
             return Ok(action);
@@ -173,6 +181,7 @@ impl WireAction {
             Action::Discard { .. } => Action::Discard { card: held },
             Action::BuildDiscarded { .. } => Action::BuildDiscarded { card: held },
             Action::Pass => Action::Pass,
+            Action::ChooseSide { side } => Action::ChooseSide { side },
         })
     }
 
@@ -203,6 +212,14 @@ impl WireAction {
             WireAction::Discard { card, age } => Action::Discard { card: find(card, age)? },
             WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
             WireAction::Pass => Action::Pass,
+            WireAction::ChooseSide { side } => Action::ChooseSide {
+                side: Side::parse(side).ok_or_else(|| UnknownName {
+                    kind: "wonder side",
+                    name: side.clone(),
+                    suggestion: Some("A, B, Day or Night".into()),
+                    edition: catalog.edition,
+                })?,
+            },
         })
     }
 }
@@ -255,7 +272,7 @@ pub struct WireLogEntry {
     pub seat: u8,
     /// `built`, `stage`, `discarded`, `built_discarded` or `passed`.
     pub played: String,
-    /// The card built, if public.
+    /// The card built, if public (for `chose_side`, the side chosen).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card: Option<String>,
     /// The stage built.
@@ -275,6 +292,7 @@ impl WireLogEntry {
     /// The wire form of a log entry.
     pub fn from_entry(catalog: &Catalog, e: &LogEntry) -> WireLogEntry {
         let (played, card, stage) = match e.played {
+            Played::ChoseSide(s) => ("chose_side", Some(s.label(catalog.edition).to_string()), None),
             Played::Built(c) => ("built", Some(catalog.card(c).name.clone()), None),
             Played::Stage(s) => ("stage", None, Some(s)),
             Played::Discarded => ("discarded", None, None),
@@ -307,11 +325,22 @@ pub struct WireView {
     pub age: u8,
     /// Turn.
     pub turn: u8,
-    /// `choose`, `play_last_card`, `build_from_discard` or `over`.
+    /// `choose_side`, `choose`, `play_last_card`, `build_from_discard` or `over`.
     pub phase: String,
-    /// The seat the phase concerns, for the one-seat phases.
+    /// The city the phase concerns, for the one-city phases.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub phase_seat: Option<u8>,
+    pub phase_city: Option<u8>,
+    /// The city this seat's next action is for (its own, or the Free City).
+    pub acting_city: u8,
+    /// 2-player variant: the Free City's index among the cities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub free_city: Option<u8>,
+    /// 2-player variant: the seat holding the Free City card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub free_city_holder: Option<u8>,
+    /// 2-player variant: cards left in the Free City's draw pile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_pile_size: Option<u8>,
     /// This seat's hand.
     pub hand: Vec<String>,
     /// Every city.
@@ -333,10 +362,11 @@ impl WireView {
     /// The wire form of a view.
     pub fn from_view(catalog: &Catalog, v: &View) -> WireView {
         let name = |c: &crate::CardId| catalog.card(*c).name.clone();
-        let (phase, phase_seat) = match v.phase {
+        let (phase, phase_city) = match v.phase {
+            Phase::ChooseSide => ("choose_side", None),
             Phase::Choose => ("choose", None),
-            Phase::PlayLastCard { seat } => ("play_last_card", Some(seat)),
-            Phase::BuildFromDiscard { seat } => ("build_from_discard", Some(seat)),
+            Phase::PlayLastCard { city } => ("play_last_card", Some(city)),
+            Phase::BuildFromDiscard { city } => ("build_from_discard", Some(city)),
             Phase::Over => ("over", None),
         };
         WireView {
@@ -345,7 +375,11 @@ impl WireView {
             age: v.age,
             turn: v.turn,
             phase: phase.to_string(),
-            phase_seat,
+            phase_city,
+            acting_city: v.acting_city,
+            free_city: v.free_city,
+            free_city_holder: v.free_city_holder,
+            draw_pile_size: v.free_city.map(|_| v.draw_pile_size),
             hand: v.hand.iter().map(name).collect(),
             cities: v.cities.iter().map(|c| WireCity::from_city(catalog, c)).collect(),
             hand_sizes: v.hand_sizes.to_vec(),
@@ -361,7 +395,8 @@ impl WireView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum WireWonders {
-    /// `"random"`, or `"A"`/`"B"` (`"Day"`/`"Night"`) for random boards on one side.
+    /// `"random"`; `"A"`/`"B"` (`"Day"`/`"Night"`) for random boards on one side; `"choose"` for
+    /// random boards whose sides the players choose.
     Mode(String),
     /// One board per seat.
     Chosen(Vec<WireBoard>),
@@ -453,6 +488,7 @@ impl Record {
         let wonders = match &setup.wonders {
             WonderDeal::Random => WireWonders::Mode("random".into()),
             WonderDeal::RandomBoards(s) => WireWonders::Mode(s.label(setup.edition).into()),
+            WonderDeal::RandomBoardsChooseSides => WireWonders::Mode("choose".into()),
             WonderDeal::Chosen(list) => WireWonders::Chosen(
                 list.iter()
                     .map(|(w, s)| WireBoard {
@@ -485,6 +521,7 @@ impl Record {
         let catalog = Catalog::get(edition);
         let wonders = match &self.wonders {
             WireWonders::Mode(m) if m.eq_ignore_ascii_case("random") => WonderDeal::Random,
+            WireWonders::Mode(m) if m.eq_ignore_ascii_case("choose") => WonderDeal::RandomBoardsChooseSides,
             WireWonders::Mode(m) => WonderDeal::RandomBoards(Side::parse(m).ok_or_else(|| {
                 RecordError::Setup(format!("unknown wonder mode `{m}` (random, or a side)"))
             })?),

@@ -163,7 +163,7 @@ fn wonders_have_the_printed_stage_counts() {
         .map(|e| if let Effect::Points(p) = e { *p as u32 } else { 0 })
         .sum();
     assert_eq!(giza_b, 20, "002: Giza B gives 3, 5, 5, 7 = 20");
-    assert_eq!(c.find_wonder("金字塔").unwrap_err().suggestion.is_some(), true);
+    assert!(c.find_wonder("金字塔").unwrap_err().suggestion.is_some());
     assert_eq!(c.wonder(c.find_wonder("古薩金字塔").unwrap()).name, "Giza");
 }
 

@@ -1,4 +1,5 @@
 //! The 1st-edition rules, case by case, each from its rulebook passage (002) or reference row.
+#![allow(clippy::needless_range_loop)] // seats are indices
 
 use wonders_core::{
     Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Played, Setup, Side,
@@ -76,7 +77,9 @@ fn setup_gives_three_coins_and_seven_cards() {
         boards.dedup();
         assert_eq!(boards.len(), n as usize, "every player has a different board");
     }
-    assert!(Game::new(&Setup::new(2, 0)).is_err());
+    // 2 players play the Free City variant (tests/free_city.rs); 1 and 8 are refused.
+    assert!(Game::new(&Setup::new(2, 0)).is_ok());
+    assert!(Game::new(&Setup::new(1, 0)).is_err());
     assert!(Game::new(&Setup::new(8, 0)).is_err());
 }
 
@@ -330,7 +333,7 @@ fn halicarnassus_builds_from_the_discards_of_its_turn_before_military() {
     );
     // The turn-6 discards and the three 7th cards are in the pile; Halicarnassus picks now,
     // still in Age I, before military.
-    assert_eq!(g.phase(), Phase::BuildFromDiscard { seat: 0 });
+    assert_eq!(g.phase(), Phase::BuildFromDiscard { city: 0 });
     assert_eq!(g.age(), 1);
     assert_eq!(g.discard_pile().len(), pile_before + 2 + 3);
     let legal = g.legal_actions(0);
@@ -361,7 +364,7 @@ fn babylon_b_plays_the_seventh_card_the_same_age() {
     g.set_hand(1, &[card("Press", 1), card("Barracks", 1)]);
     g.set_hand(2, &[card("Loom", 1), card("Theater", 1)]);
     turn(&mut g, &[(0, Action::Wonder { card: card("Altar", 1), pay: Payment::default() })]);
-    assert_eq!(g.phase(), Phase::PlayLastCard { seat: 0 });
+    assert_eq!(g.phase(), Phase::PlayLastCard { city: 0 });
     assert_eq!(g.hand(0), &[tavern]);
     let coins = g.city(0).coins;
     g.submit(0, Action::Build { card: tavern, pay: Payment::default() }).unwrap();

@@ -200,7 +200,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
             (1, Action::Build { card: pool, pay: Payment::default() }),
         ],
     );
-    assert_eq!(g.phase(), Phase::PlayLastCard { seat: 0 });
+    assert_eq!(g.phase(), Phase::PlayLastCard { city: 0 });
     assert!(g.city(1).built.contains(pool));
     assert!(payments(&g, 0, tower).is_empty(), "the Clay Pool was built this turn");
     let err =
@@ -240,6 +240,37 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
             (1, Action::Build { card: vein, pay: Payment::default() }),
         ],
     );
-    assert_eq!(g1.phase(), Phase::PlayLastCard { seat: 0 });
+    assert_eq!(g1.phase(), Phase::PlayLastCard { city: 0 });
     assert_eq!(payments(&g1, 0, barracks), vec![Payment { left: 2, right: 0, bank: 0, free: None }]);
+}
+
+#[test]
+fn players_draw_a_board_and_choose_its_side() {
+    // 004 遊戲準備: each player takes a random board and chooses the side they like.
+    let setup =
+        Setup { edition: Edition::Second, players: 3, seed: 8, wonders: WonderDeal::RandomBoardsChooseSides };
+    let mut g = Game::new(&setup).unwrap();
+    assert_eq!(g.phase(), Phase::ChooseSide);
+    assert_eq!(g.to_act().as_slice(), &[0, 1, 2]);
+    assert_eq!(
+        g.legal_actions(1),
+        vec![Action::ChooseSide { side: Side::A }, Action::ChooseSide { side: Side::B }]
+    );
+    let boards: Vec<_> = g.cities().iter().map(|c| c.wonder).collect();
+    assert!(g.submit(0, Action::Discard { card: g.hand(0)[0] }).is_err(), "sides first");
+    g.submit(0, Action::ChooseSide { side: Side::B }).unwrap();
+    assert_eq!(
+        g.submit(0, Action::ChooseSide { side: Side::A }),
+        Err(wonders_core::ActionError::AlreadyChosen(0))
+    );
+    g.submit(1, Action::ChooseSide { side: Side::A }).unwrap();
+    g.submit(2, Action::ChooseSide { side: Side::B }).unwrap();
+    assert_eq!(g.phase(), Phase::Choose);
+    let sides: Vec<Side> = g.cities().iter().map(|c| c.side).collect();
+    assert_eq!(sides, vec![Side::B, Side::A, Side::B]);
+    assert_eq!(g.cities().iter().map(|c| c.wonder).collect::<Vec<_>>(), boards, "the boards stay");
+    assert!(g.cities().iter().all(|c| c.coins == 3 && c.stages == 0));
+    // The deal does not depend on how the wonders were given out.
+    let random = Game::new(&Setup { wonders: WonderDeal::Random, ..setup }).unwrap();
+    assert_eq!(g.hand(0), random.hand(0));
 }
