@@ -19,7 +19,11 @@ struct ScoreRow<'a> {
     commercial: i32,
     guilds: i32,
     total: i32,
-    rank: u8,
+    /// `null` for the Free City, which is not ranked.
+    rank: Option<u8>,
+    /// Present (true) only on the Free City of a 2-player table.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    free_city: bool,
 }
 
 /// The whole of `score --json`.
@@ -45,7 +49,8 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
             .iter()
             .zip(&scores)
             .zip(&ranks)
-            .map(|((name, s), &rank)| ScoreRow {
+            .enumerate()
+            .map(|(i, ((name, s), &rank))| ScoreRow {
                 name,
                 military: s.military,
                 treasury: s.treasury,
@@ -56,6 +61,7 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
                 guilds: s.guilds,
                 total: s.total,
                 rank,
+                free_city: table.free_city() == Some(i),
             })
             .collect();
         to_json(&ScoreJson { players })?
@@ -147,16 +153,17 @@ fn aligned(rows: &[Vec<String>]) -> String {
     out
 }
 
-fn score_text(table: &Table, scores: &[Score], ranks: &[u8]) -> String {
+fn score_text(table: &Table, scores: &[Score], ranks: &[Option<u8>]) -> String {
     let mut header = vec!["player".to_string()];
     header.extend(Score::CATEGORIES.iter().map(|c| c.to_string()));
     header.push("rank".into());
     let mut rows = vec![header];
     for (i, (s, rank)) in scores.iter().zip(ranks).enumerate() {
         let name = table.names().get(i).map(String::as_str).unwrap_or_default();
-        let mut row = vec![format!("{i} {name}")];
+        let free_city = if table.free_city() == Some(i) { " (Free City)" } else { "" };
+        let mut row = vec![format!("{i} {name}{free_city}")];
         row.extend(s.values().iter().map(|v| v.to_string()));
-        row.push(rank.to_string());
+        row.push(rank.map_or("-".to_string(), |r| r.to_string()));
         rows.push(row);
     }
     aligned(&rows)

@@ -255,3 +255,32 @@ fn bad_input_fails_cleanly() {
         fails(&["cost", "-", "--player", "0", "--stage"], bad.as_bytes());
     }
 }
+
+#[test]
+fn score_a_two_player_table_with_the_free_city() {
+    let table = r#"{"players": [
+        {"name": "Ann", "wonder": "Giza", "side": "A", "stages": 1, "cards": ["Lumber Yard"], "coins": 6, "military": [1]},
+        {"name": "Bob", "wonder": "Rhodes", "side": "A", "cards": ["Barracks"], "coins": 9, "military": [1, -1]},
+        {"name": "Free City", "free_city": true, "wonder": "Babylon", "side": "A", "cards": ["Clay Pool"], "coins": 3, "military": [-1]}]}"#;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wonders"))
+        .args(["score", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(table.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let players = v["players"].as_array().unwrap();
+    assert_eq!(players.len(), 3);
+    assert_eq!(players[0]["total"], 6);
+    assert_eq!(players[0]["rank"], 1);
+    assert_eq!(players[1]["rank"], 2);
+    assert_eq!(players[2]["rank"], serde_json::Value::Null);
+    assert_eq!(players[2]["free_city"], true);
+    assert!(players[0].get("free_city").is_none());
+}

@@ -59,6 +59,9 @@ struct PlayerFile {
     coins: u16,
     #[serde(default)]
     military: Vec<i64>,
+    /// The 2-player variant's Free City (1st edition).
+    #[serde(default)]
+    free_city: bool,
 }
 
 /// A player of a table as named in messages: `player 0 (Ann)`.
@@ -89,12 +92,17 @@ pub enum TableError {
     /// The edition is not `1e` or `2e`.
     #[error("unknown edition `{0}` (expected \"1e\" or \"2e\")")]
     UnknownEdition(String),
-    /// The edition exists but its rules cannot be computed yet.
-    #[error("the {0} edition is not supported yet: only 1st-edition (\"1e\") games can be scored")]
+    /// A Free City table in an edition without the 2-player variant.
+    #[error("the {0} edition has no 2-player rules: a table with a Free City is 1st edition (\"1e\") only")]
     UnsupportedEdition(Edition),
     /// Not 3 to 7 players.
-    #[error("{0} players: a table holds 3 to 7 players")]
+    #[error("{0} players: a table holds 3 to 7 players, or 2 players and a Free City")]
     PlayerCount(usize),
+    /// A Free City table that is not 2 players and one Free City.
+    #[error(
+        "a table with a Free City holds exactly 2 players and 1 Free City (entries marked \"free_city\": {0})"
+    )]
+    FreeCity(usize),
     /// A card or wonder name matches nothing (with the closest name when one is close).
     #[error("{who}: {error}")]
     UnknownName {
@@ -247,6 +255,7 @@ pub struct Table {
     catalog: &'static Catalog,
     names: Vec<String>,
     cities: Vec<City>,
+    free_city: Option<usize>,
 }
 
 impl Table {
@@ -266,7 +275,7 @@ impl Table {
     /// // Tokens 1 + 3 − 1, 14 coins = 4 points, Giza A stages 3 + 5, the Altar's 2 points.
     /// assert_eq!((ann.military, ann.treasury, ann.wonder, ann.civilian), (3, 4, 8, 2));
     /// assert_eq!(ann.total, 17);
-    /// assert_eq!(table.ranks(), vec![1, 2, 3]);
+    /// assert_eq!(table.ranks(), vec![Some(1), Some(2), Some(3)]);
     /// // Players sit clockwise: Bob's left neighbour is Cy, his right one Ann. His Stockade needs
     /// // wood, which only Ann sells: 2 coins to the right.
     /// let answer = table.cost(1, &Target::Card("Stockade".into())).unwrap();
@@ -279,10 +288,15 @@ impl Table {
             None => Edition::First,
             Some(s) => Edition::parse(s).ok_or_else(|| TableError::UnknownEdition(shorten(s)))?,
         };
-        // The 2nd edition's data exists, but its rules engine is not playable yet (`Game::new`
-        // refuses it too). Everything below only uses `Catalog::get(edition)`.
-        if edition != Edition::First {
-            return Err(TableError::UnsupportedEdition(edition));
+        let free_cities = file.players.iter().filter(|p| p.free_city).count();
+        if free_cities > 0 {
+            // 002 2人變體規則: 2 players and the Free City between them (1st edition only).
+            if free_cities > 1 || file.players.len() != 3 {
+                return Err(TableError::FreeCity(free_cities));
+            }
+            if edition != Edition::First {
+                return Err(TableError::UnsupportedEdition(edition));
+            }
         }
         Table::build(Catalog::get(edition), &file.players)
     }
@@ -290,7 +304,7 @@ impl Table {
     fn build(catalog: &'static Catalog, players: &[PlayerFile]) -> Result<Table, TableError> {
         let n = players.len();
         if !PLAYERS.contains(&n) {
-            return Err(TableError::PlayerCount(n));
+            return Err(TableError::PlayerCount(n - players.iter().filter(|p| p.free_city).count()));
         }
         let mut cities: Vec<City> = Vec::with_capacity(n);
         for (index, p) in players.iter().enumerate() {
@@ -343,7 +357,12 @@ impl Table {
             }
             cities.push(city);
         }
-        let table = Table { catalog, names: players.iter().map(|p| p.name.clone()).collect(), cities };
+        let table = Table {
+            catalog,
+            names: players.iter().map(|p| p.name.clone()).collect(),
+            cities,
+            free_city: players.iter().position(|p| p.free_city),
+        };
         table.check_copies()?;
         Ok(table)
     }
@@ -422,12 +441,24 @@ impl Table {
         score::score_all(self.catalog, &self.cities)
     }
 
-    /// Every player's place, 1 = winner: by total, then by coins; players still level share the
-    /// place and the next place is skipped (002 遊戲結束).
-    pub fn ranks(&self) -> Vec<u8> {
+    /// The Free City's index in the table, for a 2-player table.
+    pub fn free_city(&self) -> Option<usize> {
+        self.free_city
+    }
+
+    /// Every entry's place, 1 = winner: by total, then by coins; players still level share the
+    /// place and the next place is skipped (002 遊戲結束). The Free City is not a player: `None`.
+    pub fn ranks(&self) -> Vec<Option<u8>> {
+        let players: Vec<usize> = (0..self.cities.len()).filter(|&i| Some(i) != self.free_city).collect();
+        let scores = self.scores();
         let keys: Vec<(i32, u16)> =
-            self.scores().iter().zip(&self.cities).map(|(s, c)| (s.total, c.coins)).collect();
-        score::ranks(&keys)
+            players.iter().map(|&i| (scores[i].total, self.cities[i].coins)).collect();
+        let ranked = score::ranks(&keys);
+        let mut out = vec![None; self.cities.len()];
+        for (&i, r) in players.iter().zip(ranked) {
+            out[i] = Some(r);
+        }
+        out
     }
 
     /// What `player` faces when buying from the neighbours (as `Game::market` in a game).
@@ -853,7 +884,7 @@ mod tests {
         ]);
         let totals: Vec<i32> = t.scores().iter().map(|s| s.total).collect();
         assert_eq!(totals, vec![3, 3, 3, 3]);
-        assert_eq!(t.ranks(), vec![3, 1, 1, 4]);
+        assert_eq!(t.ranks(), vec![Some(3), Some(1), Some(1), Some(4)]);
     }
 
     // --- Trading: 002 貿易, examples A, B and C, and base-1e.md §4.1 ---
@@ -1237,22 +1268,78 @@ mod tests {
         }
         // Player counts.
         let e = refused(fillers("Giza", "Rhodes"));
-        assert_eq!(e, "2 players: a table holds 3 to 7 players");
+        assert_eq!(e, "2 players: a table holds 3 to 7 players, or 2 players and a Free City");
         let all = ["Giza", "Rhodes", "Ephesos", "Babylon", "Olympia", "Halicarnassus", "Alexandria"];
         let seven: Vec<Value> = all.iter().map(|w| p(w, w, "A", 0, &[], 0)).collect();
         assert_eq!(table(seven.clone()).players(), 7);
         let mut eight = seven;
         eight.push(p("H", "Giza", "A", 0, &[], 0));
-        assert_eq!(refused(eight), "8 players: a table holds 3 to 7 players");
-        // Editions.
+        assert_eq!(refused(eight), "8 players: a table holds 3 to 7 players, or 2 players and a Free City");
+        // Editions: the 2nd edition scores with its own data (Decorators Guild, Night sides).
         let mut v = fillers("Giza", "Rhodes");
         v.push(p("Z", "Ephesos", "A", 0, &[], 0));
         let text = json!({"edition": "2e", "players": v}).to_string();
-        let e = Table::from_json(&text).unwrap_err().to_string();
-        assert!(e.contains("2e edition is not supported yet"), "{e}");
+        assert_eq!(Table::from_json(&text).unwrap().edition(), Edition::Second);
         let text = json!({"edition": "3e", "players": v}).to_string();
         assert!(matches!(Table::from_json(&text), Err(TableError::UnknownEdition(_))));
         let text = json!({"edition": "1e", "players": v}).to_string();
         assert!(Table::from_json(&text).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod free_city_and_second_edition {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_two_player_table_with_the_free_city() {
+        // 002 2人變體規則: the Free City is a third city between the two players; it fights and
+        // trades like any city but is not ranked.
+        let text = json!({"edition": "1e", "players": [
+            {"name": "Ann", "wonder": "Giza", "side": "A", "stages": 1, "cards": ["Lumber Yard"], "coins": 6, "military": [1]},
+            {"name": "Bob", "wonder": "Rhodes", "side": "A", "cards": ["Barracks"], "coins": 9, "military": [1, -1]},
+            {"name": "Free City", "free_city": true, "wonder": "Babylon", "side": "A", "cards": ["Clay Pool"], "coins": 3, "military": [-1]}
+        ]})
+        .to_string();
+        let t = Table::from_json(&text).unwrap();
+        assert_eq!(t.free_city(), Some(2));
+        let totals: Vec<i32> = t.scores().iter().map(|s| s.total).collect();
+        // Ann: 1 + 2 coins-points + 3 (stage 1) = 6; Bob: 0 + 3 = 3; Free City: −1 + 1 = 0.
+        assert_eq!(totals, vec![6, 3, 0]);
+        assert_eq!(t.ranks(), vec![Some(1), Some(2), None]);
+        // The Free City buys from its neighbours (Bob on its right, Ann on its left).
+        let a = t.cost(2, &Target::Card("Stockade".into())).unwrap();
+        assert_eq!(a.options.iter().map(|o| (o.left, o.right)).collect::<Vec<_>>(), vec![(2, 0)]);
+        // Two Free Cities, or a Free City with 3 players, or in the 2nd edition: refused.
+        let two = text.replace(r#""name":"Bob","#, r#""name":"Bob","free_city":true,"#);
+        assert!(matches!(Table::from_json(&two), Err(TableError::FreeCity(2))), "{two}");
+        let second = text.replace(r#""edition":"1e""#, r#""edition":"2e""#);
+        assert!(matches!(Table::from_json(&second), Err(TableError::UnsupportedEdition(Edition::Second))));
+    }
+
+    #[test]
+    fn a_second_edition_table() {
+        // 2nd edition: Decorators Guild 7 VP with a complete wonder (Rhodes Night has 2 stages);
+        // the Altar is worth 3; Ludus (5+) scores its red cards; Pawnshop does not exist.
+        let text = json!({"edition": "2e", "players": [
+            {"name": "Ann", "wonder": "Rhodes", "side": "Night", "stages": 2, "cards": ["Decorators Guild", "Altar"], "coins": 0},
+            {"name": "Bob", "wonder": "Babylon", "side": "Day", "cards": [], "coins": 0},
+            {"name": "Cy", "wonder": "Giza", "side": "Day", "cards": ["Ludus", "Barracks", "Stockade"], "coins": 0},
+            {"name": "Dee", "wonder": "Olympia", "side": "Day", "coins": 0},
+            {"name": "Eve", "wonder": "Ephesos", "side": "Night", "coins": 0}
+        ]})
+        .to_string();
+        let t = Table::from_json(&text).unwrap();
+        let s = t.scores();
+        // Ann: 3 + 4 (stages) wonder, 3 (the 2nd edition's Altar) civilian, 7 guilds.
+        assert_eq!((s[0].wonder, s[0].civilian, s[0].guilds, s[0].total), (7, 3, 7, 17));
+        assert_eq!(s[2].commercial, 2, "Ludus: 1 VP per red card");
+        let stockade = t.cost(2, &Target::Card("Stockade".into())).unwrap();
+        assert!(stockade.options.is_empty(), "Cy already has a Stockade");
+        let altar = t.cost(2, &Target::Card("Altar".into())).unwrap();
+        assert_eq!(altar.options.len(), 1, "the Altar is free");
+        let pawnshop = text.replace("\"Altar\"", "\"Pawnshop\"");
+        assert!(Table::from_json(&pawnshop).unwrap_err().to_string().contains("Pawnshop"));
     }
 }
