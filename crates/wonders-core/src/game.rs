@@ -46,6 +46,10 @@ pub const DISCARD_COINS: u16 = 3;
 /// A hand of cards.
 pub type Hand = ArrayVec<CardId, HAND_MAX>;
 
+/// The longest public log a game can have (3 Ages × (6 turns + Babylon's last card + picks) ×
+/// 8 cities, and the side choices), with room to spare.
+pub const HISTORY_MAX: usize = 256;
+
 /// How wonder boards are given out.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum WonderDeal {
@@ -241,6 +245,10 @@ pub struct Game {
     age_ending: bool,
     age_end_due: bool,
     log: ArrayVec<LogEntry, MAX_PLAYERS>,
+    /// The whole public log of the game.
+    history: ArrayVec<LogEntry, HISTORY_MAX>,
+    /// The hands each seat has held this Age, by turn (what it has legitimately seen).
+    memory: [[Hand; LAST_TURN]; MAX_PLAYERS],
     /// What each city offered for sale at the start of the current turn (2nd edition: nothing
     /// can be bought from a card built in the same turn, which matters for Babylon's last card).
     sale_at_turn_start: [Production; MAX_PLAYERS],
@@ -267,6 +275,8 @@ impl PartialEq for Game {
             && self.age_ending == o.age_ending
             && self.age_end_due == o.age_end_due
             && self.log == o.log
+            && self.history == o.history
+            && self.memory == o.memory
             && self.sale_at_turn_start == o.sale_at_turn_start
     }
 }
@@ -377,6 +387,8 @@ impl Game {
             age_ending: false,
             age_end_due: false,
             log: ArrayVec::new(),
+            history: ArrayVec::new(),
+            memory: Default::default(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
         };
         game.begin_age();
@@ -897,7 +909,7 @@ impl Game {
                             let coins = self.cities[s].coins;
                             self.cities[s] = City::new(self.catalog, self.cities[s].wonder, side);
                             self.cities[s].coins = coins;
-                            self.log.push(LogEntry {
+                            self.record(LogEntry {
                                 age: 1,
                                 turn: 0,
                                 seat: s as u8,
@@ -958,7 +970,7 @@ impl Game {
                     }
                     _ => (Played::Passed, 0),
                 };
-                self.log.push(LogEntry {
+                self.record(LogEntry {
                     age: self.age,
                     turn: self.turn,
                     seat: city as u8,
@@ -1037,7 +1049,7 @@ impl Game {
                 Action::Wonder { .. } => Played::Stage(self.cities[city].stages),
                 _ => Played::Discarded,
             };
-            self.log.push(LogEntry {
+            self.record(LogEntry {
                 age: self.age,
                 turn,
                 seat: city as u8,
@@ -1103,13 +1115,41 @@ impl Game {
         }
     }
 
-    /// At the start of a turn: the holder of the Free City card draws from its pile.
+    /// At the start of a turn: the holder of the Free City card draws from its pile, and every
+    /// seat remembers the hand it now holds.
     fn begin_turn(&mut self) {
         if let Some(f) = self.free_city
             && let Some(card) = self.hands[f as usize].pop()
         {
             let _ = self.hands[self.holder as usize].try_push(card);
         }
+        let t = (self.turn as usize).clamp(1, LAST_TURN) - 1;
+        for seat in 0..self.players() {
+            if t == 0 {
+                self.memory[seat] = Default::default();
+            }
+            self.memory[seat][t] = self.hands[seat].clone();
+        }
+    }
+
+    fn record(&mut self, entry: LogEntry) {
+        self.log.push(entry);
+        let _ = self.history.try_push(entry);
+    }
+
+    /// The whole public log: every step's [`LogEntry`] since the start.
+    pub fn history(&self) -> &[LogEntry] {
+        &self.history
+    }
+
+    /// The hands `seat` has held this Age, turn by turn up to the current turn: what it has
+    /// legitimately seen (so it knows which cards went to which neighbour).
+    pub fn seen_hands(&self, seat: usize) -> &[Hand] {
+        let t = (self.turn as usize).clamp(1, LAST_TURN);
+        if seat >= self.players() || matches!(self.phase, Phase::ChooseSide) {
+            return &[];
+        }
+        &self.memory[seat][..t]
     }
 
     /// Moves on to the next step that needs a decision.

@@ -43,6 +43,11 @@ pub struct View {
     pub discard: Option<Vec<CardId>>,
     /// What happened in the last resolved step.
     pub log: ArrayVec<LogEntry, MAX_PLAYERS>,
+    /// The whole public log since the start of the game.
+    pub history: Vec<LogEntry>,
+    /// The hands this seat has held this Age, by turn (the last is its current hand, as it was
+    /// at the start of the turn).
+    pub seen_hands: Vec<Hand>,
 }
 
 impl Game {
@@ -75,6 +80,8 @@ impl Game {
             discard_size: self.discard_pile().len() as u8,
             discard: picking.then(|| self.discard_pile().to_vec()),
             log: self.last_log().iter().copied().collect(),
+            history: self.history().to_vec(),
+            seen_hands: self.seen_hands(seat).to_vec(),
         }
     }
 }

@@ -356,6 +356,12 @@ pub struct WireView {
     pub discard: Option<Vec<String>>,
     /// The last step's log.
     pub log: Vec<WireLogEntry>,
+    /// The whole public log since the start of the game.
+    #[serde(default)]
+    pub history: Vec<WireLogEntry>,
+    /// The hands this seat has held this Age, by turn.
+    #[serde(default)]
+    pub seen_hands: Vec<Vec<String>>,
 }
 
 impl WireView {
@@ -387,6 +393,8 @@ impl WireView {
             discard_size: v.discard_size,
             discard: v.discard.as_ref().map(|d| d.iter().map(name).collect()),
             log: v.log.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect(),
+            history: v.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect(),
+            seen_hands: v.seen_hands.iter().map(|h| h.iter().map(name).collect()).collect(),
         }
     }
 }

@@ -423,3 +423,31 @@ fn wire_actions_tell_the_age_i_and_age_ii_loom_apart() {
     let altar = WireAction::from_action(cat(), &Action::Discard { card: card("Altar", 1) });
     assert_eq!(serde_json::to_string(&altar).unwrap(), r#"{"type":"discard","card":"Altar"}"#);
 }
+
+#[test]
+fn a_view_remembers_the_hands_held_this_age_and_the_public_history() {
+    // Issue 4: a seat knows every hand it has held this Age, so it knows which cards went to
+    // which neighbour.
+    let mut g = Game::new(&Setup::new(4, 12)).unwrap();
+    let mut held = vec![g.hand(2).to_vec()];
+    for _ in 0..3 {
+        turn(&mut g, &[]);
+        held.push(g.hand(2).to_vec());
+    }
+    let v = g.view(2);
+    let seen: Vec<Vec<CardId>> = v.seen_hands.iter().map(|h| h.to_vec()).collect();
+    assert_eq!(seen, held);
+    // Everyone discarded 3 times: 12 public entries, in order.
+    assert_eq!(v.history.len(), 12);
+    assert!(v.history.iter().all(|e| e.played == Played::Discarded && e.age == 1));
+    assert_eq!(
+        v.history.iter().map(|e| e.turn).collect::<Vec<_>>(),
+        vec![1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    );
+    // A new Age starts a new memory.
+    while g.age() == 1 {
+        turn(&mut g, &[]);
+    }
+    assert_eq!(g.view(2).seen_hands.len(), 1);
+    assert_eq!(g.view(2).seen_hands[0].as_slice(), g.hand(2));
+}
