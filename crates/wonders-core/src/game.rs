@@ -46,6 +46,9 @@ pub const DISCARD_COINS: u16 = 3;
 /// A hand of cards.
 pub type Hand = ArrayVec<CardId, HAND_MAX>;
 
+/// The cards one seat used in one turn (its own, and the Free City's when it held its card).
+pub type Used = ArrayVec<CardId, 2>;
+
 /// The longest public log a game can have (3 Ages × (6 turns + Babylon's last card + picks) ×
 /// 8 cities, and the side choices), with room to spare.
 pub const HISTORY_MAX: usize = 256;
@@ -221,37 +224,40 @@ pub enum ActionError {
 /// Free City card.
 #[derive(Clone)]
 pub struct Game {
-    catalog: &'static Catalog,
-    seed: u64,
+    pub(crate) catalog: &'static Catalog,
+    pub(crate) seed: u64,
     /// Cities in the ring (3 in the 2-player variant).
-    cities_n: u8,
+    pub(crate) cities_n: u8,
     /// The Free City's index, in the 2-player variant.
-    free_city: Option<u8>,
+    pub(crate) free_city: Option<u8>,
     /// The seat holding the Free City card this turn.
-    holder: u8,
+    pub(crate) holder: u8,
     /// The seat that chose the Free City's action in the last resolved turn.
-    controller: u8,
-    age: u8,
-    turn: u8,
-    phase: Phase,
-    cities: [City; MAX_PLAYERS],
+    pub(crate) controller: u8,
+    pub(crate) age: u8,
+    pub(crate) turn: u8,
+    pub(crate) phase: Phase,
+    pub(crate) cities: [City; MAX_PLAYERS],
     /// Hands by city; in the 2-player variant, the Free City's slot is the face-down draw pile.
-    hands: [Hand; MAX_PLAYERS],
-    later_hands: [[Hand; MAX_PLAYERS]; 2],
-    discard: ArrayVec<CardId, 160>,
+    pub(crate) hands: [Hand; MAX_PLAYERS],
+    pub(crate) later_hands: [[Hand; MAX_PLAYERS]; 2],
+    pub(crate) discard: ArrayVec<CardId, 160>,
     /// The action chosen for each city this step.
-    chosen: [Option<Action>; MAX_PLAYERS],
-    picks: [u8; MAX_PLAYERS],
-    age_ending: bool,
-    age_end_due: bool,
-    log: ArrayVec<LogEntry, MAX_PLAYERS>,
+    pub(crate) chosen: [Option<Action>; MAX_PLAYERS],
+    pub(crate) picks: [u8; MAX_PLAYERS],
+    pub(crate) age_ending: bool,
+    pub(crate) age_end_due: bool,
+    pub(crate) log: ArrayVec<LogEntry, MAX_PLAYERS>,
     /// The whole public log of the game.
-    history: ArrayVec<LogEntry, HISTORY_MAX>,
+    pub(crate) history: ArrayVec<LogEntry, HISTORY_MAX>,
     /// The hands each seat has held this Age, by turn (what it has legitimately seen).
-    memory: [[Hand; LAST_TURN]; MAX_PLAYERS],
+    pub(crate) memory: [[Hand; LAST_TURN]; MAX_PLAYERS],
+    /// The cards each seat used this Age, by turn (index 6: Babylon's last card): for its own
+    /// city, then for the Free City when it held the Free City card.
+    pub(crate) used: [[Used; LAST_TURN + 1]; MAX_PLAYERS],
     /// What each city offered for sale at the start of the current turn (2nd edition: nothing
     /// can be bought from a card built in the same turn, which matters for Babylon's last card).
-    sale_at_turn_start: [Production; MAX_PLAYERS],
+    pub(crate) sale_at_turn_start: [Production; MAX_PLAYERS],
 }
 
 impl PartialEq for Game {
@@ -277,6 +283,7 @@ impl PartialEq for Game {
             && self.log == o.log
             && self.history == o.history
             && self.memory == o.memory
+            && self.used == o.used
             && self.sale_at_turn_start == o.sale_at_turn_start
     }
 }
@@ -389,6 +396,7 @@ impl Game {
             log: ArrayVec::new(),
             history: ArrayVec::new(),
             memory: Default::default(),
+            used: Default::default(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
         };
         game.begin_age();
@@ -992,12 +1000,14 @@ impl Game {
         let mut income = [0u16; MAX_PLAYERS];
         self.log.clear();
         let turn = if matches!(self.phase, Phase::PlayLastCard { .. }) { 7 } else { self.turn };
-        // 1. Payments leave the treasuries; cards leave the hands.
+        // 1. Payments leave the treasuries; cards leave the hands (and each seat remembers the
+        // cards it used).
         for &(city, hand_owner, action) in acts {
             if let Some(card) = action.card()
                 && let Some(i) = self.hands[hand_owner].iter().position(|&c| c == card)
             {
                 self.hands[hand_owner].remove(i);
+                let _ = self.used[hand_owner][turn as usize - 1].try_push(card);
             }
             if let Some(pay) = action.payment() {
                 self.cities[city].coins -= pay.total();
@@ -1127,6 +1137,7 @@ impl Game {
         for seat in 0..self.players() {
             if t == 0 {
                 self.memory[seat] = Default::default();
+                self.used[seat] = Default::default();
             }
             self.memory[seat][t] = self.hands[seat].clone();
         }
@@ -1140,6 +1151,24 @@ impl Game {
     /// The whole public log: every step's [`LogEntry`] since the start.
     pub fn history(&self) -> &[LogEntry] {
         &self.history
+    }
+
+    /// The cards `seat` used this Age, turn by turn (index 6: Babylon's last card).
+    pub fn used_cards(&self, seat: usize) -> &[Used] {
+        if seat >= self.players() {
+            return &[];
+        }
+        &self.used[seat]
+    }
+
+    /// The seat that chose the Free City's action in the last resolved turn (2-player variant).
+    pub fn free_city_controller(&self) -> Option<usize> {
+        self.free_city.map(|_| self.controller as usize)
+    }
+
+    /// The action `seat` chose for its own city in the current step, if it has chosen.
+    pub fn own_choice(&self, seat: usize) -> Option<Action> {
+        if seat >= self.players() { None } else { self.chosen[seat] }
     }
 
     /// The hands `seat` has held this Age, turn by turn up to the current turn: what it has

@@ -32,6 +32,7 @@ pub mod effect;
 pub mod game;
 pub mod payment;
 pub mod resources;
+pub mod sample;
 pub mod score;
 pub mod table;
 pub mod view;

@@ -2,10 +2,11 @@
 //! discard pile, and the public log. Never another hand, the decks of later Ages, the discard
 //! pile's contents (except while this seat builds from it), or which cards lie under the wonders.
 
+use crate::action::Action;
 use crate::card::CardId;
 use crate::catalog::Edition;
 use crate::city::City;
-use crate::game::{Game, Hand, LogEntry, MAX_PLAYERS, Phase};
+use crate::game::{Game, Hand, LogEntry, MAX_PLAYERS, Phase, Used};
 use arrayvec::ArrayVec;
 
 /// A seat's view of the game.
@@ -48,6 +49,13 @@ pub struct View {
     /// The hands this seat has held this Age, by turn (the last is its current hand, as it was
     /// at the start of the turn).
     pub seen_hands: Vec<Hand>,
+    /// The cards this seat used this Age, by turn (index 6: Babylon's last card): for its own
+    /// city, then for the Free City.
+    pub used_cards: Vec<Used>,
+    /// The action this seat already chose for its own city in the current step.
+    pub own_choice: Option<Action>,
+    /// 2-player variant: the seat that chose the Free City's action in the last resolved turn.
+    pub free_city_controller: Option<u8>,
 }
 
 impl Game {
@@ -82,6 +90,9 @@ impl Game {
             log: self.last_log().iter().copied().collect(),
             history: self.history().to_vec(),
             seen_hands: self.seen_hands(seat).to_vec(),
+            used_cards: self.used_cards(seat).to_vec(),
+            own_choice: self.own_choice(seat),
+            free_city_controller: self.free_city_controller().map(|c| c as u8),
         }
     }
 }

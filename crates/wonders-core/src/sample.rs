@@ -1,0 +1,566 @@
+//! Resampling: from one seat's [`View`], a full game state consistent with everything that seat
+//! knows (OpenSpiel calls this resampling from the information state). Searches use it to play
+//! out determinized games without ever reading another seat's hidden cards.
+//!
+//! What the seat knows, and so what every sample keeps: its hand; every city; the sizes of the
+//! hands, of the discard pile and of the Free City's pile; the public history; and the hands it
+//! held earlier this Age with the cards it used from them. The rest is dealt at random:
+//!
+//! - **This Age's hands.** Hands travel as packets (left in Ages I and III, right in Age II; in
+//!   the 2-player variant they swap between the players, and the holder of the Free City card
+//!   draws from its pile). A packet the seat held is followed from the last time it saw it: cards
+//!   built from it are public; a card another player used face down (a wonder stage or a discard)
+//!   is drawn from what the packet can still hold — never a card seen in the packet later or
+//!   built from it later, and always one that must be gone before the seat saw the packet again.
+//!   A packet it never held holds unseen cards.
+//! - **Unseen cards** are this Age's cards (for Age III, the guilds in play are drawn too, keeping
+//!   every guild already seen) less every card whose place is known; they fill the unknown places
+//!   at random.
+//! - **The discard pile**: this Age's discards (own ones known, others' as sampled) and, for the
+//!   rest of its size, cards of earlier Ages that are in no city.
+//! - **Later Ages** are dealt afresh.
+//!
+//! Every consistent deal has a positive probability. Choices the others have already made this
+//! turn are hidden, so in a sample they have not chosen yet.
+
+use crate::card::{CardId, CardSet};
+use crate::catalog::{Catalog, Edition};
+use crate::city::{City, Production};
+use crate::game::{Game, HAND_MAX, HAND_SIZE, Hand, LAST_TURN, MAX_PLAYERS, Phase, Played};
+use crate::view::View;
+use arrayvec::ArrayVec;
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Known(CardId),
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dest {
+    Discard,
+    Stage,
+}
+
+/// A card that left a packet face down (a discard or a wonder stage).
+#[derive(Clone, Copy, Debug)]
+struct Hidden {
+    slot: Slot,
+    dest: Dest,
+    turn: u8,
+    /// Set when this place is taken by a card later built from the discard pile.
+    taken: bool,
+}
+
+/// One removal from a packet in one step.
+#[derive(Clone, Copy, Debug)]
+enum Removal {
+    /// A public build, or a card the viewing seat used itself.
+    Known(CardId, Option<Dest>),
+    /// Another player's face-down card.
+    Hidden(Dest),
+}
+
+/// Why a view could not be resampled (a view that did not come from a real game).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the view cannot be resampled: {0}")]
+pub struct SampleError(pub String);
+
+fn err<T>(s: impl Into<String>) -> Result<T, SampleError> {
+    Err(SampleError(s.into()))
+}
+
+/// The seat holding packet `p` at turn `t` of Age `age`.
+fn seat_of(p: usize, t: u8, age: u8, n: usize, free_city: bool) -> usize {
+    if free_city {
+        return p ^ ((t as usize - 1) & 1);
+    }
+    let d = if age == 2 { n - 1 } else { 1 };
+    (p + d * (t as usize - 1)) % n
+}
+
+/// The packet at `seat` at turn `t`.
+fn packet_at(seat: usize, t: u8, age: u8, n: usize, free_city: bool) -> usize {
+    if free_city {
+        return seat ^ ((t as usize - 1) & 1);
+    }
+    let d = if age == 2 { 1 } else { n - 1 };
+    (seat + d * (t as usize - 1)) % n
+}
+
+fn remove_one(v: &mut Vec<CardId>, c: CardId) -> bool {
+    match v.iter().position(|&x| x == c) {
+        Some(i) => {
+            v.swap_remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+impl Game {
+    /// A full game consistent with everything `view`'s seat knows, with the unseen cards dealt
+    /// at random (see the [module documentation](crate::sample)). `catalog` must be the data of
+    /// the game the view came from.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use wonders_core::{Game, Setup};
+    /// let game = Game::new(&Setup::new(4, 3)).unwrap();
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    /// let sample = Game::resample(&game.view(0), game.catalog(), &mut rng).unwrap();
+    /// assert_eq!(sample.hand(0), game.hand(0));
+    /// assert_eq!(sample.hand(1).len(), 7);
+    /// ```
+    pub fn resample<R: Rng + ?Sized>(
+        view: &View,
+        catalog: &'static Catalog,
+        rng: &mut R,
+    ) -> Result<Game, SampleError> {
+        let mut last = SampleError("no attempt".into());
+        // A random choice can rarely paint itself into a corner (a card later built from the
+        // discard pile that no sampled discard can have been); try again then.
+        for _ in 0..32 {
+            match sample_once(view, catalog, rng) {
+                Ok(g) => return Ok(g),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+}
+
+fn sample_once<R: Rng + ?Sized>(
+    view: &View,
+    catalog: &'static Catalog,
+    rng: &mut R,
+) -> Result<Game, SampleError> {
+    if catalog.edition != view.edition {
+        return err("the catalog is not the view's edition");
+    }
+    let n = view.cities.len();
+    let fc = view.free_city.is_some();
+    let players = n - fc as usize;
+    let me = view.seat as usize;
+    let age = view.age;
+    if !(3..=MAX_PLAYERS).contains(&n) || me >= players || !(1..=3).contains(&age) {
+        return err("impossible seat, player count or Age");
+    }
+    let cur_turn = view.turn.clamp(1, LAST_TURN as u8);
+    let age_history: Vec<_> = view.history.iter().filter(|e| e.age == age).collect();
+    // Turns of this Age already resolved.
+    let resolved: u8 = age_history
+        .iter()
+        .filter(|e| {
+            e.turn <= LAST_TURN as u8
+                && matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded)
+        })
+        .map(|e| e.turn)
+        .max()
+        .unwrap_or(0);
+    let hands_discarded = view.phase != Phase::ChooseSide
+        && view.hand_sizes.iter().all(|&h| h == 0)
+        && (view.free_city.is_none() || view.draw_pile_size == 0);
+    let holder0: usize = if age == 2 { 1 } else { 0 };
+    let holder_at = |t: u8| holder0 ^ ((t as usize - 1) & 1);
+
+    // Removals per (packet, turn), in resolution order (own city first, then the Free City).
+    let packets = if fc { 2 } else { n };
+    let mut removals: Vec<Vec<Vec<Removal>>> = vec![vec![Vec::new(); LAST_TURN + 2]; packets];
+    for e in &age_history {
+        let (is_last_card, t) =
+            if e.turn as usize == LAST_TURN + 1 { (true, LAST_TURN as u8) } else { (false, e.turn) };
+        if t == 0 {
+            continue;
+        }
+        let city = e.seat as usize;
+        let hand_owner = if Some(e.seat) == view.free_city { holder_at(t) } else { city };
+        let p = packet_at(hand_owner, t, age, n, fc);
+        let slot = if is_last_card { LAST_TURN + 1 } else { t as usize };
+        let dest = match e.played {
+            Played::Built(_) => None,
+            Played::Stage(_) => Some(Dest::Stage),
+            Played::Discarded => Some(Dest::Discard),
+            _ => continue,
+        };
+        let removal = if hand_owner == me {
+            // The seat knows the card it used.
+            let idx = if is_last_card { LAST_TURN } else { t as usize - 1 };
+            let k = if Some(e.seat) == view.free_city { 1 } else { 0 };
+            match view.used_cards.get(idx).and_then(|u| u.get(k)) {
+                Some(&c) => Removal::Known(c, dest),
+                None => return err("a card used by the viewing seat is missing from its memory"),
+            }
+        } else {
+            match (e.played, dest) {
+                (Played::Built(c), _) => Removal::Known(c, None),
+                (_, Some(d)) => Removal::Hidden(d),
+                _ => continue,
+            }
+        };
+        removals[p][slot].push(removal);
+    }
+
+    // Snapshots: packet → turn → known content.
+    let mut snapshots: Vec<Vec<Option<Vec<CardId>>>> = vec![vec![None; LAST_TURN + 1]; packets];
+    for (i, h) in view.seen_hands.iter().enumerate() {
+        let t = i as u8 + 1;
+        if t > cur_turn {
+            break;
+        }
+        let p = packet_at(me, t, age, n, fc);
+        snapshots[p][t as usize] = Some(h.to_vec());
+    }
+    if view.phase == Phase::ChooseSide {
+        // Before the first turn the seat has seen only its hand.
+        snapshots[packet_at(me, 1, age, n, fc)][1] = Some(view.hand.to_vec());
+    }
+
+    // Follow every packet through the Age.
+    let mut contents: Vec<Vec<Slot>> = Vec::with_capacity(packets);
+    let mut hidden: Vec<Hidden> = Vec::new();
+    for p in 0..packets {
+        let mut content: Vec<Slot> = vec![Slot::Unknown; HAND_SIZE];
+        let mut step = |t: u8,
+                        slot_index: usize,
+                        content: &mut Vec<Slot>,
+                        hidden: &mut Vec<Hidden>|
+         -> Result<(), SampleError> {
+            let list = removals[p][slot_index].clone();
+            for (k, r) in list.iter().enumerate() {
+                match *r {
+                    Removal::Known(c, dest) => {
+                        match content.iter().position(|s| *s == Slot::Known(c)) {
+                            Some(i) => {
+                                content.swap_remove(i);
+                            }
+                            None => match content.iter().position(|s| *s == Slot::Unknown) {
+                                Some(i) => {
+                                    content.swap_remove(i);
+                                }
+                                None => return err("a public card could not have been in its hand"),
+                            },
+                        }
+                        if let Some(d) = dest {
+                            hidden.push(Hidden { slot: Slot::Known(c), dest: d, turn: t, taken: false });
+                        }
+                    }
+                    Removal::Hidden(dest) => {
+                        // What must stay: cards seen in the packet at the next snapshot, and cards
+                        // publicly taken from it before then (or at any later time if the seat
+                        // never sees it again).
+                        let next = (t as usize + 1..=LAST_TURN).find(|&u| snapshots[p][u].is_some());
+                        let mut reserved: Vec<CardId> = Vec::new();
+                        // Removals later this step, then up to the next snapshot (or to the
+                        // Age's end, Babylon's last card included).
+                        let until = next.unwrap_or(LAST_TURN + 2);
+                        let later = removals[p][t as usize + 1..until].iter().flatten();
+                        for r2 in list.iter().skip(k + 1).chain(later) {
+                            if let Removal::Known(c, _) = r2 {
+                                reserved.push(*c);
+                            }
+                        }
+                        if let Some(u) = next {
+                            reserved.extend(snapshots[p][u].iter().flatten().copied());
+                        }
+                        let is_reserved = |c: CardId, reserved: &mut Vec<CardId>| remove_one(reserved, c);
+                        let mut doomed = Vec::new();
+                        let mut free = Vec::new();
+                        let mut res = reserved.clone();
+                        for (i, s) in content.iter().enumerate() {
+                            match s {
+                                Slot::Known(c) => {
+                                    if !is_reserved(*c, &mut res) {
+                                        if next.is_some() { doomed.push(i) } else { free.push(i) }
+                                    }
+                                }
+                                Slot::Unknown => free.push(i),
+                            }
+                        }
+                        // Hidden removals left before the next snapshot, this one included.
+                        let left: usize = match next {
+                            Some(u) => {
+                                list.iter().skip(k).filter(|r| matches!(r, Removal::Hidden(_))).count()
+                                    + (t as usize + 1..u)
+                                        .flat_map(|v| removals[p][v].iter())
+                                        .filter(|r| matches!(r, Removal::Hidden(_)))
+                                        .count()
+                            }
+                            None => usize::MAX,
+                        };
+                        let pick = if !doomed.is_empty() && doomed.len() >= left {
+                            doomed[rng.random_range(0..doomed.len())]
+                        } else {
+                            let all: Vec<usize> = doomed.iter().chain(free.iter()).copied().collect();
+                            if all.is_empty() {
+                                return err("a face-down card could not have been in its hand");
+                            }
+                            all[rng.random_range(0..all.len())]
+                        };
+                        let slot = content.swap_remove(pick);
+                        hidden.push(Hidden { slot, dest, turn: t, taken: false });
+                    }
+                }
+            }
+            Ok(())
+        };
+        for t in 1..=cur_turn {
+            if fc && view.phase != Phase::ChooseSide && seat_of(p, t, age, n, true) == holder_at(t) {
+                content.push(Slot::Unknown); // the holder draws from the Free City's pile
+            }
+            if let Some(s) = &snapshots[p][t as usize] {
+                if s.len() != content.len() {
+                    return err("a remembered hand has the wrong size");
+                }
+                let mut rest = s.clone();
+                for slot in &content {
+                    if let Slot::Known(c) = slot
+                        && !remove_one(&mut rest, *c)
+                    {
+                        return err("a remembered hand does not hold a card it must hold");
+                    }
+                }
+                content = s.iter().map(|&c| Slot::Known(c)).collect();
+            }
+            if t <= resolved {
+                step(t, t as usize, &mut content, &mut hidden)?;
+            }
+        }
+        if resolved as usize >= LAST_TURN {
+            step(LAST_TURN as u8, LAST_TURN + 1, &mut content, &mut hidden)?;
+        }
+        contents.push(content);
+    }
+
+    // Cards later built from the discard pile take the place of a discard of this Age.
+    let mut city_cards_of_age: Vec<CardId> = Vec::new();
+    for c in &view.cities {
+        city_cards_of_age.extend(c.built.iter().filter(|&id| catalog.card(id).age == age));
+    }
+    for e in &age_history {
+        if let Played::BuiltDiscarded(x) = e.played
+            && catalog.card(x).age == age
+        {
+            let known =
+                hidden.iter().position(|h| !h.taken && h.dest == Dest::Discard && h.slot == Slot::Known(x));
+            let unknown: Vec<usize> = (0..hidden.len())
+                .filter(|&i| {
+                    !hidden[i].taken
+                        && hidden[i].dest == Dest::Discard
+                        && hidden[i].slot == Slot::Unknown
+                        && hidden[i].turn <= e.turn
+                })
+                .collect();
+            match (known, unknown.is_empty()) {
+                (Some(i), _) => hidden[i].taken = true,
+                (None, false) => hidden[unknown[rng.random_range(0..unknown.len())]].taken = true,
+                (None, true) => return err("a card built from the discard pile was never discarded"),
+            }
+        }
+    }
+
+    // This Age's unseen cards.
+    let mut deck: Vec<CardId> = catalog.age_cards(age, n as u8);
+    let mut known: Vec<CardId> = city_cards_of_age.clone();
+    for content in &contents {
+        known.extend(content.iter().filter_map(|s| if let Slot::Known(c) = s { Some(*c) } else { None }));
+    }
+    known.extend(
+        hidden
+            .iter()
+            .filter(|h| !h.taken)
+            .filter_map(|h| if let Slot::Known(c) = h.slot { Some(c) } else { None }),
+    );
+    if age == 3 {
+        let mut in_play: Vec<CardId> =
+            known.iter().copied().filter(|&c| catalog.card(c).is_guild()).collect();
+        in_play.sort();
+        in_play.dedup();
+        let mut others: Vec<CardId> = catalog.guilds().into_iter().filter(|g| !in_play.contains(g)).collect();
+        others.shuffle(rng);
+        let need = (n + 2).saturating_sub(in_play.len());
+        if need > others.len() {
+            return err("more guilds seen than are in play");
+        }
+        deck.extend(in_play);
+        deck.extend(others.into_iter().take(need));
+    }
+    let mut pool = deck;
+    for &c in &known {
+        if !remove_one(&mut pool, c) {
+            return err(format!("{} is seen more often than the deck holds it", catalog.card(c).name));
+        }
+    }
+    pool.shuffle(rng);
+    let draw = |pool: &mut Vec<CardId>| pool.pop().ok_or_else(|| SampleError("too few unseen cards".into()));
+
+    // Hands now.
+    let mut hands: [Hand; MAX_PLAYERS] = Default::default();
+    let mut age_discards: Vec<CardId> = Vec::new();
+    for (p, content) in contents.iter().enumerate() {
+        let mut cards = Vec::with_capacity(content.len());
+        for s in content {
+            cards.push(match s {
+                Slot::Known(c) => *c,
+                Slot::Unknown => draw(&mut pool)?,
+            });
+        }
+        if hands_discarded {
+            age_discards.extend(cards);
+        } else {
+            let seat = seat_of(p, cur_turn, age, n, fc);
+            if seat == me && cards.len() == view.hand.len() {
+                hands[seat] = view.hand.clone();
+            } else {
+                hands[seat] = cards.into_iter().take(HAND_MAX).collect();
+            }
+        }
+    }
+    for h in &hidden {
+        let card = match h.slot {
+            Slot::Known(c) => Some(c),
+            Slot::Unknown if !h.taken => Some(draw(&mut pool)?),
+            Slot::Unknown => None,
+        };
+        if let (Some(c), Dest::Discard, false) = (card, h.dest, h.taken) {
+            age_discards.push(c);
+        }
+    }
+    if let Some(f) = view.free_city {
+        // The Free City's pile: one card drawn each turn; at the end of the Age the last one was
+        // discarded with the players' last cards.
+        let left = if hands_discarded {
+            HAND_SIZE.saturating_sub(cur_turn as usize)
+        } else {
+            view.draw_pile_size as usize
+        };
+        let mut pile = Hand::new();
+        for _ in 0..left {
+            let _ = pile.try_push(draw(&mut pool)?);
+        }
+        if hands_discarded {
+            age_discards.extend(pile);
+        } else {
+            hands[f as usize] = pile;
+        }
+    }
+    if !pool.is_empty() {
+        return err("unseen cards are left over");
+    }
+    for (s, &size) in view.hand_sizes.iter().enumerate() {
+        if hands[s].len() != size as usize {
+            return err("a sampled hand has the wrong size");
+        }
+    }
+
+    // The discard pile.
+    let discard: Vec<CardId> = match &view.discard {
+        Some(d) => d.clone(),
+        None => {
+            let mut pile = age_discards;
+            let mut past: Vec<CardId> = Vec::new();
+            for a in 1..age {
+                let mut cards = catalog.age_cards(a, n as u8);
+                for c in &view.cities {
+                    for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
+                        remove_one(&mut cards, id);
+                    }
+                }
+                past.extend(cards);
+            }
+            past.shuffle(rng);
+            let want = view.discard_size as usize;
+            if pile.len() > want || want - pile.len() > past.len() {
+                return err("the discard pile cannot have its size");
+            }
+            let extra = want - pile.len();
+            pile.extend(past.into_iter().take(extra));
+            pile
+        }
+    };
+
+    // Later Ages, dealt afresh.
+    let mut later: [[Hand; MAX_PLAYERS]; 2] = Default::default();
+    for a in age + 1..=3 {
+        let mut deck = catalog.age_cards(a, n as u8);
+        if a == 3 {
+            let mut guilds = catalog.guilds();
+            guilds.shuffle(rng);
+            deck.extend(guilds.into_iter().take(n + 2));
+        }
+        deck.shuffle(rng);
+        for (seat, chunk) in deck.chunks(HAND_SIZE).take(n).enumerate() {
+            later[a as usize - 2][seat] = chunk.iter().copied().collect();
+        }
+    }
+
+    // What neighbours offered at the start of the turn (2nd edition, Babylon's last card).
+    let mut sale_at_turn_start = [Production::default(); MAX_PLAYERS];
+    for (i, c) in view.cities.iter().enumerate() {
+        sale_at_turn_start[i] = c.for_sale;
+    }
+    if catalog.edition == Edition::Second && matches!(view.phase, Phase::PlayLastCard { .. }) {
+        for (i, c) in view.cities.iter().enumerate() {
+            let fresh: CardSet = age_history
+                .iter()
+                .filter(|e| e.seat as usize == i && e.turn as usize == LAST_TURN)
+                .filter_map(|e| if let Played::Built(x) = e.played { Some(x) } else { None })
+                .fold(CardSet::EMPTY, |mut s, x| {
+                    s.insert(x);
+                    s
+                });
+            let mut rebuilt = City::new(catalog, c.wonder, c.side);
+            for id in c.built.iter().filter(|id| !fresh.contains(*id)) {
+                rebuilt.place(catalog, id);
+            }
+            sale_at_turn_start[i] = rebuilt.for_sale;
+        }
+    }
+
+    let mut cities = [view.cities[0]; MAX_PLAYERS];
+    for (i, c) in view.cities.iter().enumerate() {
+        cities[i] = *c;
+    }
+    let mut chosen = [None; MAX_PLAYERS];
+    if matches!(view.phase, Phase::Choose | Phase::ChooseSide) {
+        chosen[me] = view.own_choice;
+    }
+    let mut picks = [0u8; MAX_PLAYERS];
+    if let Phase::BuildFromDiscard { city } = view.phase {
+        picks[city as usize] = 1;
+    }
+    let mut memory: [[Hand; LAST_TURN]; MAX_PLAYERS] = Default::default();
+    for (i, h) in view.seen_hands.iter().enumerate().take(LAST_TURN) {
+        memory[me][i] = h.clone();
+    }
+    let mut used: [[crate::game::Used; LAST_TURN + 1]; MAX_PLAYERS] = Default::default();
+    for (i, u) in view.used_cards.iter().enumerate().take(LAST_TURN + 1) {
+        used[me][i] = u.clone();
+    }
+    Ok(Game {
+        catalog,
+        seed: 0,
+        cities_n: n as u8,
+        free_city: view.free_city,
+        holder: view.free_city_holder.unwrap_or(0),
+        controller: view.free_city_controller.unwrap_or(0),
+        age,
+        turn: view.turn,
+        phase: view.phase,
+        cities,
+        hands,
+        later_hands: later,
+        discard: discard.into_iter().take(160).collect::<ArrayVec<CardId, 160>>(),
+        chosen,
+        picks,
+        age_ending: matches!(view.phase, Phase::PlayLastCard { .. }),
+        age_end_due: matches!(view.phase, Phase::BuildFromDiscard { .. }) && hands_discarded,
+        log: view.log.clone(),
+        history: view.history.iter().copied().collect(),
+        memory,
+        used,
+        sale_at_turn_start,
+    })
+}

@@ -1,0 +1,135 @@
+//! Resampling from a view: every sample is consistent with what the seat knows (its own view of
+//! the sample is the view it came from), and every consistent deal can appear.
+
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+use wonders_core::{Action, Edition, Game, Phase, Setup, View, WonderDeal};
+
+fn same_knowledge(a: &View, b: &View) -> bool {
+    // Everything but who has chosen: the others' choices this turn are hidden, so in a sample they
+    // have not chosen yet.
+    let mut b = b.clone();
+    b.chosen = a.chosen.clone();
+    *a == b
+}
+
+fn accounted(g: &Game) -> usize {
+    let n = g.cities().len();
+    g.cities().iter().map(|c| c.built.len() + c.stages as usize).sum::<usize>()
+        + (0..n).map(|s| g.hand(s).len()).sum::<usize>()
+        + g.discard_pile().len()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn samples_are_consistent_with_the_view(
+        players in 2u8..=7,
+        second in any::<bool>(),
+        choose_sides in any::<bool>(),
+        seed in any::<u64>(),
+        stop in 0usize..200,
+    ) {
+        let edition = if second && players > 2 { Edition::Second } else { Edition::First };
+        let wonders = if choose_sides { WonderDeal::RandomBoardsChooseSides } else { WonderDeal::Random };
+        let mut g = Game::new(&Setup { edition, players, seed, wonders }).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut legal = Vec::new();
+        let mut steps = 0;
+        // A game takes about 18 decisions per city: stop somewhere inside it.
+        let stop = stop % (18 * g.cities().len());
+        while !g.is_over() && steps < stop {
+            let seat = g.to_act()[0];
+            g.legal_actions_into(seat, &mut legal);
+            let a = legal[rng.random_range(0..legal.len())];
+            g.submit(seat, a).unwrap();
+            steps += 1;
+        }
+        prop_assume!(!g.is_over());
+        for seat in 0..g.players() {
+            let view = g.view(seat);
+            for _ in 0..3 {
+                let s = Game::resample(&view, g.catalog(), &mut rng).unwrap();
+                prop_assert!(same_knowledge(&view, &s.view(seat)), "seat {seat}");
+                prop_assert_eq!(accounted(&s), 7 * g.cities().len() * g.age() as usize);
+                // The sample plays on to the end.
+                let mut s = s;
+                while !s.is_over() {
+                    let t = s.to_act()[0];
+                    s.legal_actions_into(t, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    s.submit(t, a).unwrap();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_consistent_hand_can_appear() {
+    // 3 players, Age I, turn 2, seen by seat 0. Seat 0 knows its turn-1 hand and what it passed
+    // to seat 1 (so seat 1's hand is known exactly), and its turn-2 hand. Seat 1 and seat 2 both
+    // discarded face down on turn 1: the 8 cards seat 0 never saw are seat 2's 6 cards plus those
+    // two discards, so each of the C(8, 6) = 28 six-card subsets is a possible hand for seat 2.
+    let mut g = Game::new(&Setup::new(3, 5)).unwrap();
+    let mine = g.hand(0).to_vec();
+    for seat in 0..3 {
+        let c = g.hand(seat)[0];
+        g.submit(seat, Action::Discard { card: c }).unwrap();
+    }
+    assert_eq!(g.phase(), Phase::Choose);
+    let view = g.view(0);
+    let unseen: BTreeSet<_> = g
+        .catalog()
+        .age_cards(1, 3)
+        .into_iter()
+        .filter(|c| !mine.contains(c) && !g.hand(0).contains(c))
+        .collect();
+    assert_eq!(unseen.len(), 8);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut seen = BTreeSet::new();
+    for _ in 0..3000 {
+        let s = Game::resample(&view, g.catalog(), &mut rng).unwrap();
+        let mut one = s.hand(1).to_vec();
+        let mut passed = mine[1..].to_vec();
+        one.sort();
+        passed.sort();
+        assert_eq!(one, passed, "seat 1 holds what seat 0 passed");
+        let mut h = s.hand(2).to_vec();
+        h.sort();
+        assert!(h.iter().all(|c| unseen.contains(c)));
+        seen.insert(h);
+    }
+    assert_eq!(seen.len(), 28);
+}
+
+#[test]
+fn hands_seen_earlier_are_followed() {
+    // 3 players, turn 4: seat 1 held seat 0's original packet on turn 2 and used one card from
+    // it; seat 2 then used one face down. So seat 0's hand is 4 of the 5 cards seat 1 passed on.
+    let mut g = Game::new(&Setup::new(3, 8)).unwrap();
+    for _ in 0..3 {
+        for seat in 0..3 {
+            let c = g.hand(seat)[0];
+            g.submit(seat, Action::Discard { card: c }).unwrap();
+        }
+    }
+    let view = g.view(1);
+    let mut passed: Vec<_> = view.seen_hands[1].to_vec();
+    passed.retain(|c| *c != view.used_cards[1][0]);
+    assert_eq!(passed.len(), 5);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut hands0 = BTreeSet::new();
+    for _ in 0..500 {
+        let s = Game::resample(&view, g.catalog(), &mut rng).unwrap();
+        assert!(same_knowledge(&view, &s.view(1)));
+        let mut h = s.hand(0).to_vec();
+        h.sort();
+        assert!(h.iter().all(|c| passed.contains(c)), "{h:?} within {passed:?}");
+        hands0.insert(h);
+    }
+    assert_eq!(hands0.len(), 5, "any one of the 5 can be the face-down card");
+}
