@@ -1,6 +1,739 @@
-//! `wonders play` (being written).
+//! `wonders play`: a whole game in the terminal, line by line, against random bots.
+//!
+//! The human sees what a person at the table would see: their hand, their city and their
+//! neighbours' cities, and after each step what every seat did. Each legal action is one numbered
+//! line, grouped by card, with what it costs. Both editions play; two players play the 1st
+//! edition's Free City variant, where the human also chooses for the Free City when holding its
+//! card. The module also holds the text shared with `wonders replay`: log lines, payment
+//! descriptions and the score sheet.
+
+use crate::simulate::{bot_seed, edition_name, parse_edition, setup_for};
+use std::fmt::Write as _;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use wonders_bots::{Bot, RandomBot};
+use wonders_core::score::Score;
+use wonders_core::{
+    Action, CardId, Catalog, City, Colour, Edition, FreeBy, Game, LogEntry, MilitaryTokens, Payment, Phase,
+    Played, Production, Record, Resource, View,
+};
+
+/// Appends one formatted line to a `String` (writing to a `String` cannot fail).
+macro_rules! say {
+    ($dst:expr) => {
+        $dst.push('\n')
+    };
+    ($dst:expr, $($arg:tt)*) => {{
+        let _ = writeln!($dst, $($arg)*);
+    }};
+}
+pub(crate) use say;
+
+/// Options of `wonders play`.
 #[derive(clap::Args, Debug)]
-pub struct PlayArgs {}
-pub fn run(_: &PlayArgs) -> Result<(), String> {
-    Err("not written yet".into())
+pub struct PlayArgs {
+    /// Players, 3 to 7; 2 plays the 1st edition's Free City variant.
+    #[arg(long, short = 'p', value_name = "N", default_value_t = 4,
+          value_parser = clap::value_parser!(u8).range(2..=7))]
+    pub players: u8,
+    /// The edition: 1e (random boards and sides) or 2e (random boards, you choose the side).
+    #[arg(long, short = 'e', value_name = "EDITION", default_value = "1e", value_parser = parse_edition)]
+    pub edition: Edition,
+    /// Your seat, from 0 to N-1.
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    pub seat: usize,
+    /// The seed of the deal (and of the bots) [default: from the clock; it is printed].
+    #[arg(long, short = 's', value_name = "S")]
+    pub seed: Option<u64>,
+    /// Write the game record (JSON) to this file at the end; `wonders replay` checks it.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// A random bot plays your seat too: the whole game runs without input.
+    #[arg(long)]
+    pub auto: bool,
+}
+
+/// Runs `wonders play` on the terminal.
+pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let echo = !stdin.is_terminal();
+    play(args, &mut stdin.lock(), echo, &mut stdout.lock())
+}
+
+/// Writes text to `out` and flushes it.
+pub(crate) fn emit(out: &mut dyn Write, text: &str) -> Result<(), String> {
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| format!("writing the output: {e}"))
+}
+
+/// Plays a game reading the human's choices from `input` and writing to `out`.
+/// With `echo`, each answer read is written back (for input that is not typed on a terminal).
+fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Write) -> Result<(), String> {
+    let n = args.players as usize;
+    if args.seat >= n {
+        return Err(format!(
+            "--seat {} is out of range: a {n}-player game has seats 0 to {}",
+            args.seat,
+            n - 1
+        ));
+    }
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let setup = setup_for(args.edition, args.players, seed);
+    let mut game = Game::new(&setup).map_err(|e| e.to_string())?;
+    let catalog = game.catalog();
+    // Create the record file now, so a bad path fails before the game rather than after it.
+    let mut record_file = match &args.record {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let mut record = Record::new(&setup, catalog);
+    let human = (!args.auto).then_some(args.seat);
+    let mut names = SeatNames::new(&game, human);
+
+    let mut text = String::new();
+    say!(
+        text,
+        "7 Wonders, {}, {n} players, seed {seed} (play this deal again with --seed {seed})",
+        edition_name(args.edition)
+    );
+    for (city_index, city) in game.cities().iter().enumerate() {
+        say!(text, "  {}: {}", names.get(city_index), catalog.wonder(city.wonder).full_name);
+    }
+    if game.phase() == Phase::ChooseSide {
+        say!(text, "Each player chooses the side of the board drawn (its sides are shown first).");
+    }
+    if let Some(holder) = game.free_city_holder() {
+        say!(text, "{} holds the Free City card and chooses for the Free City first.", names.get(holder));
+    }
+    if human.is_none() {
+        say!(text, "Every seat is played by a random bot (--auto).");
+    }
+    emit(out, &text)?;
+
+    let outcome = play_to_end(&mut game, &mut record, seed, human, &mut names, (input, echo), out);
+    let mut text = String::new();
+    if outcome.is_ok() {
+        say!(text);
+        say!(text, "Final scores:");
+        score_sheet(&mut text, &game, &names);
+    }
+    if let Some((path, file)) = &mut record_file {
+        if game.is_over() {
+            record.scores = Some(game.scores());
+        }
+        let json = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())?;
+        writeln!(file, "{json}").map_err(|e| format!("writing {}: {e}", path.display()))?;
+        match &outcome {
+            Ok(()) => {
+                say!(text, "The game record is in {} (check it with `wonders replay`).", path.display())
+            }
+            Err(e) => return Err(format!("{e} (the record so far is in {})", path.display())),
+        }
+    }
+    outcome?;
+    emit(out, &text)
+}
+
+/// Plays the game to its end: the human (if any) chooses through `ask`, random bots elsewhere.
+/// Every action goes into `record`; each step's log is printed when it resolves.
+fn play_to_end(
+    game: &mut Game,
+    record: &mut Record,
+    seed: u64,
+    human: Option<usize>,
+    names: &mut SeatNames,
+    input: (&mut dyn BufRead, bool),
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let (input, echo) = input;
+    let catalog = game.catalog();
+    let mut bots: Vec<RandomBot> = (0..game.players()).map(|s| RandomBot::new(bot_seed(seed, s))).collect();
+    let mut legal = Vec::new();
+    let mut age = game.age();
+    let mut tokens: Vec<MilitaryTokens> = game.cities().iter().map(|c| c.tokens).collect();
+    while !game.is_over() {
+        for seat in game.to_act() {
+            if !game.must_act(seat) {
+                continue;
+            }
+            game.legal_actions_into(seat, &mut legal);
+            let view = game.view(seat);
+            let action = if human == Some(seat) {
+                ask(catalog, &view, &legal, names, (&mut *input, echo), out)?
+            } else {
+                bots[seat].choose(&view, &legal)
+            };
+            record.push(catalog, seat, &action);
+            game.submit(seat, action).map_err(|e| format!("{} cannot do that: {e}", names.get(seat)))?;
+            if !step_resolved(game) {
+                continue;
+            }
+            if game.last_log().iter().any(|e| matches!(e.played, Played::ChoseSide(_))) {
+                *names = SeatNames::new(game, human);
+            }
+            let mut text = String::new();
+            if human.is_some() {
+                say!(text);
+            }
+            log_text(&mut text, catalog, game.last_log(), names);
+            if game.age() != age || game.is_over() {
+                military_text(&mut text, game, age, &tokens, names);
+                age = game.age();
+                tokens = game.cities().iter().map(|c| c.tokens).collect();
+            }
+            emit(out, &text)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the last action resolved a step: nobody is left holding a choice. (In a simultaneous
+/// step the seats that have chosen wait for the others; one-seat steps resolve at once.)
+pub(crate) fn step_resolved(game: &Game) -> bool {
+    !(0..game.players()).any(|s| game.has_chosen(s))
+}
+
+/// A seed from the clock, for games started without `--seed`.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    // Keep it short enough to type.
+    (now.as_nanos() % 1_000_000_000) as u64
+}
+
+/// How cities are named in the output: `you (seat 0, Rhodes A)` for the human's, `seat 2 (Babylon
+/// B)` for a bot's, `the Free City (Giza A)` in the 2-player variant. Indexed by city, which is
+/// also the seat for every city but the Free City.
+pub(crate) struct SeatNames(Vec<String>);
+
+impl SeatNames {
+    /// Names for the cities of `game`; `human` is the human's seat, if any.
+    pub(crate) fn new(game: &Game, human: Option<usize>) -> SeatNames {
+        let catalog = game.catalog();
+        SeatNames(
+            game.cities()
+                .iter()
+                .enumerate()
+                .map(|(index, c)| {
+                    let name = &catalog.wonder(c.wonder).name;
+                    // Before the 2nd edition's side choice, the side is not known yet.
+                    let board = if game.phase() == Phase::ChooseSide {
+                        name.clone()
+                    } else {
+                        format!("{name} {}", side_label(catalog, c))
+                    };
+                    if game.free_city() == Some(index) {
+                        format!("the Free City ({board})")
+                    } else if human == Some(index) {
+                        format!("you (seat {index}, {board})")
+                    } else {
+                        format!("seat {index} ({board})")
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// The name of the city at `index`.
+    pub(crate) fn get(&self, index: usize) -> &str {
+        self.0.get(index).map_or("?", |s| s.as_str())
+    }
+}
+
+/// `A` or `B` (or `Day`/`Night`).
+fn side_label(catalog: &Catalog, city: &City) -> &'static str {
+    city.side.label(catalog.edition)
+}
+
+/// What a construction costs, e.g. `free (chain)`, `pay 1 right + 2 left`, `1 coin to bank`.
+pub(crate) fn payment_text(pay: &Payment) -> String {
+    match pay.free {
+        Some(FreeBy::Chain) => return "free (chain)".into(),
+        Some(FreeBy::FreeBuild) => return "free (Olympia's free build of the Age)".into(),
+        Some(FreeBy::FirstOfColour) => return "free (first of its colour)".into(),
+        Some(FreeBy::FirstOfAge) => return "free (first card of the Age)".into(),
+        Some(FreeBy::LastOfAge) => return "free (last card of the Age)".into(),
+        None => {}
+    }
+    let mut parts = Vec::new();
+    match (pay.right, pay.left) {
+        (0, 0) => {}
+        (r, 0) => parts.push(format!("pay {r} right")),
+        (0, l) => parts.push(format!("pay {l} left")),
+        (r, l) => parts.push(format!("pay {r} right + {l} left")),
+    }
+    if pay.bank > 0 {
+        parts.push(format!("{} coin{} to bank", pay.bank, plural(pay.bank as u16)));
+    }
+    if parts.is_empty() { "free".into() } else { parts.join(", ") }
+}
+
+fn plural(n: u16) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// What a production gives, e.g. `WWS + W/C + G/L/P`; `nothing` when empty.
+fn production_text(p: &Production) -> String {
+    let mut parts = Vec::new();
+    if !p.fixed.is_empty() {
+        parts.push(p.fixed.to_string());
+    }
+    for set in p.choices() {
+        parts.push(set.iter().map(|r| r.letter().to_string()).collect::<Vec<_>>().join("/"));
+    }
+    if parts.is_empty() { "nothing".into() } else { parts.join(" + ") }
+}
+
+/// The city's cards by colour, e.g. `brown: Lumber Yard, Ore Vein | blue: Baths`.
+fn cards_by_colour(catalog: &Catalog, city: &City) -> String {
+    let parts: Vec<String> = Colour::ALL
+        .iter()
+        .filter_map(|&colour| {
+            let names: Vec<&str> = city
+                .built
+                .iter()
+                .map(|c| catalog.card(c))
+                .filter(|d| d.colour == colour)
+                .map(|d| d.name.as_str())
+                .collect();
+            (!names.is_empty()).then(|| format!("{colour}: {}", names.join(", ")))
+        })
+        .collect();
+    if parts.is_empty() { "no cards yet".into() } else { parts.join(" | ") }
+}
+
+/// `2/3 built, next stage: WW → 3 VP` or `3/3 built (complete)`.
+fn wonder_text(catalog: &Catalog, city: &City) -> String {
+    let stages = catalog.wonder(city.wonder).stages(city.side);
+    let built = city.stages as usize;
+    match stages.get(built) {
+        Some(next) => {
+            let effects: Vec<String> = next.effects.iter().map(|e| e.to_string()).collect();
+            let cost = if next.cost.is_empty() { "free".to_string() } else { next.cost.to_string() };
+            format!("{built}/{} stages built, next stage costs {cost} → {}", stages.len(), effects.join(", "))
+        }
+        None => format!("{built}/{} stages built (complete)", stages.len()),
+    }
+}
+
+/// Coins, shields, military and science of a city on one line.
+fn status_text(city: &City) -> String {
+    let [compass, gear, tablet] = city.science;
+    let mut s = format!(
+        "{} coin{}, {} shield{}, military {:+}",
+        city.coins,
+        plural(city.coins),
+        city.shields,
+        plural(city.shields as u16),
+        city.tokens.points()
+    );
+    if compass + gear + tablet + city.science_wild > 0 {
+        let _ = write!(s, ", science: {compass} compass {gear} gear {tablet} tablet");
+        if city.science_wild > 0 {
+            let _ = write!(s, " + {} wild", city.science_wild);
+        }
+    }
+    s
+}
+
+/// The resources `buyer` buys for 1 coin on `side` (0 left, 1 right), e.g. ` (1 coin for W/S/C/O)`.
+fn discount_text(buyer: &City, side: usize) -> String {
+    let cheap: Vec<String> = Resource::ALL
+        .iter()
+        .filter(|&&r| buyer.price(side, r) == 1)
+        .map(|r| r.letter().to_string())
+        .collect();
+    if cheap.is_empty() { String::new() } else { format!(" (you pay 1 coin for {})", cheap.join("/")) }
+}
+
+/// The situation of the human's seat: the step, the city the action is for, its neighbours.
+fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &SeatNames) {
+    let seat = view.seat as usize;
+    let acting = view.acting_city as usize;
+    let n = view.cities.len();
+    let Some(me) = view.cities.get(acting) else {
+        return;
+    };
+    say!(text);
+    let step = match view.phase {
+        Phase::ChooseSide => "choose the side of your wonder board".to_string(),
+        Phase::PlayLastCard { .. } => "Babylon: play the last card of the Age".to_string(),
+        Phase::BuildFromDiscard { .. } => {
+            "Halicarnassus: build a card from the discard pile for free".to_string()
+        }
+        _ => format!("turn {} (cards pass {})", view.turn, if view.age == 2 { "right" } else { "left" }),
+    };
+    say!(text, "=== Age {}, {step} — {} ===", roman(view.age), names.get(seat));
+    if view.phase == Phase::ChooseSide {
+        return;
+    }
+    let who = if acting == seat { "You".to_string() } else { format!("Playing for {}", names.get(acting)) };
+    say!(text, "{who}: {}", status_text(me));
+    let w = catalog.wonder(me.wonder);
+    say!(text, "  wonder: {} (side {}), {}", w.name, side_label(catalog, me), wonder_text(catalog, me));
+    say!(text, "  makes: {}", production_text(&me.production));
+    say!(text, "  city: {}", cards_by_colour(catalog, me));
+    for (side, label, other) in [(0, "Left", (acting + 1) % n), (1, "Right", (acting + n - 1) % n)] {
+        let Some(c) = view.cities.get(other) else {
+            continue;
+        };
+        let stages = c.stage_count(catalog);
+        say!(
+            text,
+            "{label} neighbour, {}: {}, wonder {}/{stages} stages",
+            names.get(other),
+            status_text(c),
+            c.stages
+        );
+        say!(text, "  sells: {}{}", production_text(&c.for_sale), discount_text(me, side));
+        say!(text, "  city: {}", cards_by_colour(catalog, c));
+    }
+}
+
+/// `I`, `II` or `III`.
+pub(crate) fn roman(age: u8) -> &'static str {
+    match age {
+        1 => "I",
+        2 => "II",
+        3 => "III",
+        _ => "?",
+    }
+}
+
+/// A card's description: `Baths [blue] cost S → 3 VP`.
+fn card_text(catalog: &Catalog, card: CardId) -> String {
+    let d = catalog.card(card);
+    format!("{} [{}] cost {} → {}", d.name, d.colour, d.cost_text(), d.effect_text())
+}
+
+/// Shows the human's choices and reads one; returns the chosen action.
+fn ask(
+    catalog: &Catalog,
+    view: &View,
+    legal: &[Action],
+    names: &SeatNames,
+    (input, echo): (&mut dyn BufRead, bool),
+    out: &mut dyn Write,
+) -> Result<Action, String> {
+    let mut text = String::new();
+    situation_text(&mut text, catalog, view, names);
+    let choices = choice_list(&mut text, catalog, view, legal);
+    emit(out, &text)?;
+    if choices.is_empty() {
+        return Err("no legal action to choose from (this is a bug in the engine)".into());
+    }
+    let count = choices.len();
+    loop {
+        emit(out, &format!("Your choice (1-{count}, q to quit): "))?;
+        let mut answer = String::new();
+        let read = input.read_line(&mut answer).map_err(|e| format!("reading standard input: {e}"))?;
+        if read == 0 {
+            return Err(format!(
+                "standard input ended at Age {}, turn {} while {} had to choose: the game is abandoned",
+                roman(view.age),
+                view.turn,
+                names.get(view.seat as usize)
+            ));
+        }
+        let answer = answer.trim();
+        if echo {
+            emit(out, &format!("{answer}\n"))?;
+        }
+        if answer.eq_ignore_ascii_case("q") || answer.eq_ignore_ascii_case("quit") {
+            return Err("game abandoned at your request".into());
+        }
+        match answer.parse::<usize>() {
+            Ok(k) if (1..=count).contains(&k) => return Ok(choices[k - 1]),
+            Ok(k) => emit(out, &format!("{k} is out of range: type a number from 1 to {count}.\n"))?,
+            Err(_) if answer.is_empty() => emit(out, &format!("Type a number from 1 to {count}.\n"))?,
+            Err(_) => emit(out, &format!("`{answer}` is not a number: type a number from 1 to {count}.\n"))?,
+        }
+    }
+}
+
+/// Writes the numbered legal actions, grouped by card, and returns them in the order shown.
+fn choice_list(text: &mut String, catalog: &Catalog, view: &View, legal: &[Action]) -> Vec<Action> {
+    let mut shown = Vec::with_capacity(legal.len());
+    let Some(me) = view.cities.get(view.acting_city as usize) else {
+        shown.extend_from_slice(legal);
+        return shown;
+    };
+    match view.phase {
+        Phase::ChooseSide => {
+            let w = catalog.wonder(me.wonder);
+            say!(text, "Your board: {} ({}), starting resource {}", w.name, w.full_name, w.start.name());
+            for a in legal {
+                if let Action::ChooseSide { side } = *a {
+                    shown.push(*a);
+                    say!(text, "  {:>2}  side {}:", shown.len(), side.label(view.edition));
+                    for (i, stage) in w.stages(side).iter().enumerate() {
+                        let effects: Vec<String> = stage.effects.iter().map(|e| e.to_string()).collect();
+                        say!(text, "        stage {}: cost {} → {}", i + 1, stage.cost, effects.join(", "));
+                    }
+                }
+            }
+        }
+        Phase::BuildFromDiscard { .. } => {
+            say!(text, "The discard pile ({} cards) — build one for free, or pass:", view.discard_size);
+            for a in legal {
+                shown.push(*a);
+                match *a {
+                    Action::BuildDiscarded { card } => {
+                        say!(text, "  {:>2}  build {}", shown.len(), card_text(catalog, card))
+                    }
+                    _ => say!(text, "  {:>2}  {}", shown.len(), action_line(a, 0, view.edition)),
+                }
+            }
+        }
+        _ => hand_choices(text, catalog, view, me, legal, &mut shown),
+    }
+    // Anything the grouping missed (it should not happen) is still offered.
+    for a in legal {
+        if !shown.contains(a) {
+            shown.push(*a);
+            say!(text, "      {:>2}  {}", shown.len(), action_line(a, me.stages + 1, view.edition));
+        }
+    }
+    shown
+}
+
+/// The hand, card by card, each with its numbered legal actions.
+fn hand_choices(
+    text: &mut String,
+    catalog: &Catalog,
+    view: &View,
+    me: &City,
+    legal: &[Action],
+    shown: &mut Vec<Action>,
+) {
+    let stage_no = me.stages + 1;
+    if !legal.iter().any(|a| matches!(a, Action::Wonder { .. })) {
+        if me.stages >= me.stage_count(catalog) {
+            say!(text, "The wonder is complete.");
+        } else {
+            say!(text, "Wonder stage {stage_no} can't be afforded this turn.");
+        }
+    }
+    if view.acting_city != view.seat {
+        say!(text, "Choose for the Free City, from your hand (its rules: a card it can chain must be");
+        say!(text, "built free; it discards only when nothing else is possible):");
+    } else {
+        say!(text, "Your hand:");
+    }
+    let mut seen: Vec<CardId> = Vec::new();
+    for &card in &view.hand {
+        if seen.contains(&card) {
+            continue;
+        }
+        seen.push(card);
+        let mine = |pred: fn(&Action) -> bool| {
+            legal.iter().copied().filter(move |a| a.card() == Some(card) && pred(a))
+        };
+        if mine(|_| true).next().is_none() {
+            continue;
+        }
+        let copies = view.hand.iter().filter(|&&c| c == card).count();
+        let times = if copies > 1 { format!(" (×{copies})") } else { String::new() };
+        say!(text, "  {}{times}", card_text(catalog, card));
+        let builds: Vec<Action> = mine(|a| matches!(a, Action::Build { .. })).collect();
+        if builds.is_empty() {
+            let why = if me.has_name(catalog, card) { "already have it" } else { "can't afford it" };
+            say!(text, "          can't build ({why})");
+        }
+        let stages = mine(|a| matches!(a, Action::Wonder { .. }));
+        let discards = mine(|a| matches!(a, Action::Discard { .. }));
+        for a in builds.into_iter().chain(stages).chain(discards) {
+            shown.push(a);
+            say!(text, "      {:>2}  {}", shown.len(), action_line(&a, stage_no, view.edition));
+        }
+    }
+}
+
+/// One action as a choice line: `build: pay 2 left`, `wonder stage 2: free`, `discard: +3 coins`.
+fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
+    match a {
+        Action::Build { pay, .. } => format!("build: {}", payment_text(pay)),
+        Action::Wonder { pay, .. } => format!("wonder stage {stage_no}: {}", payment_text(pay)),
+        Action::Discard { .. } => "discard: +3 coins".into(),
+        Action::BuildDiscarded { .. } => "build from the discard pile".into(),
+        Action::Pass => "pass (build nothing)".into(),
+        Action::ChooseSide { side } => format!("side {}", side.label(edition)),
+    }
+}
+
+/// The log of one resolved step: a heading and what every city did.
+pub(crate) fn log_text(text: &mut String, catalog: &Catalog, log: &[LogEntry], names: &SeatNames) {
+    let Some(first) = log.first() else {
+        return;
+    };
+    let heading = match (first.turn, first.played) {
+        (_, Played::ChoseSide(_)) => "Wonder sides".to_string(),
+        (_, Played::BuiltDiscarded(_) | Played::Passed) => {
+            format!("Age {}, Halicarnassus", roman(first.age))
+        }
+        (7, _) => format!("Age {}, Babylon's last card", roman(first.age)),
+        (t, _) => format!("Age {}, turn {t}", roman(first.age)),
+    };
+    say!(text, "-- {heading}:");
+    for e in log {
+        say!(text, "   {}", entry_text(catalog, e, names));
+    }
+}
+
+/// One log entry: `seat 1 (Giza A) built Stockade (pay 2 left); +2 coins`.
+pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames) -> String {
+    let who = names.get(e.seat as usize);
+    let paid = |what: String| -> String {
+        if e.pay.free.is_some() || e.pay.total() > 0 {
+            format!("{what} ({})", payment_text(&e.pay))
+        } else {
+            what
+        }
+    };
+    let mut s = match e.played {
+        Played::ChoseSide(side) => format!("{who} chose side {}", side.label(catalog.edition)),
+        Played::Built(c) => paid(format!("{who} built {}", catalog.card(c).name)),
+        Played::Stage(k) => paid(format!("{who} built wonder stage {k}")),
+        Played::Discarded => format!("{who} discarded a card"),
+        Played::BuiltDiscarded(c) => format!("{who} built {} from the discard pile", catalog.card(c).name),
+        Played::Passed => format!("{who} built nothing from the discard pile"),
+    };
+    if e.income > 0 {
+        let _ = write!(s, "; +{} coin{}", e.income, plural(e.income));
+    }
+    s
+}
+
+/// The military conflicts at the end of `age`: each city's shields and the tokens it got.
+pub(crate) fn military_text(
+    text: &mut String,
+    game: &Game,
+    age: u8,
+    before: &[MilitaryTokens],
+    names: &SeatNames,
+) {
+    say!(text, "== End of Age {}: military conflicts ==", roman(age));
+    for (index, city) in game.cities().iter().enumerate() {
+        let old = before.get(index).copied().unwrap_or_default();
+        let t = city.tokens;
+        let won = (t.plus1 + t.plus3 + t.plus5).saturating_sub(old.plus1 + old.plus3 + old.plus5);
+        let lost = t.minus1.saturating_sub(old.minus1);
+        say!(
+            text,
+            "   {}: {} shield{}, {won} victor{}, {lost} defeat{}; military {:+}",
+            names.get(index),
+            city.shields,
+            plural(city.shields as u16),
+            if won == 1 { "y" } else { "ies" },
+            plural(lost as u16),
+            t.points()
+        );
+    }
+}
+
+/// The score sheet: one row per city (the Free City, which is no player, has no rank), every
+/// category, coins and rank.
+pub(crate) fn score_sheet(text: &mut String, game: &Game, names: &SeatNames) {
+    let scores = game.scores();
+    let rank = game.ranks();
+    let width = (0..scores.len()).map(|s| names.get(s).chars().count()).max().unwrap_or(4).max(4);
+    let mut head = format!("  {:<width$}", "city");
+    for c in Score::CATEGORIES {
+        let _ = write!(head, " {c:>10}");
+    }
+    let _ = write!(head, " {:>6} {:>5}", "coins", "rank");
+    say!(text, "{head}");
+    for (index, s) in scores.iter().enumerate() {
+        let mut row = format!("  {:<width$}", names.get(index));
+        for v in s.values() {
+            let _ = write!(row, " {v:>10}");
+        }
+        let coins = game.cities().get(index).map_or(0, |c| c.coins);
+        let place = rank.get(index).map_or("-".to_string(), |r| r.to_string());
+        let _ = write!(row, " {coins:>6} {place:>5}");
+        say!(text, "{row}");
+    }
+    let winners: Vec<&str> = (0..rank.len()).filter(|&s| rank[s] == 1).map(|s| names.get(s)).collect();
+    match (game.is_over(), winners.as_slice()) {
+        (false, leaders) => say!(text, "Leading so far: {}", leaders.join(", ")),
+        (true, [one]) => say!(text, "Winner: {one}"),
+        (true, many) => say!(text, "Shared win: {}", many.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn args(seat: usize, auto: bool) -> PlayArgs {
+        PlayArgs { players: 3, edition: Edition::First, seat, seed: Some(11), record: None, auto }
+    }
+
+    #[test]
+    fn payments_read_like_the_table() {
+        let p = |left, right, bank| Payment { left, right, bank, free: None };
+        assert_eq!(payment_text(&Payment::free(FreeBy::Chain)), "free (chain)");
+        assert_eq!(payment_text(&p(0, 0, 0)), "free");
+        assert_eq!(payment_text(&p(2, 0, 0)), "pay 2 left");
+        assert_eq!(payment_text(&p(2, 1, 0)), "pay 1 right + 2 left");
+        assert_eq!(payment_text(&p(0, 0, 1)), "1 coin to bank");
+        assert_eq!(payment_text(&p(0, 2, 3)), "pay 2 right, 3 coins to bank");
+    }
+
+    #[test]
+    fn a_scripted_game_reaches_the_score_sheet() {
+        // Always the last choice (a discard, or a pass): legal in every step.
+        let mut input = Cursor::new("abc\n0\n99\n\n".to_string() + &"1\n".repeat(200));
+        let mut out = Vec::new();
+        play(&args(1, false), &mut input, true, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("`abc` is not a number"));
+        assert!(out.contains("0 is out of range"));
+        assert!(out.contains("99 is out of range"));
+        assert!(out.contains("Final scores:"));
+        assert!(out.contains("Your hand:"));
+    }
+
+    #[test]
+    fn end_of_input_is_an_error() {
+        let mut input = Cursor::new("1\n1\n".to_string());
+        let err = play(&args(0, false), &mut input, false, &mut Vec::new()).unwrap_err();
+        assert!(err.contains("standard input ended"), "{err}");
+    }
+
+    #[test]
+    fn every_choice_listed_is_legal_and_every_legal_action_listed() {
+        let mut legal = Vec::new();
+        let kinds = (2..=7).map(|n| (Edition::First, n)).chain((3..=7).map(|n| (Edition::Second, n)));
+        for (edition, players) in kinds {
+            for seed in 0..6 {
+                let mut game = Game::new(&setup_for(edition, players, seed)).unwrap();
+                let names = SeatNames::new(&game, Some(0));
+                let mut bots: Vec<RandomBot> =
+                    (0..game.players() as u64).map(|s| RandomBot::new(seed * 8 + s)).collect();
+                while !game.is_over() {
+                    for seat in game.to_act() {
+                        game.legal_actions_into(seat, &mut legal);
+                        let view = game.view(seat);
+                        let mut text = String::new();
+                        situation_text(&mut text, game.catalog(), &view, &names);
+                        let shown = choice_list(&mut text, game.catalog(), &view, &legal);
+                        assert_eq!(shown.len(), legal.len(), "{text}");
+                        assert!(legal.iter().all(|a| shown.contains(a)));
+                        let a = bots[seat].choose(&view, &legal);
+                        game.submit(seat, a).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn seat_out_of_range_is_refused() {
+        let err = play(&args(3, true), &mut Cursor::new(String::new()), false, &mut Vec::new()).unwrap_err();
+        assert!(err.contains("--seat 3"), "{err}");
+    }
 }

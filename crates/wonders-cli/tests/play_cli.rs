@@ -1,0 +1,275 @@
+//! `wonders play` and `wonders replay`, run as a user would.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn wonders(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wonders"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    // The game may end (or fail) before reading everything: a broken pipe is fine here.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    child.wait_with_output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{name}", std::process::id()))
+}
+
+/// The score sheet: from the `Final scores:` line to the winner line.
+fn sheet(stdout: &str) -> String {
+    let start = stdout.find("Final scores:").expect("a score sheet");
+    let rest = &stdout[start..];
+    let end = rest.find("Winner:").or_else(|| rest.find("Shared win:")).expect("a winner line");
+    let line_end = rest[end..].find('\n').map_or(rest.len(), |i| end + i);
+    rest[..line_end].to_string()
+}
+
+fn totals(scores: &Value) -> Vec<i64> {
+    scores
+        .as_array()
+        .expect("a list of scores")
+        .iter()
+        .map(|s| s["total"].as_i64().expect("a total"))
+        .collect()
+}
+
+#[test]
+fn auto_game_writes_a_record_that_replays_to_the_same_scores() {
+    let record = temp("auto-5.json");
+    let record_arg = record.to_str().unwrap();
+    let out = wonders(&["play", "--auto", "--seed", "5", "--players", "3", "--record", record_arg], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(stdout.contains("seed 5"));
+    assert!(stdout.contains("-- Age I, turn 1:") && stdout.contains("-- Age III, turn 6:"));
+    assert!(stdout.contains("End of Age III"));
+    let played_sheet = sheet(&stdout);
+    for category in ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "total"]
+    {
+        assert!(played_sheet.contains(category), "{played_sheet}");
+    }
+
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(saved["players"], 3);
+    assert_eq!(saved["seed"], 5);
+    let recorded = totals(&saved["scores"]);
+    assert_eq!(recorded.len(), 3);
+
+    // The text replay reproduces the log and the sheet.
+    let replay = wonders(&["replay", record_arg], "");
+    assert!(replay.status.success(), "stderr: {}", text(&replay.stderr));
+    let replayed = text(&replay.stdout);
+    assert_eq!(sheet(&replayed), played_sheet);
+    assert!(replayed.contains("-- Age III, turn 6:"));
+
+    // The JSON replay gives the same totals, with ranks.
+    let json = wonders(&["replay", record_arg, "--json"], "");
+    assert!(json.status.success(), "stderr: {}", text(&json.stderr));
+    let v: Value = serde_json::from_str(&text(&json.stdout)).unwrap();
+    assert_eq!(v["over"], true);
+    assert_eq!(totals(&v["scores"]), recorded);
+    assert!(v["scores"].as_array().unwrap().iter().any(|s| s["rank"] == 1));
+
+    // From standard input too.
+    let piped = wonders(&["replay", "-", "--json"], &std::fs::read_to_string(&record).unwrap());
+    assert!(piped.status.success());
+    assert_eq!(totals(&serde_json::from_str::<Value>(&text(&piped.stdout)).unwrap()["scores"]), recorded);
+
+    // Same seed, same game.
+    let again = wonders(&["play", "--auto", "--seed", "5", "--players", "3"], "");
+    assert_eq!(sheet(&text(&again.stdout)), played_sheet);
+    let _ = std::fs::remove_file(&record);
+}
+
+#[test]
+fn free_city_and_second_edition_games_record_and_replay() {
+    for (i, args) in [
+        &["--players", "2", "--edition", "1e"][..],
+        &["--players", "3", "--edition", "2e"],
+        &["--players", "7", "--edition", "2e"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let record = temp(&format!("kinds-{i}.json"));
+        let mut cmd = vec!["play", "--auto", "--seed", "13", "--record", record.to_str().unwrap()];
+        cmd.extend_from_slice(args);
+        let out = wonders(&cmd, "");
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        if args[1] == "2" {
+            assert!(stdout.contains("the Free City ("), "{stdout}");
+        } else {
+            assert!(stdout.contains("-- Wonder sides:"), "{stdout}");
+        }
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+        let replay = wonders(&["replay", record.to_str().unwrap(), "--json"], "");
+        assert!(replay.status.success(), "{args:?}: {}", text(&replay.stderr));
+        let v: Value = serde_json::from_str(&text(&replay.stdout)).unwrap();
+        assert_eq!(totals(&v["scores"]), totals(&saved["scores"]));
+        let replay = wonders(&["replay", record.to_str().unwrap()], "");
+        assert_eq!(sheet(&text(&replay.stdout)), sheet(&stdout), "{args:?}");
+        let _ = std::fs::remove_file(&record);
+    }
+}
+
+#[test]
+fn a_human_can_play_the_free_city_and_choose_a_side() {
+    let out = wonders(&["play", "--players", "2", "--seed", "4"], &"1\n".repeat(600));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(stdout.contains("Choose for the Free City"), "{stdout}");
+    assert!(stdout.contains("Final scores:"));
+    let out = wonders(&["play", "--edition", "2e", "--seed", "4"], &"2\n1\n".repeat(600));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(stdout.contains("choose the side of your wonder board"), "{stdout}");
+    assert!(stdout.contains("you (seat 0,") && stdout.contains("chose side Night"), "{stdout}");
+    assert!(stdout.contains("Final scores:"));
+}
+
+#[test]
+fn scripted_human_game_finishes() {
+    let input = "1\n".repeat(400);
+    let record = temp("human-9.json");
+    let out = wonders(
+        &["play", "--seed", "9", "--players", "4", "--seat", "2", "--record", record.to_str().unwrap()],
+        &input,
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(stdout.contains("you (seat 2"));
+    assert!(stdout.contains("Your hand:"));
+    assert!(stdout.contains("Left neighbour") && stdout.contains("Right neighbour"));
+    assert!(stdout.contains("discard: +3 coins"));
+    assert!(stdout.contains("Final scores:"));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let replay = wonders(&["replay", record.to_str().unwrap(), "--json"], "");
+    assert!(replay.status.success(), "stderr: {}", text(&replay.stderr));
+    let replayed: Value = serde_json::from_str(&text(&replay.stdout)).unwrap();
+    assert_eq!(totals(&replayed["scores"]), totals(&saved["scores"]));
+    let _ = std::fs::remove_file(&record);
+}
+
+#[test]
+fn bad_input_reprompts() {
+    let input = format!("x\n0\n1000\n\n{}", "1\n".repeat(400));
+    let out = wonders(&["play", "--seed", "3", "--players", "3"], &input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(stdout.contains("`x` is not a number"));
+    assert!(stdout.contains("0 is out of range"));
+    assert!(stdout.contains("1000 is out of range"));
+    assert!(stdout.contains("Final scores:"));
+}
+
+#[test]
+fn end_of_input_mid_game_fails_cleanly() {
+    let out = wonders(&["play", "--seed", "3", "--players", "3"], "1\n1\n1\n");
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("standard input ended"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Quitting on purpose is also a clean failure.
+    let out = wonders(&["play", "--seed", "3", "--players", "3"], "q\n");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("abandoned"));
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_message() {
+    let out = wonders(&["play", "--players", "9"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("2..=7"), "{}", text(&out.stderr));
+    let out = wonders(&["play", "--players", "2", "--edition", "2e", "--auto"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("Free City variant is 1st edition only"), "{}", text(&out.stderr));
+    let out = wonders(&["play", "--edition", "3e"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("unknown edition"), "{}", text(&out.stderr));
+    let out = wonders(&["play", "--players", "4", "--seat", "4", "--auto"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--seat 4 is out of range"), "{}", text(&out.stderr));
+    let out = wonders(&["play", "--seed", "minus-one"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--seed"));
+    let out = wonders(&["play", "--auto", "--record", "/nonexistent-dir/x.json"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("cannot write"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_record_that_does_not_replay_names_the_action() {
+    let record = temp("tampered.json");
+    let out = wonders(
+        &["play", "--auto", "--seed", "21", "--players", "4", "--record", record.to_str().unwrap()],
+        "",
+    );
+    assert!(out.status.success());
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+
+    // An Age III card cannot be played in the first turn.
+    v["actions"][2] = serde_json::json!({"seat": 2, "type": "build", "card": "Palace"});
+    v["scores"] = Value::Null;
+    let bad = temp("tampered-action.json");
+    std::fs::write(&bad, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = wonders(&["replay", bad.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("action 2"), "{stderr}");
+    assert!(stderr.contains("does not replay"), "{stderr}");
+
+    // Wrong recorded scores.
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    v["scores"][0]["total"] = serde_json::json!(999);
+    std::fs::write(&bad, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = wonders(&["replay", bad.to_str().unwrap(), "--json"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("scores differ"), "{}", text(&out.stderr));
+
+    // Not a record at all, and a missing file.
+    let out = wonders(&["replay", "-"], "{\"hello\": 1}");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("not a game record"), "{}", text(&out.stderr));
+    let out = wonders(&["replay", "/nonexistent/record.json"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("reading /nonexistent/record.json"), "{}", text(&out.stderr));
+
+    // A record cut short replays up to where it stops.
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    v["actions"].as_array_mut().unwrap().truncate(10);
+    v["scores"] = Value::Null;
+    std::fs::write(&bad, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = wonders(&["replay", bad.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("stops before the end"));
+    for f in [record, bad] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in [&["--help"][..], &["play", "--help"], &["simulate", "--help"], &["replay", "--help"]] {
+        let out = wonders(cmd, "");
+        assert!(out.status.success(), "{cmd:?}");
+        assert!(text(&out.stdout).contains("Usage"), "{cmd:?}");
+    }
+    let help = text(&wonders(&["play", "--help"], "").stdout);
+    for flag in ["--players", "--seat", "--seed", "--record", "--auto"] {
+        assert!(help.contains(flag), "{flag}");
+    }
+}

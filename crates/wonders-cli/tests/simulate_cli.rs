@@ -1,0 +1,112 @@
+//! `wonders simulate`, run as a user would.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn wonders(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wonders")).args(args).output().expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = wonders(args);
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+const CATEGORIES: [&str; 8] =
+    ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "total"];
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let one =
+        json(&["simulate", "--players", "4", "--games", "200", "--seed", "1", "--threads", "1", "--json"]);
+    let two =
+        json(&["simulate", "--players", "4", "--games", "200", "--seed", "1", "--threads", "2", "--json"]);
+    assert_eq!(one["mean"], two["mean"]);
+    assert_eq!(one["win_share"], two["win_share"]);
+    assert_eq!(one["games"], 200);
+    assert_eq!(two["games"], 200);
+    // Another seed gives other games.
+    let other =
+        json(&["simulate", "--players", "4", "--games", "200", "--seed", "2", "--threads", "2", "--json"]);
+    assert_ne!(one["mean"], other["mean"]);
+}
+
+#[test]
+fn every_kind_of_game_is_deterministic_across_threads() {
+    for args in [
+        &["--players", "2"][..],
+        &["--players", "3", "--edition", "2e"],
+        &["--players", "7", "--edition", "2e"],
+    ] {
+        let mut one = vec!["simulate", "--games", "60", "--seed", "5", "--json", "--threads", "1"];
+        one.extend_from_slice(args);
+        let mut two = one.clone();
+        two[7] = "2";
+        let (a, b) = (json(&one), json(&two));
+        assert_eq!(a["mean"], b["mean"], "{args:?}");
+        assert_eq!(a["win_share"], b["win_share"], "{args:?}");
+        assert_eq!(a["win_share"].as_array().unwrap().len(), args[1].parse::<usize>().unwrap());
+    }
+}
+
+#[test]
+fn json_has_exactly_the_documented_keys_and_plausible_values() {
+    let v = json(&["simulate", "--players", "5", "--games", "100", "--seed", "3", "--json"]);
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(keys, ["games", "games_per_second", "mean", "win_share"]);
+    let mean = v["mean"].as_object().unwrap();
+    let mut mean_keys: Vec<&str> = mean.keys().map(|k| k.as_str()).collect();
+    mean_keys.sort();
+    let mut expected = CATEGORIES.to_vec();
+    expected.sort();
+    assert_eq!(mean_keys, expected);
+
+    let m = |k: &str| mean[k].as_f64().unwrap();
+    let parts: f64 = CATEGORIES[..7].iter().map(|k| m(k)).sum();
+    assert!((parts - m("total")).abs() < 1e-9, "the categories add up to the total");
+    assert!(m("total") > 0.0 && m("total") < 150.0, "mean total {}", m("total"));
+    assert!(m("treasury") >= 0.0 && m("science") >= 0.0 && m("civilian") >= 0.0);
+    // Military tokens: each Age's wins and defeats; the mean lies between -6 and +18.
+    assert!(m("military") > -6.0 && m("military") < 18.0);
+
+    let share: Vec<f64> = v["win_share"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(share.len(), 5);
+    assert!(share.iter().all(|s| (0.0..=1.0).contains(s)));
+    let sum: f64 = share.iter().sum();
+    assert!(sum >= 1.0 - 1e-9, "every game has at least one winner: {sum}");
+    assert!(v["games_per_second"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn text_report() {
+    let out = wonders(&["simulate", "--games", "50", "--seed", "4", "--threads", "1"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("50 random games of 4 players"));
+    assert!(stdout.contains("games per second"));
+    for c in CATEGORIES {
+        assert!(stdout.contains(c), "{c}");
+    }
+    assert!(stdout.contains("seat 3"));
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_message() {
+    for (args, needle) in [
+        (&["simulate", "--players", "9", "--games", "5"][..], "2..=7"),
+        (&["simulate", "--players", "1", "--games", "5"], "2..=7"),
+        (&["simulate", "--players", "2", "--edition", "2e", "--games", "5"], "1st edition only"),
+        (&["simulate", "--edition", "x", "--games", "5"], "unknown edition"),
+        (&["simulate", "--games", "0"], "--games"),
+        (&["simulate", "--games", "5", "--threads", "0"], "--threads"),
+        (&["simulate", "--games", "many"], "--games"),
+    ] {
+        let out = wonders(args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
