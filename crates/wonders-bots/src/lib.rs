@@ -132,13 +132,16 @@ pub fn play_out<B: Bot>(game: &mut Game, bots: &mut [B], legal: &mut Vec<Action>
     if bots.len() != game.players() {
         return Err(PlayError::Seats { bots: bots.len(), players: game.players() });
     }
+    // One view, refilled for each decision: nothing is allocated once its buffers have grown.
+    let mut view = game.view(0);
     while !game.is_over() {
         for seat in game.to_act() {
             if !game.must_act(seat) {
                 continue;
             }
             game.legal_actions_into(seat, legal);
-            let action = bots[seat].choose(&game.view(seat), legal);
+            game.view_into(seat, &mut view);
+            let action = bots[seat].choose(&view, legal);
             game.submit(seat, action).map_err(|error| PlayError::Illegal {
                 seat,
                 bot: bots[seat].name(),

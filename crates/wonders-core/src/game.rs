@@ -11,7 +11,7 @@
 //! - Babylon B plays the Age's last card in an extra step after the 6th turn, before the other
 //!   last cards are discarded (§4.5; the convention of the JB engine, the rulebook is silent);
 //! - Halicarnassus builds from the discard pile at the end of the turn its stage is built, after
-//!   that turn's discards, before military (§4.4);
+//!   that turn's discards, before the hands pass and before military (§4.4);
 //! - military at the end of each Age (+1/+3/+5, −1), then the next Age or the end;
 //! - with 2 players (1st edition), a third city, the Free City, is played in turn by the holder
 //!   of the Free City card (002 2人變體規則; base-1e.md §5): it draws a card from the Free City's
@@ -247,6 +247,9 @@ pub struct Game {
     pub(crate) picks: [u8; MAX_PLAYERS],
     pub(crate) age_ending: bool,
     pub(crate) age_end_due: bool,
+    /// Set when a turn before the Age's last has resolved: the hands pass once any build from the
+    /// discard pile of that turn is done.
+    pub(crate) pass_due: bool,
     pub(crate) log: ArrayVec<LogEntry, MAX_PLAYERS>,
     /// The whole public log of the game.
     pub(crate) history: ArrayVec<LogEntry, HISTORY_MAX>,
@@ -280,6 +283,7 @@ impl PartialEq for Game {
             && self.picks == o.picks
             && self.age_ending == o.age_ending
             && self.age_end_due == o.age_end_due
+            && self.pass_due == o.pass_due
             && self.log == o.log
             && self.history == o.history
             && self.memory == o.memory
@@ -393,6 +397,7 @@ impl Game {
             picks: [0; MAX_PLAYERS],
             age_ending: false,
             age_end_due: false,
+            pass_due: false,
             log: ArrayVec::new(),
             history: ArrayVec::new(),
             memory: Default::default(),
@@ -951,9 +956,7 @@ impl Game {
                     if self.turn as usize >= LAST_TURN {
                         self.age_ending = true;
                     } else {
-                        self.pass_hands();
-                        self.turn += 1;
-                        self.begin_turn();
+                        self.pass_due = true;
                     }
                     self.advance();
                 }
@@ -1212,6 +1215,12 @@ impl Game {
                 // Nothing to build: the effect is lost (base-1e.md §4.4).
                 self.picks[city] = 0;
                 continue;
+            }
+            if self.pass_due {
+                self.pass_due = false;
+                self.pass_hands();
+                self.turn += 1;
+                self.begin_turn();
             }
             if self.age_end_due {
                 self.age_end_due = false;

@@ -531,6 +531,19 @@ fn sample_once<R: Rng + ?Sized>(
     if let Phase::BuildFromDiscard { city } = view.phase {
         picks[city as usize] = 1;
     }
+    if matches!(view.phase, Phase::PlayLastCard { .. }) {
+        // A Halicarnassus stage built on the last turn still owes its build from the discard
+        // pile, after Babylon's last card.
+        for e in age_history.iter().filter(|e| e.turn as usize == LAST_TURN) {
+            if let Played::Stage(k) = e.played {
+                let c = &view.cities[e.seat as usize];
+                let stage = &catalog.wonder(c.wonder).stages(c.side)[k as usize - 1];
+                if stage.effects.contains(&crate::effect::Effect::BuildFromDiscard) {
+                    picks[e.seat as usize] += 1;
+                }
+            }
+        }
+    }
     let mut memory: [[Hand; LAST_TURN]; MAX_PLAYERS] = Default::default();
     for (i, h) in view.seen_hands.iter().enumerate().take(LAST_TURN) {
         memory[me][i] = h.clone();
@@ -557,6 +570,9 @@ fn sample_once<R: Rng + ?Sized>(
         picks,
         age_ending: matches!(view.phase, Phase::PlayLastCard { .. }),
         age_end_due: matches!(view.phase, Phase::BuildFromDiscard { .. }) && hands_discarded,
+        pass_due: matches!(view.phase, Phase::BuildFromDiscard { .. })
+            && !hands_discarded
+            && (resolved as usize) < LAST_TURN,
         log: view.log.clone(),
         history: view.history.iter().copied().collect(),
         memory,

@@ -69,30 +69,72 @@ impl Game {
     /// assert_eq!(view.hand_sizes.as_slice(), &[7, 7, 7]);
     /// ```
     pub fn view(&self, seat: usize) -> View {
+        let mut view = View {
+            seat: 0,
+            edition: self.edition(),
+            age: 0,
+            turn: 0,
+            phase: Phase::Over,
+            hand: Hand::new(),
+            cities: ArrayVec::new(),
+            hand_sizes: ArrayVec::new(),
+            acting_city: 0,
+            free_city: None,
+            free_city_holder: None,
+            draw_pile_size: 0,
+            chosen: ArrayVec::new(),
+            discard_size: 0,
+            discard: None,
+            log: ArrayVec::new(),
+            history: Vec::new(),
+            seen_hands: Vec::new(),
+            used_cards: Vec::new(),
+            own_choice: None,
+            free_city_controller: None,
+        };
+        self.view_into(seat, &mut view);
+        view
+    }
+
+    /// Refills `view` with what `seat` may know now, reusing its buffers: a game loop that keeps
+    /// one view per seat allocates nothing once they have grown.
+    pub fn view_into(&self, seat: usize, view: &mut View) {
         let n = self.players();
         let picking = matches!(self.phase(), Phase::BuildFromDiscard { .. }) && self.must_act(seat);
-        View {
-            seat: seat as u8,
-            edition: self.edition(),
-            age: self.age(),
-            turn: self.turn(),
-            phase: self.phase(),
-            hand: self.hand(seat).iter().copied().collect(),
-            cities: self.cities().iter().copied().collect(),
-            hand_sizes: (0..n).map(|s| self.hand(s).len() as u8).collect(),
-            acting_city: self.acting_city(seat) as u8,
-            free_city: self.free_city().map(|f| f as u8),
-            free_city_holder: self.free_city_holder().map(|h| h as u8),
-            draw_pile_size: self.draw_pile_size() as u8,
-            chosen: (0..n).map(|s| self.has_chosen(s)).collect(),
-            discard_size: self.discard_pile().len() as u8,
-            discard: picking.then(|| self.discard_pile().to_vec()),
-            log: self.last_log().iter().copied().collect(),
-            history: self.history().to_vec(),
-            seen_hands: self.seen_hands(seat).to_vec(),
-            used_cards: self.used_cards(seat).to_vec(),
-            own_choice: self.own_choice(seat),
-            free_city_controller: self.free_city_controller().map(|c| c as u8),
+        view.seat = seat as u8;
+        view.edition = self.edition();
+        view.age = self.age();
+        view.turn = self.turn();
+        view.phase = self.phase();
+        view.hand.clear();
+        view.hand.extend(self.hand(seat).iter().copied());
+        view.cities.clear();
+        view.cities.extend(self.cities().iter().copied());
+        view.hand_sizes.clear();
+        view.hand_sizes.extend((0..n).map(|s| self.hand(s).len() as u8));
+        view.acting_city = self.acting_city(seat) as u8;
+        view.free_city = self.free_city().map(|f| f as u8);
+        view.free_city_holder = self.free_city_holder().map(|h| h as u8);
+        view.draw_pile_size = self.draw_pile_size() as u8;
+        view.chosen.clear();
+        view.chosen.extend((0..n).map(|s| self.has_chosen(s)));
+        view.discard_size = self.discard_pile().len() as u8;
+        if picking {
+            let d = view.discard.get_or_insert_with(Vec::new);
+            d.clear();
+            d.extend_from_slice(self.discard_pile());
+        } else {
+            view.discard = None;
         }
+        view.log.clear();
+        view.log.extend(self.last_log().iter().copied());
+        view.history.clear();
+        view.history.extend_from_slice(self.history());
+        view.seen_hands.clear();
+        view.seen_hands.extend(self.seen_hands(seat).iter().cloned());
+        view.used_cards.clear();
+        view.used_cards.extend(self.used_cards(seat).iter().cloned());
+        view.own_choice = self.own_choice(seat);
+        view.free_city_controller = self.free_city_controller().map(|c| c as u8);
     }
 }

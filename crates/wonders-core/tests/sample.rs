@@ -55,6 +55,20 @@ proptest! {
                 let s = Game::resample(&view, g.catalog(), &mut rng).unwrap();
                 prop_assert!(same_knowledge(&view, &s.view(seat)), "seat {seat}");
                 prop_assert_eq!(accounted(&s), 7 * g.cities().len() * g.age() as usize);
+                // In a step only this seat decides, the same action leads to the same view.
+                if g.to_act().as_slice() == [seat] && !matches!(g.phase(), Phase::Choose | Phase::ChooseSide) {
+                    g.legal_actions_into(seat, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    let (mut real, mut sampled) = (g.clone(), s.clone());
+                    real.submit(seat, a).unwrap();
+                    sampled.submit(seat, a).unwrap();
+                    // (After it the hands may pass, revealing new cards: compare what is public.)
+                    let (r, m) = (real.view(seat), sampled.view(seat));
+                    prop_assert_eq!((r.phase, r.age, r.turn, r.discard_size), (m.phase, m.age, m.turn, m.discard_size));
+                    prop_assert_eq!(r.cities, m.cities);
+                    prop_assert_eq!(r.hand_sizes, m.hand_sizes);
+                    prop_assert_eq!(r.history, m.history);
+                }
                 // The sample plays on to the end.
                 let mut s = s;
                 while !s.is_over() {
