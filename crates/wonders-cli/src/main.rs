@@ -2,6 +2,7 @@
 
 mod play;
 mod replay;
+mod serve;
 mod simulate;
 mod table;
 
@@ -57,6 +58,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve games in the browser: tables, seats for friends and bots, an SQLite store.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
             table::cost(&file, player, card.as_deref(), stage, json)
         }
         Command::Replay { file, json } => replay::run(&file, json),
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

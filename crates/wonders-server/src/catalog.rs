@@ -1,0 +1,109 @@
+//! The catalog endpoint: every card and wonder of an edition, with English and Chinese names,
+//! costs and effect summaries, for the UI to draw cards and switch languages.
+
+use crate::msg::ApiError;
+use serde::Serialize;
+use std::sync::OnceLock;
+use wonders_core::{Catalog, Edition, Side};
+
+/// A card in the catalog.
+#[derive(Serialize)]
+struct CardJson<'a> {
+    name: &'a str,
+    zh: &'a str,
+    age: u8,
+    colour: &'static str,
+    coins: u8,
+    /// Resource letters (W wood, S stone, C clay, O ore, G glass, L loom, P papyrus); empty when none.
+    cost: String,
+    effect: String,
+    chain_from: &'a [String],
+}
+
+#[derive(Serialize)]
+struct StageJson {
+    cost: String,
+    effect: String,
+}
+
+#[derive(Serialize)]
+struct SideJson {
+    label: &'static str,
+    stages: Vec<StageJson>,
+}
+
+#[derive(Serialize)]
+struct WonderJson<'a> {
+    name: &'a str,
+    full_name: &'a str,
+    zh: &'a str,
+    start: char,
+    sides: Vec<SideJson>,
+}
+
+#[derive(Serialize)]
+struct CatalogJson<'a> {
+    edition: &'static str,
+    cards: Vec<CardJson<'a>>,
+    wonders: Vec<WonderJson<'a>>,
+}
+
+fn letters(r: &wonders_core::Resources) -> String {
+    if r.is_empty() { String::new() } else { r.to_string() }
+}
+
+fn build(catalog: &'static Catalog) -> String {
+    let cards = catalog
+        .cards
+        .iter()
+        .map(|c| CardJson {
+            name: &c.name,
+            zh: &c.zh,
+            age: c.age,
+            colour: c.colour.name(),
+            coins: c.coins,
+            cost: letters(&c.cost),
+            effect: c.effect_text(),
+            chain_from: &c.chain_from,
+        })
+        .collect();
+    let wonders = catalog
+        .wonders
+        .iter()
+        .map(|w| WonderJson {
+            name: &w.name,
+            full_name: &w.full_name,
+            zh: &w.zh,
+            start: w.start.letter(),
+            sides: [Side::A, Side::B]
+                .into_iter()
+                .map(|side| SideJson {
+                    label: side.label(catalog.edition),
+                    stages: w
+                        .stages(side)
+                        .iter()
+                        .map(|s| StageJson {
+                            cost: letters(&s.cost),
+                            effect: s.effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    let doc = CatalogJson { edition: catalog.edition.code(), cards, wonders };
+    serde_json::to_string(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// The catalog of an edition (`1e` or `2e`) as JSON, built once.
+pub fn json(edition: &str) -> Result<&'static str, ApiError> {
+    static FIRST: OnceLock<String> = OnceLock::new();
+    static SECOND: OnceLock<String> = OnceLock::new();
+    let edition = Edition::parse(edition)
+        .ok_or_else(|| ApiError::NotFound(format!("unknown edition `{edition}` (1e or 2e)")))?;
+    let cell = match edition {
+        Edition::First => &FIRST,
+        Edition::Second => &SECOND,
+    };
+    Ok(cell.get_or_init(|| build(Catalog::get(edition))).as_str())
+}

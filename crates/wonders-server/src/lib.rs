@@ -1,0 +1,51 @@
+//! # wonders-server
+//!
+//! Play *7 Wonders* in the browser: a multiplayer server over the [`wonders_core`] rules, with
+//! tables, seats for people and bots, a WebSocket per table, the browser UI embedded in the
+//! binary, and an embedded SQLite store.
+//!
+//! - **Tables**: 3–7 players (what the core accepts), 1st or 2nd edition, wonders at random or all
+//!   on one side, bots in any seats. A table starts when every seat is taken; a rematch is a new
+//!   table with the same options and bots.
+//! - **Seats**: taking one returns a secret token (128 random bits from the operating system)
+//!   given only once; the store keeps its SHA-256. Only the holder acts for the seat or sees its
+//!   hand. Anyone may watch: spectators get the public view, with no hand.
+//! - **Reliability**: each accepted action is appended to the table's log in SQLite, in a
+//!   transaction committed before the action is acknowledged; on start every game is rebuilt by
+//!   replaying its log, and the bots whose turn it is move. A stale action (sent twice, or for a
+//!   step already over) is refused, and so is anything malformed: nothing changes then.
+//! - **Information**: every message about a game is built from [`wonders_core::Game::view`] of
+//!   the receiving seat, or from a view with the hand removed for spectators.
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! let server = wonders_server::Server::open(std::path::Path::new("wonders.db")).unwrap();
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! wonders_server::serve(listener, server).await
+//! # }
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod bots;
+pub mod catalog;
+pub mod http;
+pub mod msg;
+pub mod server;
+pub mod store;
+pub mod table;
+pub mod token;
+pub mod ui;
+pub mod ws;
+
+pub use bots::{BOT_NAMES, make_bot};
+pub use http::router;
+pub use msg::ApiError;
+pub use server::Server;
+pub use store::{Store, StoreError};
+
+/// Serves `server` on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, server: Server) -> std::io::Result<()> {
+    axum::serve(listener, router(server)).await
+}

@@ -1,0 +1,383 @@
+//! The JSON messages of the HTTP API and the WebSocket, and the API's errors.
+//!
+//! Everything a client receives about a game is built from [`wonders_core::Game::view`] of its own
+//! seat, or, for a spectator, from a seat's view with the hand and the discard pile removed
+//! ([`SeatView::public`]): no message is ever built from another seat's hand or from the decks.
+
+use serde::{Deserialize, Serialize};
+use wonders_core::score::Score;
+use wonders_core::wire::{WireAction, WireCity, WireLogEntry, WireView};
+
+/// An API error: a code for programs, a message for people. Nothing changes when one is returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ApiError {
+    /// The request is malformed or names something unknown (HTTP 400).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The token does not give the right to do this (HTTP 403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// No such table or seat (HTTP 404).
+    #[error("{0}")]
+    NotFound(String),
+    /// The request conflicts with the table's state: a seat already taken, a game not started
+    /// or not over (HTTP 409).
+    #[error("{0}")]
+    Conflict(String),
+    /// The action was meant for a step of the game that is over (HTTP 409).
+    #[error("{0}")]
+    Stale(String),
+    /// The game refused the action (HTTP 422).
+    #[error("{0}")]
+    Illegal(String),
+    /// The store failed; nothing was changed (HTTP 500).
+    #[error("{0}")]
+    Storage(String),
+}
+
+impl ApiError {
+    /// The error's code on the wire.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::Stale(_) => "stale",
+            ApiError::Illegal(_) => "illegal",
+            ApiError::Storage(_) => "storage",
+        }
+    }
+
+    /// The HTTP status code.
+    pub fn status(&self) -> u16 {
+        match self {
+            ApiError::BadRequest(_) => 400,
+            ApiError::Forbidden(_) => 403,
+            ApiError::NotFound(_) => 404,
+            ApiError::Conflict(_) | ApiError::Stale(_) => 409,
+            ApiError::Illegal(_) => 422,
+            ApiError::Storage(_) => 500,
+        }
+    }
+
+    /// The JSON body of an HTTP error: `{"error": {"code": …, "message": …}}`.
+    pub fn body(&self) -> serde_json::Value {
+        serde_json::json!({"error": {"code": self.code(), "message": self.to_string()}})
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        ApiError::Storage(e.to_string())
+    }
+}
+
+/// A seat in a request to create a table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    /// A bot's name (`random`, …) for a bot seat; absent for a seat a person takes.
+    #[serde(default)]
+    pub bot: Option<String>,
+}
+
+/// `POST /api/tables`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// Number of players.
+    pub players: u8,
+    /// `1e` (default) or `2e`.
+    #[serde(default)]
+    pub edition: Option<String>,
+    /// `random` (default); a side for every board: `A`/`B` (`Day`/`Night` in the 2nd edition);
+    /// or `choose` (2nd edition: random boards, each player chooses its side).
+    #[serde(default)]
+    pub wonders: Option<String>,
+    /// One entry per seat (missing entries are seats for people); a seat is a bot when it
+    /// names one.
+    #[serde(default)]
+    pub seats: Vec<SeatRequest>,
+}
+
+/// `POST /api/tables/{id}/seats/{seat}`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeSeat {
+    /// The display name (1–32 characters).
+    pub name: String,
+}
+
+/// The answer to taking a seat: the seat's token, given only this once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatToken {
+    /// The table.
+    pub table: String,
+    /// The seat.
+    pub seat: u8,
+    /// The secret that lets its holder act for the seat (128 random bits, hex).
+    pub token: String,
+}
+
+/// An action sent by a seat (`POST /api/tables/{id}/actions`, or the WebSocket's `act`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActRequest {
+    /// The seat's action counter from the last state received (`turn_id`); when given, an action
+    /// sent twice or for a step already over is refused as stale.
+    #[serde(default)]
+    pub turn_id: Option<u64>,
+    /// The action, in wire form, as listed in the state's `legal`.
+    pub action: WireAction,
+}
+
+/// What the client sends on the WebSocket.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Act for the seat of the token given with `auth`.
+    Act {
+        /// Echoed in the answer.
+        #[serde(default)]
+        id: Option<u64>,
+        /// See [`ActRequest::turn_id`].
+        #[serde(default)]
+        turn_id: Option<u64>,
+        /// The action.
+        action: WireAction,
+    },
+    /// Prove the right to a seat; until then the connection is a spectator's.
+    Auth {
+        /// The seat's token.
+        token: String,
+    },
+    /// Ask for the current state again.
+    Refresh,
+    /// Keep-alive; answered by `pong`.
+    Ping,
+}
+
+/// What the server sends on the WebSocket.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The state of the table, sent on connection and after every change.
+    State(Box<StateMsg>),
+    /// The token was accepted: this connection now acts for and sees the hand of `seat`.
+    AuthOk {
+        /// The seat.
+        seat: u8,
+    },
+    /// The action was stored and applied.
+    Accepted {
+        /// The client's id of the action.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        /// The seat's action counter after it (the next `turn_id`).
+        turn_id: u64,
+    },
+    /// A request was refused; nothing changed.
+    Error {
+        /// The client's id of the action, if the error answers one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        /// See [`ApiError::code`].
+        code: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The answer to `ping`.
+    Pong,
+}
+
+/// A seat as everyone sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// Its index.
+    pub seat: u8,
+    /// Display name, once taken.
+    pub name: Option<String>,
+    /// The bot's name, for a bot seat.
+    pub bot: Option<String>,
+    /// Whether the seat is taken (always true for bots).
+    pub taken: bool,
+}
+
+/// A table as everyone sees it (the seed only once the game is over).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableInfo {
+    /// The table's id.
+    pub id: String,
+    /// Creation time, seconds since the Unix epoch.
+    pub created: i64,
+    /// `1e` or `2e`.
+    pub edition: String,
+    /// Number of seats.
+    pub players: u8,
+    /// `random`, the side every board is on, or `choose` (2nd edition: each player chooses).
+    pub wonders: String,
+    /// `waiting` (for people to take seats), `playing`, `over`, or `broken` (its log did not
+    /// replay; see `error`).
+    pub status: String,
+    /// The seats.
+    pub seats: Vec<SeatInfo>,
+    /// Age, for games in progress.
+    pub age: u8,
+    /// Turn, for games in progress.
+    pub turn: u8,
+    /// The rematch's id, once created.
+    pub rematch: Option<String>,
+    /// The table this is a rematch of.
+    pub rematch_of: Option<String>,
+    /// The seed, once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Why the table is broken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// A view of the game: a seat's own (with its hand), or the public one (with no hand).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    /// The seat it belongs to; `None` for the public view.
+    pub seat: Option<u8>,
+    /// `1e` or `2e`.
+    pub edition: String,
+    /// Age.
+    pub age: u8,
+    /// Turn.
+    pub turn: u8,
+    /// `choose`, `play_last_card`, `build_from_discard`, `over`, …
+    pub phase: String,
+    /// The city a one-city phase concerns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase_city: Option<u8>,
+    /// The city the seat's next action is for (its own, or the Free City); for the public view,
+    /// the first seat's.
+    pub acting_city: u8,
+    /// 2-player variant: the Free City's index among the cities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub free_city: Option<u8>,
+    /// 2-player variant: the seat holding the Free City card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub free_city_holder: Option<u8>,
+    /// 2-player variant: cards left in the Free City's draw pile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_pile_size: Option<u8>,
+    /// The seat's hand; absent from the public view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<String>>,
+    /// Every city, seated clockwise.
+    pub cities: Vec<WireCity>,
+    /// Cards in each hand.
+    pub hand_sizes: Vec<u8>,
+    /// Who has chosen in the current step.
+    pub chosen: Vec<bool>,
+    /// Cards in the discard pile.
+    pub discard_size: u8,
+    /// The discard pile, only for the seat building from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discard: Option<Vec<String>>,
+    /// The last resolved step.
+    pub log: Vec<WireLogEntry>,
+}
+
+impl SeatView {
+    /// A seat's own view.
+    pub fn own(w: WireView) -> SeatView {
+        SeatView {
+            seat: Some(w.seat),
+            edition: w.edition,
+            age: w.age,
+            turn: w.turn,
+            phase: w.phase,
+            phase_city: w.phase_city,
+            acting_city: w.acting_city,
+            free_city: w.free_city,
+            free_city_holder: w.free_city_holder,
+            draw_pile_size: w.draw_pile_size,
+            hand: Some(w.hand),
+            cities: w.cities,
+            hand_sizes: w.hand_sizes,
+            chosen: w.chosen,
+            discard_size: w.discard_size,
+            discard: w.discard,
+            log: w.log,
+        }
+    }
+
+    /// The public view: a seat's view with its hand and the discard pile dropped.
+    pub fn public(w: WireView) -> SeatView {
+        SeatView {
+            seat: None,
+            edition: w.edition,
+            age: w.age,
+            turn: w.turn,
+            phase: w.phase,
+            phase_city: w.phase_city,
+            acting_city: w.acting_city,
+            free_city: w.free_city,
+            free_city_holder: w.free_city_holder,
+            draw_pile_size: w.draw_pile_size,
+            hand: None,
+            cities: w.cities,
+            hand_sizes: w.hand_sizes,
+            chosen: w.chosen,
+            discard_size: w.discard_size,
+            discard: None,
+            log: w.log,
+        }
+    }
+}
+
+/// One line of the final score sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreLine {
+    /// Points by category and the total.
+    #[serde(flatten)]
+    pub score: Score,
+    /// Coins left (the tie-break).
+    pub coins: u16,
+    /// Rank (1 = winner; shared places skip the next); `None` for the Free City of the 2-player
+    /// variant, which is no player.
+    pub rank: Option<u8>,
+}
+
+/// The state of a table for one client.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StateMsg {
+    /// The table.
+    pub table: TableInfo,
+    /// The step of the game: it grows each time a turn or a one-seat step resolves. Send it
+    /// back with an action.
+    pub step: u64,
+    /// The seat this state is for; `None` for a spectator.
+    pub you: Option<u8>,
+    /// How many actions `you` made so far: send it back as an action's `turn_id`, so that an
+    /// action sent twice or too late is refused.
+    pub turn_id: u64,
+    /// The view, once the game started.
+    pub view: Option<SeatView>,
+    /// Every legal action of `you` now (empty when it has nothing to do).
+    pub legal: Vec<WireAction>,
+    /// The seats the game waits for.
+    pub waiting: Vec<u8>,
+    /// The public log of the whole game, oldest first: from entry `history_from` on (on the
+    /// WebSocket, each state carries only the entries that connection has not received yet).
+    pub history: Vec<WireLogEntry>,
+    /// The index of `history`'s first entry in the whole log (0: the whole log).
+    pub history_from: usize,
+    /// The final score sheet, once the game is over.
+    pub scores: Option<Vec<ScoreLine>>,
+}
+
+/// A table in the list of tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableList {
+    /// Tables waiting for people or playing, newest first.
+    pub open: Vec<TableInfo>,
+    /// Finished (and broken) tables, newest first.
+    pub finished: Vec<TableInfo>,
+}

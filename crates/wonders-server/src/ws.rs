@@ -1,0 +1,115 @@
+//! The WebSocket of a table: `GET /api/tables/{id}/ws`.
+//!
+//! The connection starts as a spectator's and receives `state` messages: one at once, then one
+//! after every change of the table. To keep them small, a state carries only the log entries
+//! the connection has not received yet (`history_from` says where they start); the answers to
+//! `auth` and `refresh` carry the whole log. The client may send (JSON text messages, see
+//! [`ClientMsg`]):
+//!
+//! - `{"type": "auth", "token": "…"}`: from then on the connection sees and acts for the token's
+//!   seat (answered by `auth_ok` and a new `state`, or an `error` with code `forbidden`);
+//! - `{"type": "act", "id": 7, "turn_id": 12, "action": {"type": "build", "card": "Library", …}}`:
+//!   answered by `accepted` (stored, then applied) or `error` (nothing changed), both echoing
+//!   `id`;
+//! - `{"type": "refresh"}` and `{"type": "ping"}`.
+//!
+//! A malformed message is answered by an `error` with code `bad_request`.
+
+use crate::msg::{ApiError, ClientMsg, ServerMsg};
+use crate::server::{Server, TableCell};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use std::sync::Arc;
+
+fn error(id: Option<u64>, e: &ApiError) -> ServerMsg {
+    ServerMsg::Error { id, code: e.code().to_string(), message: e.to_string() }
+}
+
+async fn send(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
+    match serde_json::to_string(msg) {
+        Ok(text) => socket.send(Message::Text(Utf8Bytes::from(text))).await.is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Serves one WebSocket connection until it closes.
+pub async fn run(server: Server, id: String, cell: Arc<TableCell>, mut socket: WebSocket) {
+    let mut changes = cell.subscribe();
+    changes.mark_unchanged();
+    let mut token: Option<String> = None;
+    let mut seat: Option<u8> = None;
+    // Log entries this connection has received: later states carry only the new ones.
+    let mut sent_history = 0usize;
+    let mut state = |seat: Option<u8>, full: bool| {
+        let mut s = server.state_for(&cell, seat);
+        if !full && sent_history <= s.history.len() {
+            s.history.drain(..sent_history);
+            s.history_from = sent_history;
+        }
+        sent_history = s.history_from + s.history.len();
+        ServerMsg::State(Box::new(s))
+    };
+    if !send(&mut socket, &state(seat, true)).await {
+        return;
+    }
+    loop {
+        tokio::select! {
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                changes.mark_unchanged();
+                if !send(&mut socket, &state(seat, false)).await {
+                    return;
+                }
+            }
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        let e = ApiError::BadRequest("messages are JSON text".into());
+                        if !send(&mut socket, &error(None, &e)).await {
+                            return;
+                        }
+                        continue;
+                    }
+                    Some(Ok(_)) => continue,
+                };
+                let reply = match serde_json::from_str::<ClientMsg>(text.as_str()) {
+                    Err(e) => vec![error(None, &ApiError::BadRequest(format!("malformed message: {e}")))],
+                    Ok(ClientMsg::Ping) => vec![ServerMsg::Pong],
+                    Ok(ClientMsg::Refresh) => vec![state(seat, true)],
+                    Ok(ClientMsg::Auth { token: t }) => match server.authorize(&id, &t) {
+                        Ok(s) => {
+                            token = Some(t);
+                            seat = Some(s);
+                            vec![ServerMsg::AuthOk { seat: s }, state(seat, true)]
+                        }
+                        Err(e) => vec![error(None, &e)],
+                    },
+                    Ok(ClientMsg::Act { id: msg_id, turn_id, action }) => match &token {
+                        None => vec![error(
+                            msg_id,
+                            &ApiError::Forbidden("send `auth` with the seat's token before acting".into()),
+                        )],
+                        Some(t) => {
+                            let (server2, table, t) = (server.clone(), id.clone(), t.clone());
+                            let result = tokio::task::spawn_blocking(move || server2.act(&table, &t, turn_id, &action))
+                                .await
+                                .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
+                            match result {
+                                Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
+                                Err(e) => vec![error(msg_id, &e)],
+                            }
+                        }
+                    },
+                };
+                for msg in &reply {
+                    if !send(&mut socket, msg).await {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
