@@ -85,6 +85,12 @@ async fn a_whole_game_in_headless_chromium() {
     let (Some(chromium), Some(chromedriver)) =
         (find_program(&["chromium", "chromium-browser", "google-chrome"]), find_program(&["chromedriver"]))
     else {
+        // CI installs them (.ci/run) and sets CI=true: there a missing browser is a failure.
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "the browser test needs chromium and chromedriver, and CI must install them"
+        );
         println!(
             "SKIPPED: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
         );
