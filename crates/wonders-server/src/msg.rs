@@ -310,25 +310,7 @@ impl SeatView {
 
     /// The public view: a seat's view with its hand and the discard pile dropped.
     pub fn public(w: WireView) -> SeatView {
-        SeatView {
-            seat: None,
-            edition: w.edition,
-            age: w.age,
-            turn: w.turn,
-            phase: w.phase,
-            phase_city: w.phase_city,
-            acting_city: w.acting_city,
-            free_city: w.free_city,
-            free_city_holder: w.free_city_holder,
-            draw_pile_size: w.draw_pile_size,
-            hand: None,
-            cities: w.cities,
-            hand_sizes: w.hand_sizes,
-            chosen: w.chosen,
-            discard_size: w.discard_size,
-            discard: None,
-            log: w.log,
-        }
+        SeatView { seat: None, hand: None, discard: None, ..SeatView::own(w) }
     }
 }
 
