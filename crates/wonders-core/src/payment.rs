@@ -148,6 +148,19 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
 
 /// Adds to `front` every way of buying `residual` from the two neighbours.
 fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) {
+    if residual.total() == 1 {
+        // The common case: one unit, from whichever neighbour can sell it.
+        let Some(r) = Resource::ALL.into_iter().find(|&r| residual.get(r) > 0) else {
+            return;
+        };
+        for (side, prod) in [(0, market.left), (1, market.right)] {
+            let price = market.prices[side][r as usize];
+            if prod.max_of(r) > 0 && price as u16 <= budget {
+                insert_pareto(front, if side == 0 { (price, 0) } else { (0, price) });
+            }
+        }
+        return;
+    }
     // Quick refusal: a unit neither neighbour can supply.
     let mut wanted: ArrayVec<(Resource, u8, u8, u8), 7> = ArrayVec::new();
     for r in Resource::ALL {
