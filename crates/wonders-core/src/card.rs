@@ -123,6 +123,11 @@ impl CardDef {
     pub fn effect_text(&self) -> String {
         self.effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")
     }
+
+    /// Effects as one line of text in Traditional Chinese.
+    pub fn effect_text_zh(&self) -> String {
+        self.effects.iter().map(|e| e.text_zh()).collect::<Vec<_>>().join("，")
+    }
 }
 
 /// A set of card ids (at most 256 per edition), as a bitset.

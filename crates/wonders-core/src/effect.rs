@@ -332,6 +332,111 @@ impl fmt::Display for Effect {
     }
 }
 
+impl Science {
+    /// The symbol's name in Traditional Chinese (the names of the 003 article).
+    pub const fn zh(self) -> &'static str {
+        match self {
+            Science::Compass => "醫學",
+            Science::Gear => "科學",
+            Science::Tablet => "歷史",
+        }
+    }
+}
+
+fn colours_zh(mask: u8) -> String {
+    const ZH: [&str; 7] = ["棕色", "灰色", "藍色", "黃色", "紅色", "綠色", "紫色"];
+    Colour::ALL
+        .iter()
+        .filter(|c| mask & (1 << **c as u8) != 0)
+        .map(|c| ZH[*c as usize])
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn counted_zh(c: Counted) -> String {
+    match c {
+        Counted::Colours(m) => format!("{}卡牌", colours_zh(m)),
+        Counted::WonderStages => "奇蹟階段".into(),
+        Counted::Defeats => "失敗標記".into(),
+    }
+}
+
+fn scope_zh(s: Scope) -> &'static str {
+    match (s.own, s.neighbours) {
+        (true, true) => "自己及兩側鄰居",
+        (false, true) => "兩側鄰居",
+        _ => "自己",
+    }
+}
+
+fn resource_zh(r: Resource) -> &'static str {
+    ["木頭", "石頭", "磚塊", "礦石", "玻璃", "布料", "紙張"][r as usize]
+}
+
+impl Effect {
+    /// A short description in Traditional Chinese, as shown to players (the terms of rulebook
+    /// 002).
+    ///
+    /// ```
+    /// use wonders_core::Effect;
+    /// assert_eq!(Effect::parse("VP3").unwrap().text_zh(), "3分");
+    /// assert_eq!(Effect::parse("PROD:W/C").unwrap().text_zh(), "產出 木頭/磚塊 之一");
+    /// ```
+    pub fn text_zh(&self) -> String {
+        match *self {
+            Effect::Produce(r) => {
+                let parts: Vec<String> = Resource::ALL
+                    .iter()
+                    .filter(|x| r.get(**x) > 0)
+                    .map(|x| format!("{}×{}", resource_zh(*x), r.get(*x)))
+                    .collect();
+                format!("產出 {}", parts.join(" "))
+            }
+            Effect::ProduceOneOf { choices, sellable } => {
+                let names: Vec<&str> = choices.iter().map(resource_zh).collect();
+                format!("產出 {} 之一{}", names.join("/"), if sellable { "" } else { "（不可出售）" })
+            }
+            Effect::Points(n) => format!("{n}分"),
+            Effect::Shields(n) => format!("{n}個軍事標識"),
+            Effect::Coins(n) => format!("{n}元錢幣"),
+            Effect::Science(s) => format!("科技符號：{}", s.zh()),
+            Effect::ScienceWild => "任選一個科技符號".into(),
+            Effect::TradeDiscount { resources, sides } => {
+                let side = match (sides.left, sides.right) {
+                    (true, true) => "兩側鄰居",
+                    (true, false) => "左側鄰居",
+                    _ => "右側鄰居",
+                };
+                let what = if resources == ResourceSet::RAW {
+                    "原材料".to_string()
+                } else if resources == ResourceSet::MANUFACTURED {
+                    "加工材料".to_string()
+                } else {
+                    resources.iter().map(resource_zh).collect::<Vec<_>>().join("/")
+                };
+                format!("以1元向{side}購買{what}")
+            }
+            Effect::CoinsPer { what, scope, coins } => {
+                format!("{}每張{}得{coins}元", scope_zh(scope), counted_zh(what))
+            }
+            Effect::CoinsAndPointsPer { what, coins, points } => {
+                format!("自己每個{}：立即{coins}元，結束時{points}分", counted_zh(what))
+            }
+            Effect::PointsPer { what, scope, points } => {
+                format!("{}每個{}得{points}分", scope_zh(scope), counted_zh(what))
+            }
+            Effect::FreeBuildPerAge => "每個時代可免費建造一次".into(),
+            Effect::BuildFromDiscard => "免費建造一張棄牌".into(),
+            Effect::PlayLastCard => "可打出每個時代的最後一張牌".into(),
+            Effect::CopyGuild => "複製鄰居的一張行會".into(),
+            Effect::FreeFirstOfColour => "每種顏色的第一張卡牌免費".into(),
+            Effect::FreeFirstOfAge => "每個時代的第一張卡牌免費".into(),
+            Effect::FreeLastOfAge => "每個時代的最後一張卡牌免費".into(),
+            Effect::PointsIfWonderComplete(n) => format!("奇蹟全部完成時得{n}分"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,8 @@ struct CardJson<'a> {
     /// Resource letters (W wood, S stone, C clay, O ore, G glass, L loom, P papyrus); empty when none.
     cost: String,
     effect: String,
+    /// The effect in Traditional Chinese.
+    effect_zh: String,
     chain_from: &'a [String],
 }
 
@@ -24,6 +26,7 @@ struct CardJson<'a> {
 struct StageJson {
     cost: String,
     effect: String,
+    effect_zh: String,
 }
 
 #[derive(Serialize)]
@@ -64,6 +67,7 @@ fn build(catalog: &'static Catalog) -> String {
             coins: c.coins,
             cost: letters(&c.cost),
             effect: c.effect_text(),
+            effect_zh: c.effect_text_zh(),
             chain_from: &c.chain_from,
         })
         .collect();
@@ -85,6 +89,7 @@ fn build(catalog: &'static Catalog) -> String {
                         .map(|s| StageJson {
                             cost: letters(&s.cost),
                             effect: s.effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "),
+                            effect_zh: s.effects.iter().map(|e| e.text_zh()).collect::<Vec<_>>().join("，"),
                         })
                         .collect(),
                 })

@@ -152,6 +152,10 @@ function costIcons(coins, letters) {
   return h('span', { class: 'cost' }, parts);
 }
 
+function effectText(d) {
+  return store.lang === 'zh' && d.effect_zh ? d.effect_zh : d.effect;
+}
+
 function cardBox(cat, name, age, extra) {
   const d = cardDef(cat, name, age);
   const colour = d ? d.colour : 'grey';
@@ -159,7 +163,7 @@ function cardBox(cat, name, age, extra) {
     h('div', { class: 'card-head' },
       h('span', { class: 'card-name' }, cardName(cat, name, age)),
       d ? costIcons(d.coins, d.cost) : null),
-    d ? h('div', { class: 'card-effect' }, d.effect) : null,
+    d ? h('div', { class: 'card-effect' }, effectText(d)) : null,
     d && d.chain_from.length
       ? h('div', { class: 'card-chain' }, t('chainFrom') + ' ' + d.chain_from.map(n => cardName(cat, n)).join(', '))
       : null,
@@ -578,12 +582,12 @@ class TablePage {
       h('div', { class: 'wonder' },
         h('span', { class: 'wonder-name' }, wonderName(cat, c.wonder) + ' ' + c.side + (w ? ' · ' + w.start : '')),
         h('span', { class: 'stages' }, stages.map((s, k) => h('span', {
-          class: 'stage' + (k < c.stages ? ' built' : ''), title: s.effect,
-        }, costIcons(0, s.cost), h('small', {}, s.effect))))),
+          class: 'stage' + (k < c.stages ? ' built' : ''), title: effectText(s),
+        }, costIcons(0, s.cost), h('small', {}, effectText(s)))))),
       h('div', { class: 'built' }, [...byColour].filter(([, l]) => l.length).map(([col, list]) => h('div', { class: 'row' },
         list.map(name => {
           const d = cardDef(cat, name);
-          return h('span', { class: 'mini c-' + col, title: d ? d.effect : name }, cardName(cat, name));
+          return h('span', { class: 'mini c-' + col, title: d ? effectText(d) : name }, cardName(cat, name));
         })))));
   }
 
