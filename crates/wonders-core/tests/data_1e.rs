@@ -77,6 +77,7 @@ fn every_card_has_both_names_and_a_source() {
         assert!(!card.zh.is_empty() && !card.zh.is_ascii(), "{}", card.name);
         assert!(card.source.starts_with("base-1e.md"), "{}", card.name);
         assert!(!card.effects.is_empty(), "{}", card.name);
+        assert!(!card.effect_text_zh().is_ascii(), "{}: a Chinese description", card.name);
         zh.insert((card.age, card.zh.clone()));
         // Found back by both names.
         assert_eq!(c.card(c.find_card(&card.zh).unwrap()).name, card.name);
@@ -165,6 +166,8 @@ fn wonders_have_the_printed_stage_counts() {
     assert_eq!(giza_b, 20, "002: Giza B gives 3, 5, 5, 7 = 20");
     assert!(c.find_wonder("金字塔").unwrap_err().suggestion.is_some());
     assert_eq!(c.wonder(c.find_wonder("古薩金字塔").unwrap()).name, "Giza");
+    let haven = c.card(c.find_card("Haven").unwrap());
+    assert_eq!(haven.effect_text_zh(), "自己每個棕色卡牌：立即1元，結束時1分");
 }
 
 #[test]
