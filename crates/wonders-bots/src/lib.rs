@@ -19,16 +19,128 @@
 //! assert_eq!(game.scores().len(), 4);
 //! ```
 //!
-//! To add a player, implement [`Bot`] in a module of its own and re-export it here.
+//! The players:
+//!
+//! - [`RandomBot`] (`random`): a uniformly random legal action;
+//! - [`HeuristicBot`] (`heuristic`): fast rules valuing every action in points (see
+//!   [`heuristic`]);
+//! - [`SearchBot`] (`search`): Monte-Carlo search over deals sampled from its view, with the
+//!   heuristic as the playout policy (see [`search`]).
+//!
+//! [`bot_from_name`] builds any of them from a short name such as `search:200ms`.
+//!
+//! To add a player, implement [`Bot`] in a module of its own, re-export it here and give it a
+//! name in [`bot_from_name`].
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod heuristic;
 mod random;
+pub mod search;
 
+pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
+pub use search::{SearchBot, SearchConfig};
 
+use std::time::Duration;
 use wonders_core::{Action, ActionError, Game, View};
+
+/// The bot names [`bot_from_name`] accepts, for help texts.
+pub const BOT_NAMES_HELP: &str = "random, heuristic, search (100 ms per move), search:<T>ms, search:<T>s, \
+     search:<N>it, with an optional :<K>t for K threads (e.g. search:200ms:2t)";
+
+/// A bot from its name, its random choices following from `seed`.
+///
+/// Names: `random`; `heuristic`; `search` (100 ms per decision, one thread); `search:` followed
+/// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
+/// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads). Names are case-insensitive and
+/// surrounding spaces are ignored.
+///
+/// ```
+/// use wonders_bots::bot_from_name;
+/// assert_eq!(bot_from_name("heuristic", 1).unwrap().name(), "heuristic");
+/// assert_eq!(bot_from_name("search:5000it", 1).unwrap().name(), "search:5000it");
+/// assert_eq!(bot_from_name("Search:200ms:2t", 1).unwrap().name(), "search:200ms:2t");
+/// let err = bot_from_name("oracle", 1).err().unwrap();
+/// assert!(err.contains("unknown bot `oracle`"), "{err}");
+/// assert!(bot_from_name("search:0it", 1).is_err());
+/// ```
+pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
+    let lower = name.trim().to_ascii_lowercase();
+    let mut parts = lower.split(':');
+    let kind = parts.next().unwrap_or("");
+    let options: Vec<&str> = parts.collect();
+    let no_options = |bot: Box<dyn Bot + Send>| {
+        if options.is_empty() {
+            Ok(bot)
+        } else {
+            Err(format!("bot `{kind}` takes no options (`{}`)", name.trim()))
+        }
+    };
+    match kind {
+        "random" => no_options(Box::new(RandomBot::new(seed))),
+        "heuristic" => no_options(Box::new(HeuristicBot::new())),
+        "search" => {
+            let config = parse_search(&options).map_err(|e| format!("bot `{}`: {e}", name.trim()))?;
+            Ok(Box::new(SearchBot::new(config, seed)))
+        }
+        _ => Err(format!("unknown bot `{}` (known: {BOT_NAMES_HELP})", name.trim())),
+    }
+}
+
+/// The options of a `search:…` name.
+fn parse_search(options: &[&str]) -> Result<SearchConfig, String> {
+    let mut config = SearchConfig::default();
+    let (mut budget_set, mut threads_set) = (false, false);
+    for &opt in options {
+        let number = |digits: &str| -> Result<u64, String> {
+            digits
+                .parse::<u64>()
+                .map_err(|_| format!("`{opt}` is not a budget (<N>it, <T>ms, <T>s) or threads (<K>t)"))
+        };
+        let budget = if let Some(d) = opt.strip_suffix("ms") {
+            Some(search::Budget::Time(Duration::from_millis(number(d)?)))
+        } else if let Some(d) = opt.strip_suffix("it") {
+            let n = number(d)?;
+            Some(search::Budget::Iterations(
+                u32::try_from(n).map_err(|_| format!("`{opt}`: too many iterations"))?,
+            ))
+        } else if let Some(d) = opt.strip_suffix('s') {
+            Some(search::Budget::Time(Duration::from_secs(number(d)?)))
+        } else {
+            None
+        };
+        if let Some(b) = budget {
+            if budget_set {
+                return Err("two budgets given".into());
+            }
+            let zero =
+                matches!(b, search::Budget::Iterations(0)) || b == search::Budget::Time(Duration::ZERO);
+            if zero {
+                return Err(format!("`{opt}`: the budget must be positive"));
+            }
+            if matches!(b, search::Budget::Time(d) if d > Duration::from_secs(3600)) {
+                return Err(format!("`{opt}`: at most an hour per decision"));
+            }
+            budget_set = true;
+            config.budget = b;
+        } else if let Some(d) = opt.strip_suffix('t') {
+            if threads_set {
+                return Err("threads given twice".into());
+            }
+            let k = number(d)?;
+            if !(1..=64).contains(&k) {
+                return Err(format!("`{opt}`: 1 to 64 threads"));
+            }
+            threads_set = true;
+            config.threads = k as usize;
+        } else {
+            return Err(format!("`{opt}` is not a budget (<N>it, <T>ms, <T>s) or threads (<K>t)"));
+        }
+    }
+    Ok(config)
+}
 
 /// A computer player.
 ///

@@ -1,5 +1,6 @@
 //! `wonders`: play, simulate, score and replay 7 Wonders games from the command line.
 
+mod arena;
 mod play;
 mod replay;
 mod serve;
@@ -25,6 +26,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Play many random games and report speed and score statistics.
     Simulate(simulate::SimulateArgs),
+    /// Pit bots against each other: win shares with 95% intervals, mean points, mean rank.
+    Arena(arena::ArenaArgs),
     /// Score a physical game described in the table format (JSON).
     Score {
         /// The table file, or `-` for standard input.
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(args) => play::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Arena(args) => arena::run(&args),
         Command::Score { file, json } => table::score(&file, json),
         Command::Cost { file, player, card, stage, json } => {
             table::cost(&file, player, card.as_deref(), stage, json)

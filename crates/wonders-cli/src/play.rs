@@ -1,4 +1,5 @@
-//! `wonders play`: a whole game in the terminal, line by line, against random bots.
+//! `wonders play`: a whole game in the terminal, line by line, against bots (`--bots`; random
+//! by default).
 //!
 //! The human sees what a person at the table would see: their hand, their city and their
 //! neighbours' cities, and after each step what every seat did. Each legal action is one numbered
@@ -11,7 +12,7 @@ use crate::simulate::{bot_seed, edition_name, parse_edition, setup_for};
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
-use wonders_bots::{Bot, RandomBot};
+use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name};
 use wonders_core::score::Score;
 use wonders_core::{
     Action, CardId, Catalog, City, Colour, Edition, FreeBy, Game, LogEntry, MilitaryTokens, Payment, Phase,
@@ -48,9 +49,49 @@ pub struct PlayArgs {
     /// Write the game record (JSON) to this file at the end; `wonders replay` checks it.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// A random bot plays your seat too: the whole game runs without input.
+    /// A bot plays your seat too: the whole game runs without input.
     #[arg(long)]
     pub auto: bool,
+    /// The bots at the other seats: one name for all of them, or a comma-separated list of one per
+    /// other seat in seat order, skipping yours (with --auto, a list may also name all N seats;
+    /// otherwise your seat plays random). Names: random, heuristic, search (100 ms per move),
+    /// search:<T>ms, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t).
+    #[arg(long, short = 'b', value_name = "LIST", default_value = "random")]
+    pub bots: String,
+}
+
+/// The bot name of every seat from a `--bots` list: one name for all seats; one per seat but
+/// `seat` (which gets `random`); or, when `all_allowed`, one per seat.
+pub(crate) fn seat_bot_names(
+    list: &str,
+    players: usize,
+    seat: usize,
+    all_allowed: bool,
+) -> Result<Vec<String>, String> {
+    let names: Vec<String> = list.split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
+    for name in &names {
+        if name.is_empty() {
+            return Err(format!("--bots has an empty name; known bots: {BOT_NAMES_HELP}"));
+        }
+        bot_from_name(name, 0)?;
+    }
+    let out = match names.len() {
+        1 => vec![names[0].clone(); players],
+        k if k + 1 == players => {
+            let mut out = names.clone();
+            out.insert(seat.min(k), "random".to_string());
+            out
+        }
+        k if k == players && all_allowed => names,
+        k => {
+            return Err(format!(
+                "--bots lists {k} bots: give one name for every bot, or one per other seat ({}){}",
+                players - 1,
+                if all_allowed { format!(", or one per seat ({players})") } else { String::new() }
+            ));
+        }
+    };
+    Ok(out)
 }
 
 /// Runs `wonders play` on the terminal.
@@ -91,6 +132,7 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
     };
     let mut record = Record::new(&setup, catalog);
     let human = (!args.auto).then_some(args.seat);
+    let bot_names = seat_bot_names(&args.bots, game.players(), args.seat, args.auto)?;
     let mut names = SeatNames::new(&game, human);
 
     let mut text = String::new();
@@ -100,7 +142,11 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
         edition_name(args.edition)
     );
     for (city_index, city) in game.cities().iter().enumerate() {
-        say!(text, "  {}: {}", names.get(city_index), catalog.wonder(city.wonder).full_name);
+        let bot = match bot_names.get(city_index) {
+            Some(b) if human != Some(city_index) => format!(" — bot: {b}"),
+            _ => String::new(),
+        };
+        say!(text, "  {}: {}{bot}", names.get(city_index), catalog.wonder(city.wonder).full_name);
     }
     if game.phase() == Phase::ChooseSide {
         say!(text, "Each player chooses the side of the board drawn (its sides are shown first).");
@@ -109,11 +155,12 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
         say!(text, "{} holds the Free City card and chooses for the Free City first.", names.get(holder));
     }
     if human.is_none() {
-        say!(text, "Every seat is played by a random bot (--auto).");
+        say!(text, "Every seat is played by a bot (--auto).");
     }
     emit(out, &text)?;
 
-    let outcome = play_to_end(&mut game, &mut record, seed, human, &mut names, (input, echo), out);
+    let outcome =
+        play_to_end(&mut game, &mut record, (seed, &bot_names), human, &mut names, (input, echo), out);
     let mut text = String::new();
     if outcome.is_ok() {
         say!(text);
@@ -137,12 +184,13 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
     emit(out, &text)
 }
 
-/// Plays the game to its end: the human (if any) chooses through `ask`, random bots elsewhere.
-/// Every action goes into `record`; each step's log is printed when it resolves.
+/// Plays the game to its end: the human (if any) chooses through `ask`, the bots named in
+/// `bots.1` (one per seat, seeded from `bots.0`) elsewhere. Every action goes into `record`; each
+/// step's log is printed when it resolves.
 fn play_to_end(
     game: &mut Game,
     record: &mut Record,
-    seed: u64,
+    bots: (u64, &[String]),
     human: Option<usize>,
     names: &mut SeatNames,
     input: (&mut dyn BufRead, bool),
@@ -150,7 +198,13 @@ fn play_to_end(
 ) -> Result<(), String> {
     let (input, echo) = input;
     let catalog = game.catalog();
-    let mut bots: Vec<RandomBot> = (0..game.players()).map(|s| RandomBot::new(bot_seed(seed, s))).collect();
+    let (seed, bot_names) = bots;
+    let mut bots: Vec<Box<dyn Bot + Send>> = (0..game.players())
+        .map(|s| match bot_names.get(s) {
+            Some(name) => bot_from_name(name, bot_seed(seed, s)),
+            None => Ok(Box::new(RandomBot::new(bot_seed(seed, s))) as Box<dyn Bot + Send>),
+        })
+        .collect::<Result<_, _>>()?;
     let mut legal = Vec::new();
     let mut age = game.age();
     let mut tokens: Vec<MilitaryTokens> = game.cities().iter().map(|c| c.tokens).collect();
@@ -669,7 +723,15 @@ mod tests {
     use std::io::Cursor;
 
     fn args(seat: usize, auto: bool) -> PlayArgs {
-        PlayArgs { players: 3, edition: Edition::First, seat, seed: Some(11), record: None, auto }
+        PlayArgs {
+            players: 3,
+            edition: Edition::First,
+            seat,
+            seed: Some(11),
+            record: None,
+            auto,
+            bots: "random".into(),
+        }
     }
 
     #[test]
@@ -729,6 +791,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bots_lists_name_every_other_seat() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(seat_bot_names("heuristic", 3, 1, false).unwrap(), v(&["heuristic"; 3]));
+        assert_eq!(
+            seat_bot_names("heuristic, search:10it", 3, 1, false).unwrap(),
+            v(&["heuristic", "random", "search:10it"])
+        );
+        assert_eq!(
+            seat_bot_names("search:5it,search:6it", 3, 0, false).unwrap(),
+            v(&["random", "search:5it", "search:6it"])
+        );
+        assert_eq!(
+            seat_bot_names("heuristic,random,heuristic", 3, 0, true).unwrap(),
+            v(&["heuristic", "random", "heuristic"])
+        );
+        assert!(
+            seat_bot_names("heuristic,random,heuristic", 3, 0, false)
+                .unwrap_err()
+                .contains("one per other seat (2)")
+        );
+        assert!(
+            seat_bot_names("heuristic,oracle", 3, 0, false).unwrap_err().contains("unknown bot `oracle`")
+        );
+        assert!(seat_bot_names("heuristic,", 3, 0, false).unwrap_err().contains("empty name"));
+    }
+
+    #[test]
+    fn heuristic_opponents_play_a_whole_game() {
+        let mut a = args(0, true);
+        a.bots = "heuristic".into();
+        let mut out = Vec::new();
+        play(&a, &mut Cursor::new(String::new()), false, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("bot: heuristic") && out.contains("Final scores:"), "{out}");
     }
 
     #[test]

@@ -1,0 +1,915 @@
+//! A fast rule-based player, in the spirit of the rule-based 7 Wonders player of Robilliard,
+//! Fonlupt and Teytaud ("Monte-Carlo Tree Search for the Game of 7 Wonders", 2014): every legal
+//! action gets a value in *points-equivalent*, and the bot plays the best one. No search, no
+//! look-ahead, no allocation once its small tables are built (once per edition, for the whole
+//! process).
+//!
+//! # The rules
+//!
+//! Values are in victory points; `cv` is the value of one coin. The *acting city* is the seat's own
+//! city, or the Free City when the seat chooses for it (2-player variant). The numbers are the
+//! default [`Weights`], tuned by self-play (a variant playing against three copies of the current
+//! best, 4 000 games per comparison).
+//!
+//! 1. **Coins.** A coin is worth `cv = 1/3` (its treasury value) plus a liquidity bonus by Age,
+//!    halved above 12 coins and raised by half below 3 (the tuned bonus is 0 in every Age).
+//! 2. **Cost of an action.** Coins paid to the bank cost `cv` each; coins paid to a neighbour cost
+//!    `cv × 1.25` each (the 0.25 is the gift to a rival). Olympia A's free build of the Age, when
+//!    used, costs 1.2 × the share of the Age left (it could have saved coins later).
+//! 3. **Immediate points.** Points on a card or a stage count at face value; points per counted
+//!    item (guilds, Haven, Lighthouse, Chamber of Commerce, Arena, Ludus, Decorators Guild) count
+//!    what the cities hold now (the card itself included), plus, for guilds counting the
+//!    neighbours' cards, 0.15 per Age III turn left; Arena-like cards add 0.6 × their
+//!    points for each stage the turns left allow.
+//! 4. **Science.** With `Δ(now)` the science points the symbol gains now (wild symbols placed at
+//!    best) and `Δ(future)` its gain if `F` more symbols were to come (placed at best, like wilds;
+//!    `F` = 2 + 0.6·symbols in Age I, 1 + 0.5·symbols in Age II, a quarter of the turns left in
+//!    Age III), the value is `(1 − λ)·Δ(now) + λ·Δ(future)` with λ = 0.20 / 0.15 / 0 by Age.
+//! 5. **Military.** Against each neighbour and for each conflict still to come, the final shield
+//!    difference is the current one plus noise (σ = 0.35 + 0.8·√(turns left before that
+//!    conflict)); shields are worth the gain in expected tokens (+1/+3/+5 for a win, −1 for a
+//!    defeat, 0 for a tie), later Ages' conflicts at weight 1.0.
+//! 6. **Resources.** The k-th unit of a resource is worth `factor × need(k)`, where `need(k)`
+//!    counts what needs at least k units: each distinct card of Age II weighs 0.65 and of Age III
+//!    0.45 while those Ages are to come (guilds half), each card of the current Age 0.10 × the
+//!    share of the Age left, each remaining wonder stage 1.5, each other card of the hand 0.15.
+//!    `factor` is 1.0 when no neighbour sells it (unique), 0.8 when one does, 0.6 when it costs
+//!    1 coin there. So cheap and unique resources count most in Age I, and little in Age III. A
+//!    unit neighbours may buy adds 0.1 per neighbour lacking it (trade income), in Ages I and II.
+//!    An either/or producer is worth its best resource plus a quarter of the others.
+//! 7. **Trading discounts** are worth, per resource and side, 0.45 per unit the neighbour sells
+//!    that the city lacks (0.1 otherwise), times the share of the game left.
+//! 8. **Chains.** A card that makes later cards free adds, for each such card the city does not
+//!    hold and cannot chain yet, 0.25 (next Age) or 0.15 (two Ages later) × (1 + 0.3 × that card's
+//!    resource count, at most 4).
+//! 9. **Wonder stages** are valued by their effects (rules 3–7; building from the discard pile
+//!    4.5, Babylon's last card 2 per Age left, Olympia's free build 3.5 per Age left, copying a
+//!    guild 6, 2nd-edition Olympia powers 2 per Age or 0.8 per colour not built), times 0.9 (a
+//!    stage can wait, a card cannot), plus 1.5 when the turns left are barely enough for the
+//!    stages left. Any card pays for a stage, so the card given is the one whose loss matters
+//!    least — the one the next player wants most (rule 11).
+//! 10. **Discarding** gives `3 × cv`: it wins when nothing else is worth 1 point.
+//! 11. **Hate-drafting.** The card taken out of the hand is not passed on: each action adds
+//!     0.15 × the next player's gain from that card (its value to them by rules 3–8 less what it
+//!     would cost them; zero if they cannot build it now or already have it). Not in the last
+//!     turn of an Age, whose last card is discarded.
+//! 12. **Halicarnassus** builds the discarded card of highest value (rules 3–8), or passes when
+//!     none is worth anything. **Babylon's last card** is played like any turn.
+//! 13. **Side choice** (2nd edition): the side whose stages are worth more on a fixed scale
+//!     (points 1, shield 1.5, coin 0.3, production 3, discount 2.5, science 6, Olympia's and
+//!     Halicarnassus' powers 4–6) less 0.3 per unit of stage cost beyond one unit of the board's
+//!     own resource per stage; Day on a tie.
+//! 14. **The Free City** (2-player variant) is no player: the holder values its action by the
+//!     military balance it shifts (its shields hurt whichever player they beat), the coins it
+//!     pays to the holder (+cv) or to the rival (−0.25 cv), hate-drafting against the rival (who
+//!     receives the hand), and 0.1 for building rather than staging; it discards (−0.5) only when
+//!     it must.
+//!
+//! Ties go to the first action in the legal list (the engine's deterministic order).
+
+use crate::Bot;
+use std::sync::OnceLock;
+use wonders_core::effect::{Counted, Effect, Scope};
+use wonders_core::game::{count, left_of, right_of};
+use wonders_core::payment::{Market, Options, solve};
+use wonders_core::score::science_points;
+use wonders_core::{
+    Action, CardId, Catalog, City, Colour, Edition, FreeBy, Game, Payment, Phase, Resource, Side, View,
+};
+
+/// The tunable weights of the rules (see the [module documentation](self)).
+///
+/// ```
+/// use wonders_bots::HeuristicBot;
+/// use wonders_bots::heuristic::Weights;
+///
+/// // A player that never hate-drafts.
+/// let bot = HeuristicBot::with_weights(Weights { deny: 0.0, ..Weights::default() });
+/// assert_eq!(bot.weights().deny, 0.0);
+/// assert_eq!(HeuristicBot::new().weights(), &Weights::default());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Extra value of a coin beyond its 1/3 point, by Age (rule 1).
+    pub coin_liquidity: [f32; 3],
+    /// Extra loss per coin paid to a neighbour, as a share of its value (rule 2).
+    pub feed: f32,
+    /// Weight of later Ages' conflicts (rule 5).
+    pub military_future: f32,
+    /// λ of rule 4, by Age.
+    pub science_future: [f32; 3],
+    /// Weight per card of Age II and of Age III needing a unit (rule 6).
+    pub need_later: [f32; 2],
+    /// Weight per card of the current Age needing a unit (rule 6), times the share of the Age left.
+    pub need_current: f32,
+    /// Weight per remaining wonder stage needing a unit (rule 6).
+    pub need_stage: f32,
+    /// Weight per other card of the hand needing a unit (rule 6).
+    pub need_hand: f32,
+    /// Price factors of rule 6: nobody sells it, a neighbour sells it, it costs 1 coin.
+    pub scarcity: [f32; 3],
+    /// Chain bonus per later card made free, next Age and two Ages later (rule 8).
+    pub chain: [f32; 2],
+    /// Share of the next player's gain counted when a card is kept from them (rule 11).
+    pub deny: f32,
+    /// Multiplier of a wonder stage's value (rule 9).
+    pub stage_factor: f32,
+    /// Bonus of a stage when the turns left are barely enough (rule 9).
+    pub stage_urgency: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            coin_liquidity: [0.0, 0.0, 0.0],
+            feed: 0.25,
+            military_future: 1.0,
+            science_future: [0.20, 0.15, 0.0],
+            need_later: [0.65, 0.45],
+            need_current: 0.10,
+            need_stage: 1.5,
+            need_hand: 0.15,
+            scarcity: [1.0, 0.8, 0.6],
+            chain: [0.25, 0.15],
+            deny: 0.15,
+            stage_factor: 0.9,
+            stage_urgency: 1.5,
+        }
+    }
+}
+
+/// The rule-based player. Deterministic: the same view and legal list give the same action.
+///
+/// ```
+/// use wonders_bots::{Bot, HeuristicBot};
+/// use wonders_core::{Game, Setup};
+///
+/// let game = Game::new(&Setup::new(4, 7)).unwrap();
+/// let legal = game.legal_actions(0);
+/// let mut bot = HeuristicBot::new();
+/// let choice = bot.choose(&game.view(0), &legal);
+/// assert!(legal.contains(&choice));
+/// assert_eq!(bot.name(), "heuristic");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct HeuristicBot {
+    weights: Weights,
+}
+
+impl HeuristicBot {
+    /// A bot with the default weights.
+    pub fn new() -> HeuristicBot {
+        HeuristicBot { weights: Weights::default() }
+    }
+
+    /// A bot with other weights (for tuning).
+    pub fn with_weights(weights: Weights) -> HeuristicBot {
+        HeuristicBot { weights }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+}
+
+impl Bot for HeuristicBot {
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
+        let ctx = Ctx::from_view(view);
+        match best(&ctx, &self.weights, legal, true) {
+            Some(i) => legal[i],
+            None => Action::Pass,
+        }
+    }
+
+    fn name(&self) -> String {
+        "heuristic".into()
+    }
+}
+
+/// What the rules read: a seat's view, or a sampled game seen from one seat (for rollouts).
+pub(crate) struct Ctx<'a> {
+    pub(crate) catalog: &'static Catalog,
+    pub(crate) cities: &'a [City],
+    pub(crate) seat: usize,
+    /// The city the action is for.
+    pub(crate) city: usize,
+    pub(crate) free_city: Option<usize>,
+    pub(crate) age: u8,
+    pub(crate) turn: u8,
+    pub(crate) phase: Phase,
+    pub(crate) hand: &'a [CardId],
+}
+
+impl<'a> Ctx<'a> {
+    /// From a seat's view.
+    pub(crate) fn from_view(view: &'a View) -> Ctx<'a> {
+        Ctx {
+            catalog: Catalog::get(view.edition),
+            cities: &view.cities,
+            seat: view.seat as usize,
+            city: view.acting_city as usize,
+            free_city: view.free_city.map(|f| f as usize),
+            age: view.age,
+            turn: view.turn,
+            phase: view.phase,
+            hand: &view.hand,
+        }
+    }
+
+    /// From a game, for `seat` (only what that seat could know is read: its hand and the cities).
+    pub(crate) fn from_game(game: &'a Game, seat: usize) -> Ctx<'a> {
+        Ctx {
+            catalog: game.catalog(),
+            cities: game.cities(),
+            seat,
+            city: game.acting_city(seat),
+            free_city: game.free_city(),
+            age: game.age(),
+            turn: game.turn(),
+            phase: game.phase(),
+            hand: game.hand(seat),
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.cities.len()
+    }
+
+    /// Choose turns of the current Age after this one.
+    fn turns_left_in_age(&self) -> u32 {
+        match self.phase {
+            Phase::Choose | Phase::BuildFromDiscard { .. } => 6u32.saturating_sub(self.turn as u32),
+            _ => 0,
+        }
+    }
+
+    /// Turns of the whole game after this one.
+    fn turns_left(&self) -> u32 {
+        self.turns_left_in_age() + 6 * (3u32.saturating_sub(self.age as u32))
+    }
+
+    /// The seat that receives this hand after the turn, when the card taken out matters to it.
+    fn next_player(&self) -> Option<usize> {
+        if self.phase != Phase::Choose || self.turn >= 6 {
+            return None;
+        }
+        let n = self.n();
+        Some(match self.free_city {
+            Some(_) => 1 - self.seat.min(1),
+            None if self.age == 2 => right_of(self.seat, n),
+            None => left_of(self.seat, n),
+        })
+    }
+}
+
+/// Per-edition tables built once.
+struct Tables {
+    /// For each card, the cards of later Ages it makes free.
+    children: Vec<Vec<CardId>>,
+    /// `need[age-1][r][k]`: distinct cards of that Age (guilds counted half) needing at least
+    /// k+1 units of resource r.
+    need: [[[f32; 5]; 7]; 3],
+}
+
+fn tables(catalog: &'static Catalog) -> &'static Tables {
+    static FIRST: OnceLock<Tables> = OnceLock::new();
+    static SECOND: OnceLock<Tables> = OnceLock::new();
+    let cell = match catalog.edition {
+        Edition::First => &FIRST,
+        Edition::Second => &SECOND,
+    };
+    cell.get_or_init(|| build_tables(catalog))
+}
+
+fn build_tables(catalog: &Catalog) -> Tables {
+    let mut children = vec![Vec::new(); catalog.cards.len()];
+    for child in &catalog.cards {
+        for parent in &catalog.cards {
+            if parent.age < child.age && child.chain_parents.contains(parent.name_id) {
+                children[parent.id.0 as usize].push(child.id);
+            }
+        }
+    }
+    let mut need = [[[0f32; 5]; 7]; 3];
+    for c in &catalog.cards {
+        let w = if c.is_guild() { 0.5 } else { 1.0 };
+        for r in Resource::ALL {
+            for (k, slot) in need[c.age as usize - 1][r as usize].iter_mut().enumerate() {
+                if c.cost.get(r) as usize > k {
+                    *slot += w;
+                }
+            }
+        }
+    }
+    Tables { children, need }
+}
+
+/// Science points with `wild` symbols placed at best (fast: every split of the wilds).
+fn science_best(counts: [u8; 3], wild: u8) -> i32 {
+    if wild == 0 {
+        return science_points(counts, 0);
+    }
+    let mut best = 0;
+    for i in 0..=wild {
+        for j in 0..=(wild - i) {
+            let k = wild - i - j;
+            let c = [counts[0] + i, counts[1] + j, counts[2] + k];
+            best = best.max(science_points(c, 0));
+        }
+    }
+    best
+}
+
+/// Standard normal distribution function, logistic approximation.
+fn phi(x: f32) -> f32 {
+    1.0 / (1.0 + (-1.702 * x).exp())
+}
+
+/// Expected military tokens of one conflict for a shield difference `d`, with noise `sigma`.
+fn conflict(d: f32, sigma: f32, win: f32) -> f32 {
+    win * phi((d - 0.5) / sigma) - phi((-d - 0.5) / sigma)
+}
+
+/// Everything the rules need about one city, computed once per decision (the parts that cost
+/// something, lazily).
+struct Persp {
+    t: &'static Tables,
+    city: usize,
+    cv: f32,
+    with_hand: bool,
+    /// Value of the next units of each resource: `unit[r][j]` for the (supply + j + 1)-th unit,
+    /// computed on first use.
+    unit: [Option<[f32; 4]>; 7],
+    /// Lazily computed shield values, index = shields added.
+    mil: [Option<f32>; 8],
+}
+
+impl Persp {
+    fn new(ctx: &Ctx, w: &Weights, t: &'static Tables, city: usize, with_hand: bool) -> Persp {
+        let c = &ctx.cities[city];
+        let age = ctx.age.clamp(1, 3) as usize;
+        let mut cv = 1.0 / 3.0 + w.coin_liquidity[age - 1];
+        if c.coins > 12 {
+            cv = 1.0 / 3.0 + w.coin_liquidity[age - 1] * 0.5;
+        } else if c.coins < 3 {
+            cv = 1.0 / 3.0 + w.coin_liquidity[age - 1] * 1.5;
+        }
+        Persp { t, city, cv, with_hand, unit: [None; 7], mil: [None; 8] }
+    }
+
+    /// The value of the (supply + j + 1)-th unit of `res`, j < 4 (rule 6).
+    fn unit(&mut self, ctx: &Ctx, w: &Weights, res: Resource, j: usize) -> f32 {
+        let t = self.t;
+        let ri = res as usize;
+        if let Some(u) = self.unit[ri] {
+            return u[j.min(3)];
+        }
+        let city = self.city;
+        let c = &ctx.cities[city];
+        let age = ctx.age.clamp(1, 3) as usize;
+        let n = ctx.n();
+        let (l, r) = (&ctx.cities[left_of(city, n)], &ctx.cities[right_of(city, n)]);
+        let stages = ctx.catalog.wonder(c.wonder).stages(c.side);
+        let remaining = stages.get(c.stages as usize..).unwrap_or(&[]);
+        let age_share = ctx.turns_left_in_age() as f32 / 6.0;
+        // What needs at least k+1 units: the stages left, the other cards of the hand.
+        let mut stage_need = [0u8; 5];
+        for stage in remaining {
+            for slot in stage_need.iter_mut().take(stage.cost.get(res) as usize) {
+                *slot += 1;
+            }
+        }
+        let mut hand_need = [0u8; 5];
+        if self.with_hand {
+            for &h in ctx.hand {
+                for slot in hand_need.iter_mut().take(ctx.catalog.card(h).cost.get(res) as usize) {
+                    *slot += 1;
+                }
+            }
+        }
+        let supply = c.production.max_of(res) as usize;
+        let (sells_left, sells_right) = (l.for_sale.max_of(res), r.for_sale.max_of(res));
+        let factor = if sells_left + sells_right == 0 {
+            w.scarcity[0]
+        } else if c.prices[0][ri] == 1 && sells_left > 0 || c.prices[1][ri] == 1 && sells_right > 0 {
+            w.scarcity[2]
+        } else {
+            w.scarcity[1]
+        };
+        // Trade income: neighbours lacking it may buy it.
+        let lacking = (l.production.max_of(res) == 0) as u32 + (r.production.max_of(res) == 0) as u32;
+        let sell_bonus = if age < 3 { 0.1 * lacking as f32 } else { 0.0 };
+        let mut unit = [0f32; 4];
+        for (j, slot) in unit.iter_mut().enumerate() {
+            let k = supply + j; // index into the needs: at least k+1 units
+            if k >= 5 {
+                break;
+            }
+            let mut need = 0.0;
+            for later in age + 1..=3 {
+                need += w.need_later[later - 2] * t.need[later - 1][ri][k];
+            }
+            need += w.need_current * age_share * t.need[age - 1][ri][k];
+            need += w.need_stage * stage_need[k] as f32;
+            need += w.need_hand * hand_need[k] as f32;
+            *slot = factor * need + if j == 0 { sell_bonus } else { 0.0 };
+        }
+        self.unit[ri] = Some(unit);
+        unit[j.min(3)]
+    }
+
+    /// Value of `s` more shields (rule 5).
+    fn military(&mut self, ctx: &Ctx, w: &Weights, s: u8) -> f32 {
+        let s = (s as usize).min(7);
+        if let Some(v) = self.mil[s] {
+            return v;
+        }
+        let n = ctx.n();
+        let me = ctx.cities[self.city].shields as f32;
+        let mut v = 0.0;
+        for other in [left_of(self.city, n), right_of(self.city, n)] {
+            let d = me - ctx.cities[other].shields as f32;
+            v += military_swing(ctx, w, d, s as f32);
+        }
+        self.mil[s] = Some(v);
+        v
+    }
+}
+
+/// Gain in expected tokens over every conflict still to come when a shield difference `d` grows
+/// by `s`.
+fn military_swing(ctx: &Ctx, w: &Weights, d: f32, s: f32) -> f32 {
+    let left = ctx.turns_left_in_age() as f32;
+    // Conflicts still ahead: this Age's unless it is already resolved (not possible while a
+    // decision is pending), and later ones.
+    let mut v = 0.0;
+    for a in ctx.age.max(1)..=3 {
+        let turns = left + 6.0 * (a - ctx.age.max(1)) as f32;
+        let sigma = 0.35 + 0.8 * turns.sqrt();
+        let win = match a {
+            1 => 1.0,
+            2 => 3.0,
+            _ => 5.0,
+        };
+        let weight = if a == ctx.age { 1.0 } else { w.military_future };
+        v += weight * (conflict(d + s, sigma, win) - conflict(d, sigma, win));
+    }
+    v
+}
+
+/// Value of one science symbol (`which` = 0, 1, 2) or of a wild one (`which` = 3) (rule 4).
+fn science_value(ctx: &Ctx, w: &Weights, city: &City, which: usize) -> f32 {
+    let cur = city.science;
+    let wild = city.science_wild;
+    let (with, with_wild) = if which < 3 {
+        let mut c = cur;
+        c[which] += 1;
+        (c, wild)
+    } else {
+        (cur, wild + 1)
+    };
+    let now = (science_best(with, with_wild) - science_best(cur, wild)) as f32;
+    let symbols = (cur.iter().sum::<u8>() + wild) as f32;
+    let future = match ctx.age {
+        1 => 2.0 + 0.6 * symbols,
+        2 => 1.0 + 0.5 * symbols,
+        _ => ctx.turns_left_in_age() as f32 * 0.25,
+    }
+    .min(6.0) as u8;
+    let lambda = w.science_future[ctx.age.clamp(1, 3) as usize - 1];
+    if future == 0 || lambda == 0.0 {
+        return now;
+    }
+    let fut = (science_best(with, with_wild + future) - science_best(cur, wild + future)) as f32;
+    (1.0 - lambda) * now + lambda * fut
+}
+
+/// Value of one effect for the city of `p` (rules 3–9). `card` is the card bearing it, if any.
+fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<CardId>) -> f32 {
+    let city = &ctx.cities[p.city];
+    let colour_bit = card.map_or(0, |c| ctx.catalog.card(c).colour.bit());
+    let own_only = Scope { own: true, neighbours: false };
+    let age3_left = if ctx.age == 3 { ctx.turns_left_in_age() as f32 } else { 6.0 };
+    match *e {
+        Effect::Points(v) => v as f32,
+        Effect::Shields(s) => p.military(ctx, w, s),
+        Effect::Coins(c) => c as f32 * p.cv,
+        Effect::Science(s) => science_value(ctx, w, city, s as usize),
+        Effect::ScienceWild => science_value(ctx, w, city, 3),
+        Effect::Produce(r) => {
+            let mut v = 0.0;
+            for res in Resource::ALL {
+                for j in 0..r.get(res).min(4) as usize {
+                    v += p.unit(ctx, w, res, j);
+                }
+            }
+            v
+        }
+        Effect::ProduceOneOf { choices, .. } => {
+            let (mut best, mut sum) = (0f32, 0f32);
+            for res in choices.iter() {
+                let u = p.unit(ctx, w, res, 0);
+                best = best.max(u);
+                sum += u;
+            }
+            best + 0.25 * (sum - best)
+        }
+        Effect::TradeDiscount { resources, sides } => {
+            let n = ctx.n();
+            let share = ctx.turns_left() as f32 / 18.0;
+            let mut v = 0.0;
+            for (side, applies, neighbour) in
+                [(0, sides.left, left_of(p.city, n)), (1, sides.right, right_of(p.city, n))]
+            {
+                if !applies {
+                    continue;
+                }
+                for res in resources.iter() {
+                    if city.prices[side][res as usize] == 1 {
+                        continue;
+                    }
+                    let sold = ctx.cities[neighbour].for_sale.max_of(res);
+                    let lack = sold.min(2u8.saturating_sub(city.production.max_of(res)));
+                    v += if lack > 0 { 0.45 * lack as f32 } else { 0.1 };
+                }
+            }
+            v * share
+        }
+        Effect::CoinsPer { what, scope, coins } => {
+            let mut k = count(ctx.cities, p.city, what, scope);
+            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+                k += 1;
+            }
+            k as f32 * coins as f32 * p.cv
+        }
+        Effect::CoinsAndPointsPer { what, coins, points } => {
+            let mut k = count(ctx.cities, p.city, what, own_only) as f32;
+            if matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+                k += 1.0;
+            }
+            let mut v = k * (coins as f32 * p.cv + points as f32);
+            if what == Counted::WonderStages {
+                let left = city.stage_count(ctx.catalog).saturating_sub(city.stages) as f32;
+                v += points as f32 * left.min(ctx.turns_left() as f32 / 3.0) * 0.6;
+            }
+            v
+        }
+        Effect::PointsPer { what, scope, points } => {
+            let mut k = count(ctx.cities, p.city, what, scope) as f32;
+            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+                k += 1.0;
+            }
+            if scope.neighbours && !matches!(what, Counted::Defeats) {
+                k += 0.15 * age3_left.min(6.0);
+            }
+            k * points as f32
+        }
+        Effect::PointsIfWonderComplete(v) => {
+            let left = city.stage_count(ctx.catalog).saturating_sub(city.stages) as u32;
+            if left == 0 {
+                v as f32
+            } else if left * 2 <= ctx.turns_left() {
+                v as f32 * 0.6
+            } else {
+                0.0
+            }
+        }
+        Effect::FreeBuildPerAge => {
+            let ages = (3 - ctx.age.min(3)) as f32 + (ctx.turns_left_in_age() >= 2) as u8 as f32;
+            3.5 * ages
+        }
+        Effect::BuildFromDiscard => 4.5,
+        Effect::PlayLastCard => 2.0 * (4 - ctx.age.min(3)) as f32,
+        Effect::CopyGuild => 6.0,
+        Effect::FreeFirstOfColour => {
+            0.8 * Colour::ALL.iter().filter(|c| city.colour_counts[**c as usize] == 0).count() as f32
+        }
+        Effect::FreeFirstOfAge => 2.0 * (3 - ctx.age.min(3)) as f32,
+        Effect::FreeLastOfAge => {
+            2.0 * ((3 - ctx.age.min(3)) as f32 + (ctx.turns_left_in_age() >= 1) as u8 as f32)
+        }
+    }
+}
+
+/// Value of building `card` in the city of `p`, chains included (rules 3–8).
+fn card_value(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -> f32 {
+    let def = ctx.catalog.card(card);
+    let mut v = 0.0;
+    for e in &def.effects {
+        v += effect_value(ctx, w, p, e, Some(card));
+    }
+    // Chains (rule 8).
+    let city = &ctx.cities[p.city];
+    for &child in &t.children[card.0 as usize] {
+        let cd = ctx.catalog.card(child);
+        if cd.age <= ctx.age || city.has_name(ctx.catalog, child) || city.has_chain_for(ctx.catalog, child) {
+            continue;
+        }
+        let weight = if cd.age == ctx.age + 1 { w.chain[0] } else { w.chain[1] };
+        v += weight * (1.0 + 0.3 * (cd.cost.total().min(4) as f32));
+    }
+    v
+}
+
+/// Value of the city's next wonder stage (rule 9), or `None` if the wonder is complete.
+fn stage_value(ctx: &Ctx, w: &Weights, p: &mut Persp) -> Option<f32> {
+    let city = &ctx.cities[p.city];
+    let stages = ctx.catalog.wonder(city.wonder).stages(city.side);
+    let stage = stages.get(city.stages as usize)?;
+    let mut v = 0.0;
+    for e in &stage.effects {
+        v += effect_value(ctx, w, p, e, None);
+    }
+    let left = (stages.len() - city.stages as usize) as u32;
+    let urgent = left * 2 + 1 >= ctx.turns_left();
+    Some(v * w.stage_factor + if urgent { w.stage_urgency } else { 0.0 })
+}
+
+/// Coins-equivalent cost of a payment (rule 2).
+fn pay_cost(ctx: &Ctx, w: &Weights, p: &Persp, pay: &Payment) -> f32 {
+    if pay.free == Some(FreeBy::FreeBuild) {
+        return 1.2 * (ctx.turns_left_in_age() as f32 / 6.0);
+    }
+    let neighbours = (pay.left + pay.right) as f32;
+    p.cv * (neighbours * (1.0 + w.feed) + pay.bank as f32)
+}
+
+/// Gain of `city` from building `card` now, less its cost; 0 if it cannot (rule 11).
+fn gain_for(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -> f32 {
+    let city = &ctx.cities[p.city];
+    let def = ctx.catalog.card(card);
+    if city.has_name(ctx.catalog, card) {
+        return 0.0;
+    }
+    let cost = if city.has_chain_for(ctx.catalog, card) {
+        0.0
+    } else {
+        if city.coins < def.coins as u16 {
+            return 0.0;
+        }
+        let n = ctx.n();
+        let market = Market {
+            own: &city.production,
+            left: &ctx.cities[left_of(p.city, n)].for_sale,
+            right: &ctx.cities[right_of(p.city, n)].for_sale,
+            prices: city.prices,
+        };
+        let mut opts = Options::new();
+        solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
+        match opts.iter().map(|&(l, r)| l as u16 + r as u16).min() {
+            Some(c) => (c as f32 * (1.0 + w.feed) + def.coins as f32) * p.cv,
+            None => return 0.0,
+        }
+    };
+    (card_value(ctx, w, t, p, card) - cost).max(0.0)
+}
+
+/// Small per-card cache for one decision.
+struct CardCache {
+    keys: [CardId; 12],
+    values: [f32; 12],
+    len: usize,
+}
+
+impl CardCache {
+    fn new() -> CardCache {
+        CardCache { keys: [CardId(0); 12], values: [0.0; 12], len: 0 }
+    }
+
+    fn get_or(&mut self, card: CardId, f: impl FnOnce() -> f32) -> f32 {
+        if let Some(i) = self.keys[..self.len].iter().position(|&k| k == card) {
+            return self.values[i];
+        }
+        let v = f();
+        if self.len < self.keys.len() {
+            self.keys[self.len] = card;
+            self.values[self.len] = v;
+            self.len += 1;
+        }
+        v
+    }
+}
+
+/// Side choice (rule 13): the side worth more on a fixed scale.
+fn side_value(catalog: &Catalog, city: &City, side: Side) -> f32 {
+    let wonder = catalog.wonder(city.wonder);
+    let mut v = 0.0;
+    for stage in wonder.stages(side) {
+        for e in &stage.effects {
+            v += match *e {
+                Effect::Points(p) => p as f32,
+                Effect::Shields(s) => 1.5 * s as f32,
+                Effect::Coins(c) => 0.3 * c as f32,
+                Effect::Produce(_) | Effect::ProduceOneOf { .. } => 3.0,
+                Effect::TradeDiscount { .. } => 2.5,
+                Effect::ScienceWild | Effect::Science(_) => 6.0,
+                Effect::FreeBuildPerAge | Effect::CopyGuild | Effect::FreeFirstOfColour => 6.0,
+                Effect::BuildFromDiscard => 5.0,
+                Effect::PlayLastCard | Effect::FreeFirstOfAge | Effect::FreeLastOfAge => 4.0,
+                Effect::PointsIfWonderComplete(p) => 0.5 * p as f32,
+                _ => 2.0,
+            };
+        }
+        let own = stage.cost.get(wonder.start) as u32;
+        v -= 0.3 * (stage.cost.total() - own.min(1)) as f32;
+    }
+    v
+}
+
+/// The index of the best legal action by the rules, `None` when `legal` is empty. With `deny`
+/// false, rule 11 is skipped (faster, for rollouts).
+pub(crate) fn best(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    evaluate(ctx, w, legal, deny, |i, v| {
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((i, v));
+        }
+    });
+    best.map(|(i, _)| i)
+}
+
+/// Calls `f(index, value)` for every legal action, in order.
+pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut f: impl FnMut(usize, f32)) {
+    if legal.is_empty() {
+        return;
+    }
+    if ctx.phase == Phase::ChooseSide {
+        let city = &ctx.cities[ctx.seat];
+        for (i, a) in legal.iter().enumerate() {
+            let v = match a {
+                Action::ChooseSide { side } => side_value(ctx.catalog, city, *side),
+                _ => f32::MIN,
+            };
+            f(i, v);
+        }
+        return;
+    }
+    let t = tables(ctx.catalog);
+    let for_free_city = ctx.free_city == Some(ctx.city) && ctx.city != ctx.seat;
+    let mut me = Persp::new(ctx, w, t, if for_free_city { ctx.seat } else { ctx.city }, true);
+    let next = if deny { ctx.next_player() } else { None };
+    let mut next_p = next.map(|s| Persp::new(ctx, w, t, s, false));
+    let mut denial = CardCache::new();
+    let mut values = CardCache::new();
+    let mut deny_of = |card: CardId| -> f32 {
+        match next_p.as_mut() {
+            Some(np) => denial.get_or(card, || w.deny * gain_for(ctx, w, t, np, card)),
+            None => 0.0,
+        }
+    };
+    if for_free_city {
+        free_city_values(ctx, w, &mut me, legal, &mut deny_of, &mut f);
+        return;
+    }
+    let mut stage: Option<Option<f32>> = None;
+    let discard = 3.0 * me.cv;
+    for (i, a) in legal.iter().enumerate() {
+        let v = match *a {
+            Action::Build { card, pay } => {
+                let cv = values.get_or(card, || card_value(ctx, w, t, &mut me, card));
+                cv - pay_cost(ctx, w, &me, &pay) + deny_of(card)
+            }
+            Action::Wonder { card, pay } => {
+                let s = *stage.get_or_insert_with(|| stage_value(ctx, w, &mut me));
+                s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay) + deny_of(card)
+            }
+            Action::Discard { card } => discard + deny_of(card),
+            Action::BuildDiscarded { card } => card_value(ctx, w, t, &mut me, card),
+            Action::Pass => 0.0,
+            Action::ChooseSide { .. } => f32::MIN,
+        };
+        f(i, v);
+    }
+}
+
+/// Rule 14: the holder's values of the Free City's possible actions.
+fn free_city_values(
+    ctx: &Ctx,
+    w: &Weights,
+    me: &mut Persp,
+    legal: &[Action],
+    deny_of: &mut impl FnMut(CardId) -> f32,
+    f: &mut impl FnMut(usize, f32),
+) {
+    let n = ctx.n();
+    let fc = ctx.city;
+    let rival = 1 - ctx.seat.min(1);
+    let fc_shields = ctx.cities[fc].shields as f32;
+    let balance = |s: f32| -> f32 {
+        // Shields added to the Free City: my loss against it minus the rival's.
+        let mine = ctx.cities[ctx.seat].shields as f32 - fc_shields;
+        let theirs = ctx.cities[rival].shields as f32 - fc_shields;
+        military_swing(ctx, w, mine, -s) - military_swing(ctx, w, theirs, -s)
+    };
+    let coins = |pay: &Payment| -> f32 {
+        let (to_left, to_right) = (pay.left as f32, pay.right as f32);
+        let (mine, theirs) =
+            if left_of(fc, n) == ctx.seat { (to_left, to_right) } else { (to_right, to_left) };
+        me.cv * (mine - w.feed * theirs)
+    };
+    let stage_shields = {
+        let c = &ctx.cities[fc];
+        let stages = ctx.catalog.wonder(c.wonder).stages(c.side);
+        stages.get(c.stages as usize).map_or(0, |s| {
+            s.effects.iter().map(|e| if let Effect::Shields(k) = e { *k } else { 0 }).sum::<u8>()
+        })
+    };
+    for (i, a) in legal.iter().enumerate() {
+        let v = match *a {
+            Action::Build { card, pay } => {
+                let shields: u8 = ctx
+                    .catalog
+                    .card(card)
+                    .effects
+                    .iter()
+                    .map(|e| if let Effect::Shields(k) = e { *k } else { 0 })
+                    .sum();
+                balance(shields as f32) + coins(&pay) + deny_of(card) + 0.1
+            }
+            Action::Wonder { card, pay } => balance(stage_shields as f32) + coins(&pay) + deny_of(card),
+            Action::Discard { card } => deny_of(card) - 0.5,
+            Action::BuildDiscarded { card } => {
+                let shields: u8 = ctx
+                    .catalog
+                    .card(card)
+                    .effects
+                    .iter()
+                    .map(|e| if let Effect::Shields(k) = e { *k } else { 0 })
+                    .sum();
+                balance(shields as f32) + 0.1
+            }
+            Action::Pass => 0.0,
+            Action::ChooseSide { .. } => f32::MIN,
+        };
+        f(i, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wonders_core::{Setup, WonderDeal};
+
+    #[test]
+    fn science_with_wilds_matches_the_core() {
+        for counts in [[0, 0, 0], [1, 2, 0], [3, 3, 2], [2, 0, 1]] {
+            for wild in 0..3 {
+                assert_eq!(science_best(counts, wild), science_points(counts, wild), "{counts:?} {wild}");
+            }
+        }
+    }
+
+    #[test]
+    fn military_value_rises_with_shields_and_is_zero_for_none() {
+        let game = Game::new(&Setup::new(4, 3)).unwrap();
+        let ctx = Ctx::from_game(&game, 0);
+        let w = Weights::default();
+        let t = tables(ctx.catalog);
+        let mut p = Persp::new(&ctx, &w, t, 0, true);
+        assert!(p.military(&ctx, &w, 0).abs() < 1e-6);
+        let one = p.military(&ctx, &w, 1);
+        let two = p.military(&ctx, &w, 2);
+        assert!(one > 0.5 && two > one, "{one} {two}");
+    }
+
+    #[test]
+    fn chains_are_known() {
+        let cat = Catalog::get(Edition::First);
+        let t = tables(cat);
+        let baths = cat.find_card("Baths").unwrap();
+        let aqueduct = cat.find_card("Aqueduct").unwrap();
+        assert_eq!(t.children[baths.0 as usize], vec![aqueduct]);
+        let wood = Resource::Wood as usize;
+        // Age II cards needing wood: Temple, Statue, Caravansery, Training Ground, Stables,
+        // Archery Range, School.
+        assert_eq!(t.need[1][wood][0], 7.0);
+        assert_eq!(t.need[1][wood][1], 2.0);
+    }
+
+    #[test]
+    fn side_choice_is_a_legal_side() {
+        let setup = Setup {
+            edition: Edition::Second,
+            players: 3,
+            seed: 4,
+            wonders: WonderDeal::RandomBoardsChooseSides,
+        };
+        let game = Game::new(&setup).unwrap();
+        let legal = game.legal_actions(1);
+        let a = HeuristicBot::new().choose(&game.view(1), &legal);
+        assert!(matches!(a, Action::ChooseSide { .. }));
+    }
+
+    #[test]
+    fn prefers_a_free_blue_card_to_discarding_and_takes_the_best_payment() {
+        let cat = Catalog::get(Edition::First);
+        let mut game = Game::new(&Setup::new(3, 11)).unwrap();
+        let pawnshop = cat.find_card("Pawnshop").unwrap(); // 3 VP, free
+        let altar = cat.find_card("Altar").unwrap(); // 2 VP, free
+        game.set_hand(0, &[altar, pawnshop]);
+        let legal = game.legal_actions(0);
+        let a = HeuristicBot::new().choose(&game.view(0), &legal);
+        assert_eq!(a, Action::Build { card: pawnshop, pay: Payment::default() });
+    }
+}

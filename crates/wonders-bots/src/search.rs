@@ -1,0 +1,447 @@
+//! Monte-Carlo search over sampled deals: information-set Monte-Carlo tree search with one
+//! observer (SO-ISMCTS; Cowling, Powley and Whitehouse, 2012) whose tree is cut to the seat's
+//! current decision — a UCB1 bandit over the seat's actions — with every iteration on a fresh
+//! determinization and the rule-based player as the playout policy.
+//!
+//! # One iteration
+//!
+//! 1. **Determinize.** [`Game::resample`] deals a full game consistent with the seat's [`View`]:
+//!    the other hands, the discard pile and the later Ages' decks are drawn at random among the
+//!    deals the seat cannot tell apart. The search never reads the real game.
+//! 2. **Select** a root candidate (below) by UCB1 with a prior: `q + c·√(ln N / n)` with c = 0.4,
+//!    where each candidate starts with 4 virtual visits valued at the mean of all visits so far
+//!    less 0.04 per point the heuristic values it below the best candidate. With few iterations
+//!    the search therefore keeps to the heuristic's choice unless the samples clearly disagree.
+//! 3. **Simulate.** The candidate is submitted in the sampled game; every other decision to the end
+//!    of the game is made by the rollout policy — the other seats' choices of this turn
+//!    (simultaneous moves are sequentialized: the others choose in the sample without knowing
+//!    the seat's choice) and every later decision of every seat, Babylon's, Halicarnassus' and the
+//!    Free City's included. The policy is the [`HeuristicBot`](crate::HeuristicBot)'s rules
+//!    (hate-drafting included), deterministic; a random move with probability ε (default 0) is
+//!    available for tuning.
+//! 4. **Back up** the final value of the sampled game for the seat:
+//!    `0.8 × win + 0.2 × σ(margin / 6)`, where `win` is 1 for a sole first place, 0.5 for a shared
+//!    one and 0 otherwise, `margin` is the seat's points minus the best other player's (the Free
+//!    City is no player), and σ is the logistic function. The value lies in [0, 1]: winning is
+//!    what counts, the margin breaks near-ties.
+//!
+//! # Candidates
+//!
+//! The root's candidates are the legal actions reduced to the best way to pay (by the heuristic's
+//! valuation) per card and kind of action, ranked by the heuristic, at most 12. They become active
+//! in that order as iterations accumulate (progressive widening: `1 + ⌊0.4·√N⌋` of them, at least
+//! 2, after N iterations): a small budget spends its samples on the actions the rules like best.
+//! The action played is the candidate with the most visits (ties: the better mean, then the
+//! heuristic's order). A side choice, Babylon's last card and a Halicarnassus pick are searched
+//! like any decision.
+//!
+//! # Budgets, threads, determinism
+//!
+//! A budget is a number of iterations or a wall-clock time per decision ([`Budget`]). With
+//! `threads` > 1 each thread searches its own root (root parallelization) and the visit counts and
+//! values are summed. Each thread's random generator is seeded from the bot's seed, the number of
+//! decisions it has made and the thread's index, and an iteration budget is split between the
+//! threads in a fixed way (thread t gets ⌊N/T⌋, plus one if t < N mod T): with an iteration budget
+//! the same seed plays the same game whatever the machine and its load. A time budget depends on
+//! the machine's speed and load, so it is not reproducible.
+//!
+//! On this project's 2-core machine an iteration costs about 115 µs at the start of a 4-player
+//! game, 70 µs in Age II, 33 µs in Age III: `search` (100 ms) runs about 900 to 3 000 iterations
+//! per decision.
+
+use crate::Bot;
+use crate::heuristic::{Ctx, Weights, best, evaluate};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+use wonders_core::{Action, Catalog, Game, View};
+
+/// How long a search runs per decision.
+///
+/// ```
+/// use std::time::Duration;
+/// use wonders_bots::search::Budget;
+/// use wonders_bots::{Bot, SearchBot, SearchConfig};
+///
+/// let config = SearchConfig { budget: Budget::Time(Duration::from_millis(20)), threads: 2, ..SearchConfig::default() };
+/// assert_eq!(SearchBot::new(config, 1).name(), "search:20ms:2t");
+/// let config = SearchConfig { budget: Budget::Iterations(500), ..SearchConfig::default() };
+/// assert_eq!(SearchBot::new(config, 1).name(), "search:500it");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of iterations (deterministic for a given seed).
+    Iterations(u32),
+    /// Wall-clock time.
+    Time(Duration),
+}
+
+/// Settings of a [`SearchBot`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Budget per decision.
+    pub budget: Budget,
+    /// Threads per decision (root parallelization), at least 1.
+    pub threads: usize,
+    /// UCB1 exploration constant.
+    pub exploration: f64,
+    /// The most root candidates considered.
+    pub max_candidates: usize,
+    /// Probability of a random move in rollouts.
+    pub epsilon: f32,
+    /// Whether the rollout policy hate-drafts (rule 11 of the heuristic; slower).
+    pub rollout_deny: bool,
+    /// Virtual visits of the heuristic prior per candidate.
+    pub prior_visits: f64,
+    /// Prior value per point of heuristic value below the best candidate.
+    pub prior_slope: f64,
+    /// Progressive widening: `1 + ⌊√N · widening⌋` candidates are active after N iterations.
+    pub widening: f64,
+    /// Weights of the rollout policy.
+    pub weights: Weights,
+}
+
+impl Default for SearchConfig {
+    /// 100 ms per decision on one thread.
+    fn default() -> SearchConfig {
+        SearchConfig {
+            budget: Budget::Time(Duration::from_millis(100)),
+            threads: 1,
+            exploration: 0.4,
+            max_candidates: 12,
+            epsilon: 0.0,
+            rollout_deny: true,
+            prior_visits: 4.0,
+            prior_slope: 0.04,
+            widening: 0.4,
+            weights: Weights::default(),
+        }
+    }
+}
+
+/// The Monte-Carlo search player (see the [module documentation](self)).
+///
+/// ```
+/// use wonders_bots::{Bot, SearchBot, SearchConfig, search::Budget};
+/// use wonders_core::{Game, Setup};
+///
+/// let game = Game::new(&Setup::new(3, 5)).unwrap();
+/// let legal = game.legal_actions(0);
+/// let config = SearchConfig { budget: Budget::Iterations(20), ..SearchConfig::default() };
+/// let a = SearchBot::new(config, 9).choose(&game.view(0), &legal);
+/// let b = SearchBot::new(config, 9).choose(&game.view(0), &legal);
+/// assert!(legal.contains(&a));
+/// assert_eq!(a, b); // fixed iterations and seed: the same choice
+/// ```
+#[derive(Clone, Debug)]
+pub struct SearchBot {
+    config: SearchConfig,
+    seed: u64,
+    decisions: u64,
+}
+
+impl SearchBot {
+    /// A search bot whose random choices follow from `seed`.
+    pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
+        let threads = config.threads.max(1);
+        SearchBot { config: SearchConfig { threads, ..config }, seed, decisions: 0 }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+}
+
+/// SplitMix64's output function.
+const fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Statistics of one root candidate.
+#[derive(Clone, Copy, Debug, Default)]
+struct Stat {
+    visits: u32,
+    total: f64,
+}
+
+impl Bot for SearchBot {
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
+        let decision = self.decisions;
+        self.decisions += 1;
+        if legal.len() <= 1 {
+            return legal.first().copied().unwrap_or(Action::Pass);
+        }
+        let cands = candidates(view, &self.config, legal);
+        if cands.len() == 1 {
+            return cands[0].0;
+        }
+        let threads = self.config.threads.max(1);
+        let base = mix(self.seed ^ mix(decision.wrapping_add(0x5EED)));
+        let deadline = match self.config.budget {
+            Budget::Time(d) => Some(Instant::now() + d),
+            Budget::Iterations(_) => None,
+        };
+        let share = |t: usize| -> u32 {
+            match self.config.budget {
+                Budget::Iterations(n) => n / threads as u32 + ((t as u32) < n % threads as u32) as u32,
+                Budget::Time(_) => u32::MAX,
+            }
+        };
+        let config = &self.config;
+        let cands_ref = &cands;
+        let stats: Vec<Vec<Stat>> = if threads == 1 {
+            vec![search_root(view, config, cands_ref, share(0), deadline, mix(base))]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let iters = share(t);
+                        let seed = mix(base ^ mix(t as u64 + 1));
+                        s.spawn(move || search_root(view, config, cands_ref, iters, deadline, seed))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+            })
+        };
+        let mut merged = vec![Stat::default(); cands.len()];
+        for per_thread in &stats {
+            for (m, s) in merged.iter_mut().zip(per_thread) {
+                m.visits += s.visits;
+                m.total += s.total;
+            }
+        }
+        // Most visits; ties go to the better mean, then to the heuristic's order.
+        let mut best_i = 0;
+        for (i, s) in merged.iter().enumerate().skip(1) {
+            let b = &merged[best_i];
+            let mean = |s: &Stat| if s.visits == 0 { 0.0 } else { s.total / s.visits as f64 };
+            if s.visits > b.visits || (s.visits == b.visits && mean(s) > mean(b)) {
+                best_i = i;
+            }
+        }
+        cands[best_i].0
+    }
+
+    fn name(&self) -> String {
+        let mut s = match self.config.budget {
+            Budget::Iterations(n) => format!("search:{n}it"),
+            Budget::Time(d) => format!("search:{}ms", d.as_millis()),
+        };
+        if self.config.threads > 1 {
+            s.push_str(&format!(":{}t", self.config.threads));
+        }
+        s
+    }
+}
+
+/// The root's candidates: the best-valued payment per (kind, card), ranked by the heuristic.
+fn candidates(view: &View, config: &SearchConfig, legal: &[Action]) -> Vec<(Action, f32)> {
+    let ctx = Ctx::from_view(view);
+    let mut scored: Vec<(f32, usize)> = Vec::with_capacity(legal.len());
+    evaluate(&ctx, &config.weights, legal, true, |i, v| scored.push((v, i)));
+    // Keep the best action of each (kind, card).
+    let key = |a: &Action| -> (u8, Option<u8>) {
+        let kind = match a {
+            Action::Build { .. } => 0,
+            Action::Wonder { .. } => 1,
+            Action::Discard { .. } => 2,
+            Action::BuildDiscarded { .. } => 3,
+            Action::Pass => 4,
+            Action::ChooseSide { side } => 5 + *side as u8,
+        };
+        (kind, a.card().map(|c| c.0))
+    };
+    // Highest value first; equal values keep the legal order.
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out: Vec<(Action, f32)> = Vec::new();
+    let mut seen: Vec<(u8, Option<u8>)> = Vec::new();
+    for &(v, i) in &scored {
+        let k = key(&legal[i]);
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        out.push((legal[i], v));
+        if out.len() >= config.max_candidates.max(1) {
+            break;
+        }
+    }
+    out
+}
+
+/// How many candidates are active after `n` iterations (progressive widening), at least 2.
+fn active(n: u32, len: usize, widening: f64) -> usize {
+    let k = 1 + ((n as f64).sqrt() * widening) as usize;
+    k.max(2).min(len)
+}
+
+/// One root search of `iters` iterations (or until `deadline`).
+fn search_root(
+    view: &View,
+    config: &SearchConfig,
+    cands: &[(Action, f32)],
+    iters: u32,
+    deadline: Option<Instant>,
+    seed: u64,
+) -> Vec<Stat> {
+    let mut stats = vec![Stat::default(); cands.len()];
+    let catalog = Catalog::get(view.edition);
+    let seat = view.seat as usize;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut legal = Vec::with_capacity(64);
+    let mut n = 0u32;
+    let mut failures = 0u32;
+    while n < iters {
+        if let Some(d) = deadline
+            && Instant::now() >= d
+        {
+            break;
+        }
+        // Select: UCB1 over the active candidates, each with `prior_visits` virtual visits
+        // valued at the mean so far less `prior_slope` per point the heuristic puts it below the
+        // best candidate.
+        let k = active(n, cands.len(), config.widening);
+        let pick = match stats[..k].iter().position(|s| s.visits == 0) {
+            Some(i) if config.prior_visits <= 0.0 => i,
+            _ => {
+                let (sum, count) = stats.iter().fold((0.0, 0u32), |(t, c), s| (t + s.total, c + s.visits));
+                let mean = if count == 0 { 0.5 } else { sum / count as f64 };
+                let top = cands[0].1 as f64;
+                let ln = ((n as f64 + config.prior_visits * k as f64).max(1.0)).ln();
+                let mut best_i = 0;
+                let mut best_v = f64::MIN;
+                for (i, s) in stats[..k].iter().enumerate() {
+                    let prior = (mean - config.prior_slope * (top - cands[i].1 as f64)).clamp(0.0, 1.0);
+                    let visits = s.visits as f64 + config.prior_visits;
+                    let q = (s.total + prior * config.prior_visits) / visits;
+                    let v = q + config.exploration * (ln / visits).sqrt();
+                    if v > best_v {
+                        best_v = v;
+                        best_i = i;
+                    }
+                }
+                best_i
+            }
+        };
+        // Determinize and simulate.
+        let Ok(mut game) = Game::resample(view, catalog, &mut rng) else {
+            failures += 1;
+            if failures > 8 && failures > n {
+                break;
+            }
+            continue;
+        };
+        if game.submit(seat, cands[pick].0).is_err() {
+            failures += 1;
+            if failures > 8 && failures > n {
+                break;
+            }
+            continue;
+        }
+        rollout(&mut game, config, &mut rng, &mut legal);
+        let value = reward(&game, seat);
+        stats[pick].visits += 1;
+        stats[pick].total += value;
+        n += 1;
+    }
+    stats
+}
+
+/// Plays `game` to its end with the rollout policy.
+pub(crate) fn rollout(game: &mut Game, config: &SearchConfig, rng: &mut ChaCha8Rng, legal: &mut Vec<Action>) {
+    while !game.is_over() {
+        let mut progressed = false;
+        for seat in game.to_act() {
+            if !game.must_act(seat) {
+                continue;
+            }
+            game.legal_actions_into(seat, legal);
+            if legal.is_empty() {
+                continue;
+            }
+            let i = if config.epsilon > 0.0 && rng.random::<f32>() < config.epsilon {
+                rng.random_range(0..legal.len())
+            } else {
+                let ctx = Ctx::from_game(game, seat);
+                best(&ctx, &config.weights, legal, config.rollout_deny).unwrap_or(0)
+            };
+            if game.submit(seat, legal[i]).is_ok() {
+                progressed = true;
+            }
+        }
+        if !progressed {
+            // Cannot happen with a consistent game; never loop forever.
+            return;
+        }
+    }
+}
+
+/// The value of a finished game for `seat` (see the module documentation), in [0, 1].
+pub(crate) fn reward(game: &Game, seat: usize) -> f64 {
+    let scores = game.scores();
+    let ranks = game.ranks();
+    let players = game.players();
+    let firsts = ranks.iter().filter(|&&r| r == 1).count();
+    let win = if ranks[seat] == 1 { if firsts == 1 { 1.0 } else { 0.5 } } else { 0.0 };
+    let mine = scores[seat].total;
+    let best_other = (0..players).filter(|&s| s != seat).map(|s| scores[s].total).max().unwrap_or(mine);
+    let margin = (mine - best_other) as f64;
+    0.8 * win + 0.2 / (1.0 + (-margin / 6.0).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wonders_core::Setup;
+
+    #[test]
+    fn widening_starts_with_two_and_grows() {
+        assert_eq!(active(0, 10, 0.4), 2);
+        assert_eq!(active(100, 10, 0.4), 5);
+        assert_eq!(active(10_000, 10, 0.4), 10);
+        assert_eq!(active(0, 1, 0.4), 1);
+    }
+
+    #[test]
+    fn candidates_keep_one_payment_per_card_and_kind() {
+        let game = Game::new(&Setup::new(4, 21)).unwrap();
+        let legal = game.legal_actions(0);
+        let config = SearchConfig { max_candidates: 100, ..SearchConfig::default() };
+        let cands = candidates(&game.view(0), &config, &legal);
+        assert!(cands.iter().all(|c| legal.contains(&c.0)));
+        assert!(cands.windows(2).all(|w| w[0].1 >= w[1].1), "ranked by the heuristic");
+        let cands: Vec<Action> = cands.into_iter().map(|c| c.0).collect();
+        // Every card of the hand can be discarded: 7 distinct cards at most, one discard each.
+        let discards = cands.iter().filter(|a| matches!(a, Action::Discard { .. })).count();
+        let mut distinct: Vec<_> = game.hand(0).to_vec();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(discards, distinct.len());
+        for (i, a) in cands.iter().enumerate() {
+            for b in &cands[i + 1..] {
+                assert!(
+                    std::mem::discriminant(a) != std::mem::discriminant(b) || a.card() != b.card(),
+                    "{a:?} and {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn reward_is_higher_for_the_winner() {
+        let mut game = Game::new(&Setup::new(3, 2)).unwrap();
+        let mut legal = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        rollout(&mut game, &SearchConfig::default(), &mut rng, &mut legal);
+        assert!(game.is_over());
+        let ranks = game.ranks();
+        let winner = ranks.iter().position(|&r| r == 1).unwrap();
+        let loser = ranks.iter().position(|&r| r == 3).unwrap_or(ranks.iter().position(|&r| r > 1).unwrap());
+        assert!(reward(&game, winner) >= 0.8);
+        assert!(reward(&game, loser) < 0.2);
+    }
+}

@@ -1,0 +1,489 @@
+//! `wonders arena`: bots against each other over many games, with win shares and their 95%
+//! confidence intervals, mean points by category and mean rank.
+//!
+//! **Seating.** The list names one bot per seat. Games come in groups of N (N players): the games
+//! of a group share one deal, and game `g` seats the bots with rotation `g mod N` — seat `s`
+//! plays entry `(s + g) mod N` of the list — so over a group every entry plays every seat of the
+//! same deal once (a duplicate format, which also cancels much of the luck of the deal). With a
+//! number of games that is not a multiple of N, the last group is incomplete and the seats are
+//! not quite balanced; the report says so.
+//!
+//! **Seeds.** Group `k` deals from `game_seed(S, k)`; the bot at seat `s` of game `g` is seeded
+//! with `bot_seed(game_seed(S, g), s)` (see [`crate::simulate`]). Games run in parallel and their
+//! results are combined in game order, so with bots whose budgets are iterations (or no search at
+//! all) a seed gives the same report whatever the number of threads.
+//!
+//! **Statistics.** A bot named several times is one bot, reported over all its seats. Its win
+//! share is the fraction of its seat-games it won (rank 1; a shared win counts as a win), so
+//! parity is 1/N; the interval is the Wilson score interval at 95%.
+
+use crate::simulate::{bot_seed, edition_name, game_seed, parse_edition, setup_for};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use wonders_bots::{BOT_NAMES_HELP, Bot, bot_from_name, play_out};
+use wonders_core::score::Score;
+use wonders_core::{Edition, Game};
+
+/// Options of `wonders arena`.
+#[derive(clap::Args, Debug)]
+pub struct ArenaArgs {
+    /// Players per game, 3 to 7; 2 plays the 1st edition's Free City variant.
+    #[arg(long, short = 'p', value_name = "N", default_value_t = 4,
+          value_parser = clap::value_parser!(u8).range(2..=7))]
+    pub players: u8,
+    /// Exactly N bots, comma-separated, one per seat of the first game (seats then rotate). A bot
+    /// named several times is reported once. Names: random, heuristic, search (100 ms per move),
+    /// search:<T>ms, search:<T>s, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t).
+    #[arg(long, short = 'b', value_name = "LIST")]
+    pub bots: String,
+    /// Number of games; a multiple of N gives every bot every seat equally often.
+    #[arg(long, short = 'g', value_name = "G", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Base seed of the deals and of the bots.
+    #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once [default: all cores].
+    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// The edition: 1e (random boards and sides) or 2e (random boards, the bots choose sides).
+    #[arg(long, short = 'e', value_name = "EDITION", default_value = "1e", value_parser = parse_edition)]
+    pub edition: Edition,
+    /// Print the report as JSON: `games`, and per bot `name`, `seats`, `seat_games`, `wins`,
+    /// `win_share`, `win_share_ci`, `mean` (points by category), `mean_rank`.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw each bot's distribution of total scores into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// The list entry playing `seat` in a game with rotation `rotation` among `n` seats.
+pub(crate) fn entry_at(seat: usize, rotation: usize, n: usize) -> usize {
+    (seat + rotation) % n
+}
+
+/// The 95% Wilson score interval of `wins` successes in `n` trials (z = 1.96).
+pub(crate) fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, wins as f64 / n as f64);
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // Exact bounds at the ends (the formula gives them up to rounding).
+    let lo = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if wins as f64 == n { 1.0 } else { (centre + half).min(1.0) };
+    (lo, hi)
+}
+
+/// Splits a `--bots` list, refusing a wrong count or an unknown name before anything runs.
+pub(crate) fn parse_list(list: &str, players: usize) -> Result<Vec<String>, String> {
+    let names: Vec<String> = list.split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
+    if names.len() != players {
+        return Err(format!(
+            "--bots lists {} bot{} for {players} players: give exactly one per seat, comma-separated \
+             (e.g. heuristic,random,random)",
+            names.len(),
+            if names.len() == 1 { "" } else { "s" }
+        ));
+    }
+    for name in &names {
+        if name.is_empty() {
+            return Err(format!("--bots has an empty name; known bots: {BOT_NAMES_HELP}"));
+        }
+        bot_from_name(name, 0)?;
+    }
+    Ok(names)
+}
+
+/// One seat of one finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SeatResult {
+    /// Index of the bot among the distinct names.
+    pub bot: usize,
+    pub score: [i32; 8],
+    pub rank: u8,
+}
+
+/// Per-bot sums, in the order of the distinct names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Tally {
+    pub seat_games: u64,
+    pub wins: u64,
+    pub points: [i64; 8],
+    pub rank_sum: u64,
+    pub totals: Vec<i32>,
+}
+
+/// Adds up seat results per bot.
+pub(crate) fn tally(bots: usize, games: &[Vec<SeatResult>]) -> Vec<Tally> {
+    let mut out = vec![Tally::default(); bots];
+    for game in games {
+        for r in game {
+            let t = &mut out[r.bot];
+            t.seat_games += 1;
+            t.wins += (r.rank == 1) as u64;
+            for (sum, v) in t.points.iter_mut().zip(r.score) {
+                *sum += v as i64;
+            }
+            t.rank_sum += r.rank as u64;
+            t.totals.push(r.score[7]);
+        }
+    }
+    out
+}
+
+/// Mean points per category.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+struct Mean {
+    military: f64,
+    treasury: f64,
+    wonder: f64,
+    civilian: f64,
+    science: f64,
+    commercial: f64,
+    guilds: f64,
+    total: f64,
+}
+
+/// One bot's line of the report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct BotReport {
+    name: String,
+    /// Seats it held in each game.
+    seats: usize,
+    seat_games: u64,
+    wins: u64,
+    win_share: f64,
+    win_share_ci: [f64; 2],
+    mean: Mean,
+    mean_rank: f64,
+}
+
+/// The `--json` output.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct Report {
+    games: u64,
+    players: u8,
+    edition: String,
+    seed: u64,
+    seconds: f64,
+    bots: Vec<BotReport>,
+}
+
+fn report_for(name: &str, seats: usize, t: &Tally) -> BotReport {
+    let n = t.seat_games.max(1) as f64;
+    let m = t.points.map(|p| p as f64 / n);
+    let (lo, hi) = wilson(t.wins, t.seat_games);
+    BotReport {
+        name: name.to_string(),
+        seats,
+        seat_games: t.seat_games,
+        wins: t.wins,
+        win_share: t.wins as f64 / n,
+        win_share_ci: [lo, hi],
+        mean: Mean {
+            military: m[0],
+            treasury: m[1],
+            wonder: m[2],
+            civilian: m[3],
+            science: m[4],
+            commercial: m[5],
+            guilds: m[6],
+            total: m[7],
+        },
+        mean_rank: t.rank_sum as f64 / n,
+    }
+}
+
+/// Plays game `g` and returns its seats' results.
+fn play_game(
+    args: &ArenaArgs,
+    list: &[String],
+    index_of: &[usize],
+    g: u64,
+    legal: &mut Vec<wonders_core::Action>,
+) -> Result<Vec<SeatResult>, String> {
+    let n = args.players as usize;
+    let deal = game_seed(args.seed, g / n as u64);
+    let mut game = Game::new(&setup_for(args.edition, args.players, deal)).map_err(|e| e.to_string())?;
+    let rotation = (g % n as u64) as usize;
+    let seed = game_seed(args.seed, g);
+    let mut bots: Vec<Box<dyn Bot + Send>> = (0..n)
+        .map(|seat| bot_from_name(&list[entry_at(seat, rotation, n)], bot_seed(seed, seat)))
+        .collect::<Result<_, _>>()?;
+    play_out(&mut game, &mut bots, legal).map_err(|e| format!("game {g} (deal seed {deal}): {e}"))?;
+    let scores = game.scores();
+    let ranks = game.ranks();
+    Ok((0..n)
+        .map(|seat| SeatResult {
+            bot: index_of[entry_at(seat, rotation, n)],
+            score: scores[seat].values(),
+            rank: ranks[seat],
+        })
+        .collect())
+}
+
+/// Runs `wonders arena`.
+pub fn run(args: &ArenaArgs) -> Result<(), String> {
+    let n = args.players as usize;
+    let list = parse_list(&args.bots, n)?;
+    // Refuse an impossible setup (2 players in the 2nd edition) before starting.
+    Game::new(&setup_for(args.edition, args.players, args.seed)).map_err(|e| e.to_string())?;
+    let mut distinct: Vec<String> = Vec::new();
+    let index_of: Vec<usize> = list
+        .iter()
+        .map(|name| match distinct.iter().position(|d| d == name) {
+            Some(i) => i,
+            None => {
+                distinct.push(name.clone());
+                distinct.len() - 1
+            }
+        })
+        .collect();
+    let seats: Vec<usize> =
+        (0..distinct.len()).map(|b| index_of.iter().filter(|&&i| i == b).count()).collect();
+    let threads = match args.threads {
+        Some(t) => t as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let pb = ProgressBar::new(args.games);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}") {
+            pb.set_style(style);
+        }
+        pb
+    });
+    let start = Instant::now();
+    let results: Result<Vec<Vec<SeatResult>>, String> = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .map_init(
+                || Vec::with_capacity(128),
+                |legal, g| {
+                    let r = play_game(args, &list, &index_of, g, legal);
+                    if let Some(pb) = &progress {
+                        pb.inc(1);
+                    }
+                    r
+                },
+            )
+            .collect()
+    });
+    if let Some(pb) = &progress {
+        pb.finish_and_clear();
+    }
+    let results = results?;
+    let seconds = start.elapsed().as_secs_f64();
+    let tallies = tally(distinct.len(), &results);
+    let report = Report {
+        games: args.games,
+        players: args.players,
+        edition: args.edition.code().to_string(),
+        seed: args.seed,
+        seconds,
+        bots: distinct
+            .iter()
+            .zip(&seats)
+            .zip(&tallies)
+            .map(|((name, &s), t)| report_for(name, s, t))
+            .collect(),
+    };
+    if let Some(path) = &args.plot {
+        plot(path, &distinct, &tallies)?;
+    }
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return Ok(());
+    }
+    println!(
+        "{} games of {n} players, {} (seed {}, {threads} thread{}), {seconds:.1} s",
+        args.games,
+        edition_name(args.edition),
+        args.seed,
+        if threads == 1 { "" } else { "s" },
+    );
+    println!("seats of the first game: {}", list.join(", "));
+    if args.games % n as u64 != 0 {
+        println!(
+            "note: {} games is not a multiple of {n}: the last {} game(s) leave the seats unbalanced",
+            args.games,
+            args.games % n as u64
+        );
+    }
+    println!("win share: games won (a shared win counts) per seat-game; parity is {:.1}%", 100.0 / n as f64);
+    let width = distinct.iter().map(|d| d.len()).max().unwrap_or(3).max(3);
+    let mut head = format!(
+        "{:<width$} {:>5} {:>10} {:>7} {:>17} {:>5}",
+        "bot", "seats", "seat-games", "wins", "win share (95% CI)", "rank"
+    );
+    for c in Score::CATEGORIES {
+        head.push_str(&format!(" {:>10}", c));
+    }
+    println!("{head}");
+    for b in &report.bots {
+        let m = b.mean;
+        let mut line = format!(
+            "{:<width$} {:>5} {:>10} {:>7} {:>5.1}% [{:>4.1}, {:>4.1}] {:>5.2}",
+            b.name,
+            b.seats,
+            b.seat_games,
+            b.wins,
+            100.0 * b.win_share,
+            100.0 * b.win_share_ci[0],
+            100.0 * b.win_share_ci[1],
+            b.mean_rank
+        );
+        for v in [m.military, m.treasury, m.wonder, m.civilian, m.science, m.commercial, m.guilds, m.total] {
+            line.push_str(&format!(" {v:>10.2}"));
+        }
+        println!("{line}");
+    }
+    if let Some(path) = &args.plot {
+        println!("score distributions drawn in {}", path.display());
+    }
+    Ok(())
+}
+
+/// Line colours, distinct on white (the "category10" palette).
+const COLOURS: [plotters::style::RGBColor; 7] = [
+    plotters::style::RGBColor(31, 119, 180),
+    plotters::style::RGBColor(214, 39, 40),
+    plotters::style::RGBColor(44, 160, 44),
+    plotters::style::RGBColor(148, 103, 189),
+    plotters::style::RGBColor(255, 127, 14),
+    plotters::style::RGBColor(140, 86, 75),
+    plotters::style::RGBColor(227, 119, 194),
+];
+
+/// Draws each bot's distribution of total scores (share of its seat-games per 2-point bin).
+fn plot(path: &Path, names: &[String], tallies: &[Tally]) -> Result<(), String> {
+    use plotters::prelude::*;
+    let fail = |e: &dyn std::fmt::Display| format!("drawing {}: {e}", path.display());
+    let lo = tallies.iter().flat_map(|t| t.totals.iter()).copied().min().unwrap_or(0);
+    let hi = tallies.iter().flat_map(|t| t.totals.iter()).copied().max().unwrap_or(1);
+    let bin = 2;
+    let (lo, hi) = (lo.div_euclid(bin) * bin - bin, hi.div_euclid(bin) * bin + 2 * bin);
+    let series: Vec<Vec<(i32, f64)>> = tallies
+        .iter()
+        .map(|t| {
+            let mut counts = vec![0u64; ((hi - lo) / bin + 1) as usize];
+            for &v in &t.totals {
+                counts[((v - lo) / bin) as usize] += 1;
+            }
+            let total = t.totals.len().max(1) as f64;
+            counts
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (lo + i as i32 * bin + bin / 2, c as f64 / total))
+                .collect()
+        })
+        .collect();
+    let top = series.iter().flatten().map(|p| p.1).fold(0.0, f64::max).max(0.01) * 1.1;
+    let root = SVGBackend::new(path, (900, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Total score per seat-game", ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(lo..hi, 0.0..top)
+        .map_err(|e| fail(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("total points")
+        .y_desc("share of seat-games (2-point bins)")
+        .draw()
+        .map_err(|e| fail(&e))?;
+    for (i, (name, points)) in names.iter().zip(series).enumerate() {
+        let colour = COLOURS[i % COLOURS.len()].to_rgba();
+        let mean =
+            tallies[i].totals.iter().map(|&v| v as f64).sum::<f64>() / tallies[i].totals.len().max(1) as f64;
+        chart
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+            .map_err(|e| fail(&e))?
+            .label(format!("{name} (mean {mean:.1})"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_known_values() {
+        let (lo, hi) = wilson(50, 100);
+        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
+        let (lo, hi) = wilson(0, 10);
+        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
+        let (lo, hi) = wilson(10, 10);
+        assert!((lo - 0.7225).abs() < 1e-4 && hi == 1.0, "{lo} {hi}");
+        let (lo, hi) = wilson(97, 100);
+        assert!((lo - 0.9154).abs() < 1e-3 && (hi - 0.9897).abs() < 1e-3, "{lo} {hi}");
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn rotation_gives_every_entry_every_seat_once_per_group() {
+        for n in 2..=7 {
+            for seat in 0..n {
+                let mut entries: Vec<usize> = (0..n).map(|r| entry_at(seat, r, n)).collect();
+                entries.sort();
+                assert_eq!(entries, (0..n).collect::<Vec<_>>());
+            }
+            // Rotation 0 seats the list in order.
+            assert!((0..n).all(|s| entry_at(s, 0, n) == s));
+        }
+        assert_eq!(entry_at(0, 1, 4), 1);
+        assert_eq!(entry_at(3, 1, 4), 0);
+    }
+
+    #[test]
+    fn shared_wins_count_for_each_winner() {
+        let r = |bot, total, rank| SeatResult { bot, score: [0, 0, 0, 0, 0, 0, 0, total], rank };
+        let games =
+            vec![vec![r(0, 50, 1), r(1, 50, 1), r(1, 40, 3)], vec![r(0, 30, 3), r(1, 60, 1), r(1, 45, 2)]];
+        let t = tally(2, &games);
+        assert_eq!((t[0].seat_games, t[0].wins, t[0].rank_sum), (2, 1, 4));
+        assert_eq!((t[1].seat_games, t[1].wins, t[1].rank_sum), (4, 2, 7));
+        assert_eq!(t[0].points[7], 80);
+        assert_eq!(t[1].totals, vec![50, 40, 60, 45]);
+        let rep = report_for("b", 2, &t[1]);
+        assert_eq!(rep.win_share, 0.5);
+        assert_eq!(rep.mean_rank, 1.75);
+        assert_eq!(rep.mean.total, 48.75);
+    }
+
+    #[test]
+    fn lists_are_checked() {
+        assert_eq!(
+            parse_list(" Heuristic ,random,random", 3).unwrap(),
+            vec!["heuristic", "random", "random"]
+        );
+        assert!(parse_list("heuristic,random", 3).unwrap_err().contains("exactly one per seat"));
+        assert!(parse_list("heuristic,,random", 3).unwrap_err().contains("empty name"));
+        assert!(parse_list("heuristic,oracle,random", 3).unwrap_err().contains("unknown bot `oracle`"));
+    }
+}
