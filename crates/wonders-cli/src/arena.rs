@@ -17,7 +17,7 @@
 //! share is the fraction of its seat-games it won (rank 1; a shared win counts as a win), so
 //! parity is 1/N; the interval is the Wilson score interval at 95%.
 
-use crate::simulate::{bot_seed, edition_name, game_seed, parse_edition, setup_for};
+use crate::simulate::{Mean, bot_seed, edition_name, game_seed, parse_edition, setup_for};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -140,19 +140,6 @@ pub(crate) fn tally(bots: usize, games: &[Vec<SeatResult>]) -> Vec<Tally> {
     out
 }
 
-/// Mean points per category.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-struct Mean {
-    military: f64,
-    treasury: f64,
-    wonder: f64,
-    civilian: f64,
-    science: f64,
-    commercial: f64,
-    guilds: f64,
-    total: f64,
-}
-
 /// One bot's line of the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 struct BotReport {
@@ -189,16 +176,7 @@ fn report_for(name: &str, seats: usize, t: &Tally) -> BotReport {
         wins: t.wins,
         win_share: t.wins as f64 / n,
         win_share_ci: [lo, hi],
-        mean: Mean {
-            military: m[0],
-            treasury: m[1],
-            wonder: m[2],
-            civilian: m[3],
-            science: m[4],
-            commercial: m[5],
-            guilds: m[6],
-            total: m[7],
-        },
+        mean: Mean::from_values(m),
         mean_rank: t.rank_sum as f64 / n,
     }
 }

@@ -140,17 +140,33 @@ fn play_one(
     Ok(totals)
 }
 
-/// Mean points per player, by category.
+/// Mean points per player, by category (the keys of `Score::CATEGORIES`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-struct Mean {
-    military: f64,
-    treasury: f64,
-    wonder: f64,
-    civilian: f64,
-    science: f64,
-    commercial: f64,
-    guilds: f64,
-    total: f64,
+pub(crate) struct Mean {
+    pub(crate) military: f64,
+    pub(crate) treasury: f64,
+    pub(crate) wonder: f64,
+    pub(crate) civilian: f64,
+    pub(crate) science: f64,
+    pub(crate) commercial: f64,
+    pub(crate) guilds: f64,
+    pub(crate) total: f64,
+}
+
+impl Mean {
+    /// From values in the order of `Score::CATEGORIES`.
+    pub(crate) const fn from_values(m: [f64; 8]) -> Mean {
+        Mean {
+            military: m[0],
+            treasury: m[1],
+            wonder: m[2],
+            civilian: m[3],
+            science: m[4],
+            commercial: m[5],
+            guilds: m[6],
+            total: m[7],
+        }
+    }
 }
 
 /// The `--json` output.
@@ -169,16 +185,7 @@ impl Report {
         Report {
             games: totals.games,
             games_per_second: totals.games as f64 / seconds.max(1e-9),
-            mean: Mean {
-                military: m[0],
-                treasury: m[1],
-                wonder: m[2],
-                civilian: m[3],
-                science: m[4],
-                commercial: m[5],
-                guilds: m[6],
-                total: m[7],
-            },
+            mean: Mean::from_values(m),
             win_share: totals.wins[..players as usize]
                 .iter()
                 .map(|&w| w as f64 / totals.games as f64)
