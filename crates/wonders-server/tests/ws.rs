@@ -134,10 +134,11 @@ type HandsByStep = HashMap<u64, Vec<Vec<Cards>>>;
 /// Every message one client received, and whose client it was (`None`: a spectator).
 type Received = Vec<(Option<usize>, Vec<(String, Value)>)>;
 
-/// Also the hands dealt for Ages II and III, with their Age.
+/// Also the hands dealt for Ages II and III, with their Age. With 2 players the Free City's
+/// face-down pile counts as one more hidden hand.
 fn hands_by_step(record: &Record) -> (HandsByStep, Vec<(u64, Cards)>) {
     let mut game = Game::new(&record.setup().unwrap()).unwrap();
-    let n = game.players();
+    let n = game.cities().len();
     let mut later = Vec::new();
     for age in 2..=3 {
         for seat in 0..n {
@@ -172,6 +173,7 @@ async fn websocket_games_never_leak_hidden_information() {
     for (players, edition, wonders, bots) in [
         (3u8, "1e", "B", vec![None, None, None]),
         (4, "2e", "choose", vec![None, Some("random"), None, None]),
+        (2, "1e", "random", vec![None, None]),
     ] {
         let id = s.create(players, edition, wonders, &bots).await;
         // A spectator watches from the start.
