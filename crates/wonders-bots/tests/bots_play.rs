@@ -2,19 +2,10 @@
 //! special step handled, reproducible, and stronger than random play.
 
 use wonders_bots::{Bot, HeuristicBot, RandomBot, bot_from_name, play_out};
-use wonders_core::{Action, Edition, Game, Phase, Setup, View, WonderDeal};
+use wonders_core::{Action, Game, Phase, Setup, View};
 
-/// 1st edition with 2 (the Free City) to 7 players, 2nd edition with 3 to 7 choosing sides.
-fn setups(seed: u64) -> Vec<Setup> {
-    let first = (2..=7u8).map(|players| Setup::new(players, seed));
-    let second = (3..=7u8).map(|players| Setup {
-        edition: Edition::Second,
-        players,
-        seed,
-        wonders: WonderDeal::RandomBoardsChooseSides,
-    });
-    first.chain(second).collect()
-}
+mod common;
+use common::setups;
 
 /// Counts of the special steps a bot decided.
 #[derive(Default, Debug, Clone, Copy)]

@@ -1,20 +1,10 @@
 //! RandomBot over many seeded games.
 
 use wonders_bots::{Bot, PlayError, RandomBot, play_out};
-use wonders_core::{Action, Edition, Game, LogEntry, Phase, Setup, View, WonderDeal};
+use wonders_core::{Action, Game, LogEntry, Phase, Setup, View};
 
-/// Every kind of game: 1st edition with 2 (the Free City variant) to 7 players, 2nd edition with
-/// 3 to 7 players choosing their sides.
-fn setups(seed: u64) -> Vec<Setup> {
-    let first = (2..=7u8).map(|players| Setup::new(players, seed));
-    let second = (3..=7u8).map(|players| Setup {
-        edition: Edition::Second,
-        players,
-        seed,
-        wonders: WonderDeal::RandomBoardsChooseSides,
-    });
-    first.chain(second).collect()
-}
+mod common;
+use common::setups;
 
 /// Wraps a bot and checks every choice against the legal list and the view.
 struct Checked {

@@ -17,11 +17,11 @@
 //! share is the fraction of its seat-games it won (rank 1; a shared win counts as a win), so
 //! parity is 1/N; the interval is the Wilson score interval at 95%.
 
-use crate::simulate::{Mean, bot_seed, edition_name, game_seed, parse_edition, setup_for};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::simulate::{
+    Mean, bot_seed, edition_name, game_seed, parse_edition, progress_bar, setup_for, thread_pool,
+};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use wonders_bots::{BOT_NAMES_HELP, Bot, bot_from_name, play_out};
@@ -228,21 +228,9 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         .collect();
     let seats: Vec<usize> =
         (0..distinct.len()).map(|b| index_of.iter().filter(|&&i| i == b).count()).collect();
-    let threads = match args.threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let progress = std::io::stderr().is_terminal().then(|| {
-        let pb = ProgressBar::new(args.games);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}") {
-            pb.set_style(style);
-        }
-        pb
-    });
+    let pool = thread_pool(args.threads)?;
+    let threads = pool.current_num_threads();
+    let progress = progress_bar(args.games);
     let start = Instant::now();
     let results: Result<Vec<Vec<SeatResult>>, String> = pool.install(|| {
         (0..args.games)

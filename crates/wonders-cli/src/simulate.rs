@@ -194,23 +194,34 @@ impl Report {
     }
 }
 
-/// Runs `wonders simulate`.
-pub fn run(args: &SimulateArgs) -> Result<(), String> {
-    let threads = match args.threads {
+/// A pool of `threads` worker threads (default: every core).
+pub(crate) fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
+    let threads = match threads {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let progress = std::io::stderr().is_terminal().then(|| {
-        let pb = ProgressBar::new(args.games);
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}
+
+/// A progress bar over `games` games, only when standard error is a terminal.
+pub(crate) fn progress_bar(games: u64) -> Option<ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let pb = ProgressBar::new(games);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}") {
             pb.set_style(style);
         }
         pb
-    });
+    })
+}
+
+/// Runs `wonders simulate`.
+pub fn run(args: &SimulateArgs) -> Result<(), String> {
+    let pool = thread_pool(args.threads)?;
+    let threads = pool.current_num_threads();
+    let progress = progress_bar(args.games);
     let (edition, players, seed) = (args.edition, args.players, args.seed);
     // Refuse an impossible setup (2 players in the 2nd edition) before starting the threads.
     Game::new(&setup_for(edition, players, seed)).map_err(|e| e.to_string())?;

@@ -1,0 +1,16 @@
+//! Helpers shared by the bots' integration tests.
+
+use wonders_core::{Edition, Setup, WonderDeal};
+
+/// Every kind of game: 1st edition with 2 (the Free City variant) to 7 players, 2nd edition with
+/// 3 to 7 players choosing their sides.
+pub fn setups(seed: u64) -> Vec<Setup> {
+    let first = (2..=7u8).map(|players| Setup::new(players, seed));
+    let second = (3..=7u8).map(|players| Setup {
+        edition: Edition::Second,
+        players,
+        seed,
+        wonders: WonderDeal::RandomBoardsChooseSides,
+    });
+    first.chain(second).collect()
+}
