@@ -529,3 +529,29 @@ impl Shipyard {
         Fleet::ALL.iter().map(|&f| self.space(data, f).points).sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hot_types_are_small() {
+        // A city's whole shipyard is 5 bytes; a status 1; an effect stays a few bytes.
+        assert_eq!(std::mem::size_of::<Shipyard>(), 5);
+        assert_eq!(std::mem::size_of::<Status>(), 1);
+        assert_eq!(std::mem::size_of::<Fleet>(), 1);
+        assert_eq!(std::mem::size_of::<TrackStep>(), 6);
+        assert_eq!(std::mem::size_of::<NavalCost>(), 8);
+        assert!(std::mem::size_of::<ArmadaEffect>() <= 12, "{}", std::mem::size_of::<ArmadaEffect>());
+    }
+
+    #[test]
+    fn naval_costs_read_and_print() {
+        assert_eq!(NavalCost::parse("free"), Some(NavalCost::default()));
+        assert_eq!(NavalCost::parse("2 coins").map(|c| c.coins), Some(2));
+        assert_eq!(NavalCost::parse("1 coin + PW").unwrap().to_string(), "1 coin + WP");
+        for bad in ["", "0 coins", "x coin", "W +", "1 wood"] {
+            assert_eq!(NavalCost::parse(bad), None, "{bad:?}");
+        }
+    }
+}
