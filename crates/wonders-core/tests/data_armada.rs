@@ -695,3 +695,21 @@ fn effects_have_english_and_chinese_text() {
     assert_eq!(card("Pier").effect_text(), "2 shields, incursion against the 2nd player on your left");
     assert_eq!(island("Misty Isle").effects[0].text_zh(), "不因賦稅或海盜失去錢幣");
 }
+
+#[test]
+fn armada_cards_fit_beside_either_base_catalog() {
+    // The design (module docs, Setup): the 24 Armada cards join the base catalog, so the ids and
+    // distinct names must fit CardSet (256) and NameSet (128), and no name may already mean a
+    // base card (a table file names cards in English or Chinese).
+    use wonders_core::{Catalog, Edition};
+    for edition in [Edition::First, Edition::Second] {
+        let base = Catalog::get(edition);
+        assert!(base.cards.len() + data().cards().len() <= 256, "{edition}");
+        assert!(base.names.len() + data().cards().len() <= 128, "{edition}");
+        for c in data().cards() {
+            for n in [&c.name, &c.zh].into_iter().chain(&c.aliases) {
+                assert!(base.find_card(n).is_err(), "{edition}: `{n}` is a base card's name");
+            }
+        }
+    }
+}

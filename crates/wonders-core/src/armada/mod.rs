@@ -38,10 +38,10 @@
 //! # How the rules will hook into a turn (design for the rules to come)
 //!
 //! Armada becomes a module called by `game.rs` at named points, as the guide asks; the state it
-//! adds is per city a [`Shipyard`], a set of islands (at most 27: a `u32` bitset of
-//! [`IslandId`]), naval tokens (like military tokens) and this turn's pending Armada events, and
-//! per game three island decks. Only games with Armada carry it (an `Option<Box<ArmadaState>>`
-//! or a side array), so the base game's speed does not change.
+//! adds is per city a [`Shipyard`], its islands (an [`IslandSet`], a `u32` bitset), naval tokens
+//! (like military tokens) and this turn's pending Armada events, and per game three island
+//! decks. Only games with Armada carry it (an `Option<Box<ArmadaState>>` or a side array), so
+//! the base game's speed does not change.
 //!
 //! 1. **Setup (§2.2; 000 遊戲準備).** The 24 Armada cards join the card catalog as ordinary
 //!    structures (their ids after the base cards: 78 + 24 = 102 ≤ 256 for [`crate::CardSet`],
@@ -261,6 +261,47 @@ pub struct ArmadaCardId(pub u8);
 /// An island card, as an index into [`ArmadaData::islands`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct IslandId(pub u8);
+
+/// A set of islands (at most 32 per data file; the box has 27), as a bitset: the islands in one
+/// city, or those a seat has seen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct IslandSet(pub u32);
+
+impl IslandSet {
+    /// The empty set.
+    pub const EMPTY: IslandSet = IslandSet(0);
+
+    /// Whether `i` is in the set.
+    #[inline]
+    pub const fn contains(self, i: IslandId) -> bool {
+        i.0 < 32 && self.0 & (1 << i.0) != 0
+    }
+
+    /// Adds `i` (ids of 32 and above are ignored: no data file has them).
+    #[inline]
+    pub fn insert(&mut self, i: IslandId) {
+        if i.0 < 32 {
+            self.0 |= 1 << i.0;
+        }
+    }
+
+    /// The number of islands.
+    #[inline]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The islands in id order.
+    pub fn iter(self) -> impl Iterator<Item = IslandId> {
+        (0..32u8).filter(move |&b| self.0 & (1 << b) != 0).map(IslandId)
+    }
+}
 
 /// The top step of every fleet: a ship there cannot move again (§2.3).
 pub const TOP_STEP: u8 = 6;
@@ -542,7 +583,19 @@ mod tests {
         assert_eq!(std::mem::size_of::<Fleet>(), 1);
         assert_eq!(std::mem::size_of::<TrackStep>(), 6);
         assert_eq!(std::mem::size_of::<NavalCost>(), 8);
+        assert_eq!(std::mem::size_of::<IslandSet>(), 4);
         assert!(std::mem::size_of::<ArmadaEffect>() <= 12, "{}", std::mem::size_of::<ArmadaEffect>());
+    }
+
+    #[test]
+    fn island_sets() {
+        let mut s = IslandSet::EMPTY;
+        for i in [0u8, 5, 26, 40] {
+            s.insert(IslandId(i));
+        }
+        assert_eq!(s.len(), 3, "id 40 is ignored");
+        assert!(s.contains(IslandId(26)) && !s.contains(IslandId(4)) && !s.contains(IslandId(40)));
+        assert_eq!(s.iter().map(|i| i.0).collect::<Vec<_>>(), vec![0, 5, 26]);
     }
 
     #[test]
