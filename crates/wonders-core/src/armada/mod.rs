@@ -49,8 +49,8 @@
 //!    into the catalog card's `effects`, the Armada parts stay in a table indexed by card id
 //!    ([`ArmadaData::card`]). Each Age deck gets [`dealt_per_age`]`(players)` Armada cards drawn
 //!    at random from [`ArmadaData::age_pool`] (with 3 players the 5 two-neighbour cards are out
-//!    first). Hands hold [`hand_size`]`(players)` cards: 8, so 7 turns per Age (7 and 6 turns with
-//!    8 players). The 8 boards are shuffled and one dealt to each player ([`Shipyard::new`],
+//!    first). Hands hold [`hand_size`]`(players)` cards: 8, so 7 turns per Age (with 8 players
+//!    7 cards and 6 turns). The 8 boards are shuffled and one dealt to each player ([`Shipyard::new`],
 //!    ships on step 0); the islands of each level ([`ArmadaData::islands_of_level`]) are shuffled
 //!    into three hidden decks. Start coins stay 3 ([`START_COINS`]). Armada is refused with the
 //!    2-player Free City (no rulebook covers it); 8 players need Armada (000 8人遊戲規則).
@@ -76,7 +76,8 @@
 //!       cards' [`ArmadaEffect::TopIsland`] (top card, no choice), incursion tokens handed over;
 //!    4. explorations: every green ship that reached an `explore` space this turn; explorers of
 //!       the same level share that deck (§2.6), a lone explorer draws [`SOLO_EXPLORE_DRAW`] and
-//!       keeps 1. This needs a **choice phase** (like Halikarnassos' discard build): each
+//!       keeps 1; a deck that runs short or out follows §10.8 (provisional: the explorer takes
+//!       what is left, or gets nothing). This needs a **choice phase** (like Halikarnassos' discard build): each
 //!       explorer picks one of the cards dealt to them, and the cards they saw join what their
 //!       view remembers. Islands that give free moves (Topaz, Amber, White-Surf, Tempest) add a
 //!       further choice, and the spaces they reach resolve as in step 3;
@@ -119,6 +120,9 @@
 //!   gained by exploration or a green card, in a choice phase of step 4.
 //! - Whether a free move that reaches a tax space levies the tax: yes (a tax is levied when the
 //!   ship *reaches* the space, however it got there).
+//! - A free move from an island that reaches an exploration space (e.g. Tempest Archipelago
+//!   moving the green ship): proposal, that exploration is resolved in the same step 4, after
+//!   the explorations already under way.
 //! - Shipyard boards are dealt at random (000 says "each player takes a board").
 //! - Team games (000 團隊遊戲規則): ties between teams of equal totals — to decide (proposal:
 //!   the base game's tie-break on coins, summed over the team; otherwise shared).
