@@ -52,7 +52,9 @@ impl From<WireFree> for FreeBy {
 
 /// An action on the wire, e.g. `{"type": "build", "card": "Library", "left": 2}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+// Unknown fields are refused: an action with a stray `"bank"` or a misspelt field is an error,
+// not silently something else.
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum WireAction {
     /// Build the card.
     Build {
