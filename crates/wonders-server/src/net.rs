@@ -57,6 +57,7 @@ pub struct Net {
     pub metrics: Arc<Metrics>,
     shutdown: watch::Sender<bool>,
     next_request: AtomicU64,
+    refusing: AtomicUsize,
 }
 
 impl Net {
@@ -70,6 +71,7 @@ impl Net {
             metrics: Arc::default(),
             shutdown: watch::channel(false).0,
             next_request: AtomicU64::new(1),
+            refusing: AtomicUsize::new(0),
         })
     }
 
@@ -317,8 +319,18 @@ impl AsyncWrite for Guarded {
     }
 }
 
-/// The short answer to a connection over a cap, written without waiting, then the socket closes.
-fn refuse(stream: TcpStream, why: ConnRefusal) {
+/// Refused connections being answered at once, at most: more are closed without an answer.
+const MAX_REFUSING: usize = 16;
+
+/// The short answer to a connection over a cap: written, then the request (if any) is read and
+/// dropped for up to half a second so that closing does not reset the connection before the
+/// client reads the answer. At most [`MAX_REFUSING`] at once; more are closed at once.
+fn refuse(net: &Arc<Net>, mut stream: TcpStream, why: ConnRefusal) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    if net.refusing.fetch_add(1, Ordering::Relaxed) >= MAX_REFUSING {
+        net.refusing.fetch_sub(1, Ordering::Relaxed);
+        return;
+    }
     let (status, code, message) = match why {
         ConnRefusal::Full => {
             ("503 Service Unavailable", "unavailable", "the server has too many connections")
@@ -333,7 +345,22 @@ fn refuse(stream: TcpStream, why: ConnRefusal) {
          retry-after: 5\r\n\r\n{body}",
         body.len()
     );
-    let _ = stream.try_write(answer.as_bytes());
+    let net = net.clone();
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(Duration::from_millis(500), async {
+            stream.write_all(answer.as_bytes()).await?;
+            stream.shutdown().await?;
+            let mut buf = [0u8; 1024];
+            for _ in 0..16 {
+                if stream.read(&mut buf).await? == 0 {
+                    break;
+                }
+            }
+            Ok::<(), io::Error>(())
+        })
+        .await;
+        net.refusing.fetch_sub(1, Ordering::Relaxed);
+    });
 }
 
 /// Serves one accepted connection until it closes, idles too long, or the server shuts down.
@@ -427,7 +454,7 @@ pub async fn serve_with(
             Err(why) => {
                 net.metrics.refused();
                 tracing::debug!(%peer, ?why, "connection refused");
-                refuse(stream, why);
+                refuse(&net, stream, why);
                 continue;
             }
         };

@@ -101,7 +101,18 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 last_heard = tokio::time::Instant::now();
                 let arrived = Instant::now();
                 let text = match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                    None | Some(Ok(Message::Close(_))) => return,
+                    Some(Err(e)) => {
+                        // Over the size limit (tungstenite's "Space limit exceeded: Message too
+                        // long"), or a broken frame.
+                        let text = e.to_string();
+                        if text.contains("too long") || text.contains("limit") {
+                            close(&mut socket, close_code::SIZE, "message too big").await;
+                        } else {
+                            close(&mut socket, close_code::PROTOCOL, "malformed frame").await;
+                        }
+                        return;
+                    }
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
                         let e = ApiError::BadRequest("messages are JSON text".into());
