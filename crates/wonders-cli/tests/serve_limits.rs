@@ -572,7 +572,8 @@ fn healthz_metrics_and_graceful_shutdown() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(exit.success(), "{exit:?}");
-    let out: Vec<String> = s.stdout.try_iter().collect();
+    // The reader thread forwards the last lines once the pipe closes.
+    let out: Vec<String> = std::iter::from_fn(|| s.stdout.recv_timeout(Duration::from_secs(2)).ok()).collect();
     assert!(out.iter().any(|l| l.contains("stopped (every game is saved)")), "{out:?}");
 
     // The action acknowledged before the stop is on disk.

@@ -433,6 +433,7 @@ pub async fn serve_with(
         );
     }
     let per_ip = net.limits.max_connections_per_ip;
+    let mut last_accept_warning: Option<Instant> = None;
     tokio::pin!(shutdown);
     loop {
         let accepted = tokio::select! {
@@ -444,7 +445,10 @@ pub async fn serve_with(
             Err(e) => {
                 // Out of file descriptors, or a connection reset before it was accepted: wait a
                 // little (the caps and timeouts free descriptors) and go on.
-                tracing::warn!(error = %e, "accepting a connection failed");
+                if last_accept_warning.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    last_accept_warning = Some(Instant::now());
+                }
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 continue;
             }
