@@ -314,6 +314,10 @@ fn websocket_messages_are_limited_pinged_and_idle_sockets_closed() {
     assert_eq!(ws.text().unwrap()["type"], "state");
     ws.send(1, br#"{"type": "ping"}"#).unwrap();
     assert_eq!(ws.text().unwrap(), json!({"type": "pong"}));
+    ws.send(1, br#"{"type": "ping", "zzz": 1}"#).unwrap();
+    let refused = ws.text().unwrap();
+    assert_eq!(refused["code"], "bad_request", "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("unknown field `zzz`"), "{refused}");
     let big = format!(r#"{{"type": "auth", "token": "{}"}}"#, "x".repeat(2000));
     ws.send(1, big.as_bytes()).unwrap();
     assert_eq!(ws.close_code(), Some(1009));
@@ -573,7 +577,8 @@ fn healthz_metrics_and_graceful_shutdown() {
     };
     assert!(exit.success(), "{exit:?}");
     // The reader thread forwards the last lines once the pipe closes.
-    let out: Vec<String> = std::iter::from_fn(|| s.stdout.recv_timeout(Duration::from_secs(2)).ok()).collect();
+    let out: Vec<String> =
+        std::iter::from_fn(|| s.stdout.recv_timeout(Duration::from_secs(2)).ok()).collect();
     assert!(out.iter().any(|l| l.contains("stopped (every game is saved)")), "{out:?}");
 
     // The action acknowledged before the stop is on disk.

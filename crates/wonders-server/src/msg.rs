@@ -173,10 +173,11 @@ pub enum ClientMsg {
         /// The seat's token.
         token: String,
     },
-    /// Ask for the current state again.
-    Refresh,
+    /// Ask for the current state again. (Empty structs rather than unit variants, here and
+    /// below, so that unknown fields are refused.)
+    Refresh {},
     /// Keep-alive; answered by `pong`.
-    Ping,
+    Ping {},
 }
 
 /// What the server sends on the WebSocket.

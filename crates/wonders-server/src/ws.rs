@@ -125,8 +125,8 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 };
                 let reply = match serde_json::from_str::<ClientMsg>(text.as_str()) {
                     Err(e) => vec![error(None, &ApiError::BadRequest(format!("malformed message: {e}")))],
-                    Ok(ClientMsg::Ping) => vec![ServerMsg::Pong],
-                    Ok(ClientMsg::Refresh) => vec![state(seat, true)],
+                    Ok(ClientMsg::Ping {}) => vec![ServerMsg::Pong],
+                    Ok(ClientMsg::Refresh {}) => vec![state(seat, true)],
                     Ok(ClientMsg::Auth { token: t }) => match server.authorize(&id, &t) {
                         Ok(s) => {
                             token = Some(t);
