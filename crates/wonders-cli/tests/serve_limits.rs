@@ -221,9 +221,10 @@ impl Ws {
         }
         let answer = parse_answer(&String::from_utf8_lossy(&head));
         if answer.status != 101 {
-            let mut rest = String::new();
-            let _ = stream.read_to_string(&mut rest);
-            return Err(Answer { body: rest, ..answer });
+            let len = answer.header("content-length").and_then(|l| l.parse().ok()).unwrap_or(0);
+            let mut rest = vec![0u8; len];
+            let _ = stream.read_exact(&mut rest);
+            return Err(Answer { body: String::from_utf8_lossy(&rest).into_owned(), ..answer });
         }
         Ok(Ws { stream })
     }
@@ -352,7 +353,7 @@ fn websocket_messages_are_limited_pinged_and_idle_sockets_closed() {
 
     // A cross-site page cannot open the WebSocket.
     let refused = Ws::connect(&s.addr, &path, Some("http://evil.example")).err().expect("refused");
-    assert_eq!(refused.status, 403);
+    assert_eq!((refused.status, refused.code().as_str()), (403, "forbidden"), "{}", refused.body);
 }
 
 #[test]
