@@ -504,6 +504,10 @@ fn cross_site_malformed_and_oversized_requests_are_refused_with_security_headers
     let after = request(&s.addr, "GET", &format!("/api/tables/{id}/state"), &auth, "").json();
     assert_eq!(after["turn_id"], state["turn_id"], "nothing changed");
 
+    // A WebSocket route asked without the upgrade: a JSON error too.
+    let plain_get = request(&s.addr, "GET", &format!("/api/tables/{id}/ws"), "", "");
+    assert_eq!((plain_get.status, plain_get.code().as_str()), (400, "bad_request"), "{}", plain_get.body);
+
     // Security headers on the page, the API and errors.
     for path in ["/", "/api/tables", "/api/tables/nope"] {
         let a = request(&s.addr, "GET", path, "", "");

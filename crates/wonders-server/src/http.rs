@@ -30,6 +30,7 @@ use crate::net::{self, Net};
 use crate::server::Server;
 use crate::{catalog, ui, ws};
 use axum::body::Bytes;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, RawQuery, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -230,9 +231,11 @@ async fn websocket(
     State(server): State<Server>,
     Extension(net): Extension<Arc<Net>>,
     Path(id): Path<String>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let cell = server.table(&id)?;
+    let upgrade =
+        upgrade.map_err(|e| ApiError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
     let max = net.limits.ws_max_message;
     let upgrade = upgrade
         .max_message_size(max)
