@@ -29,6 +29,10 @@ impl Drop for Served {
 /// Starts `wonders serve` on a free loopback port with `flags`; `open_files` sets its limit on
 /// open files (through the shell's `ulimit`).
 fn serve(db: &Path, flags: &[&str], open_files: Option<u32>) -> Served {
+    serve_with_logs(db, flags, open_files, Stdio::inherit(), "warn")
+}
+
+fn serve_with_logs(db: &Path, flags: &[&str], open_files: Option<u32>, stderr: Stdio, level: &str) -> Served {
     let bin = env!("CARGO_BIN_EXE_wonders");
     let mut command = match open_files {
         Some(n) => {
@@ -40,9 +44,9 @@ fn serve(db: &Path, flags: &[&str], open_files: Option<u32>) -> Served {
     };
     command.args(["serve", "--addr", "127.0.0.1:0", "--db"]).arg(db).args(flags);
     let mut child = command
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", level)
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .expect("the server starts");
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
@@ -590,4 +594,26 @@ fn healthz_metrics_and_graceful_shutdown() {
     let s = serve(&db, &[], None);
     let state = request(&s.addr, "GET", &format!("/api/tables/{id}/state"), &auth, "").json();
     assert_eq!(state["turn_id"], 1, "{state}");
+}
+
+#[test]
+fn logs_are_json_lines_carrying_the_request_id() {
+    let (_dir, db) = temp_db();
+    let mut s = serve_with_logs(&db, &["--log-format", "json"], None, Stdio::piped(), "info");
+    let refused = request(&s.addr, "POST", "/api/tables", "Content-Type: text/plain\r\n", "{}");
+    assert_eq!(refused.status, 415);
+    let id = refused.header("x-request-id").unwrap().to_string();
+    let _ = s.child.kill();
+    let mut logs = String::new();
+    s.child.stderr.take().unwrap().read_to_string(&mut logs).unwrap();
+    let line: Value = logs
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l["fields"]["status"] == 415)
+        .unwrap_or_else(|| panic!("no log line for the refusal in\n{logs}"));
+    assert_eq!(line["level"], "INFO", "{line}");
+    assert_eq!(line["span"]["id"], id.as_str(), "{line}");
+    assert_eq!(line["span"]["method"], "POST", "{line}");
+    assert_eq!(line["span"]["path"], "/api/tables", "{line}");
+    assert_eq!(line["span"]["ip"], "127.0.0.1", "{line}");
 }
