@@ -8,7 +8,7 @@
 //! cargo run --release -p wonders-server --example load -- --games 200
 //! ```
 //!
-//! The server runs with [`wonders_server::Limits::load_test`]: every client is on 127.0.0.1, so the
+//! The server runs with [`wonders_server::Limits::loopback`]: every client is on 127.0.0.1, so the
 //! per-IP rate limits and connection caps are lifted; the timeouts and message sizes are the
 //! defaults of `wonders serve`.
 //!
@@ -58,8 +58,8 @@ fn serve_only(db: &str) {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         println!("ADDR {}", listener.local_addr().unwrap());
         // 200 games from one address: the per-IP rate limits and connection caps are lifted
-        // (`Limits::load_test`); timeouts and message sizes stay the defaults.
-        let limits = wonders_server::Limits::load_test();
+        // (`Limits::loopback`); timeouts and message sizes stay the defaults.
+        let limits = wonders_server::Limits::loopback();
         wonders_server::serve_with(listener, server, limits, std::future::pending()).await.unwrap();
     });
 }

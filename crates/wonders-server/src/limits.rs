@@ -78,9 +78,10 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Limits for load tests on loopback: every per-IP rate limit off and caps high enough for
-    /// thousands of WebSockets from one address (the timeouts and sizes stay the defaults).
-    pub fn load_test() -> Limits {
+    /// Limits for load tests and test suites on loopback, where every client is 127.0.0.1: every
+    /// per-IP rate limit off and caps high enough for thousands of WebSockets from one address
+    /// (the timeouts and sizes stay the defaults).
+    pub fn loopback() -> Limits {
         Limits {
             max_connections: 20_000,
             max_connections_per_ip: 20_000,
