@@ -186,7 +186,7 @@ fn idle_sockets_under_a_low_open_file_limit_do_not_starve_other_clients() {
     let other = get_on(connect_from("127.0.0.2", &s.addr).unwrap(), &s.addr, "/healthz").unwrap();
     assert_eq!(other.status, 200, "{}", other.body);
     assert_eq!(other.json(), json!({"status": "ok"}));
-    assert!(started.elapsed() < Duration::from_secs(1), "took {:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(2), "took {:?}", started.elapsed());
     // The first idle socket was kept open by the server (the ones over the cap got their 429
     // and were closed)...
     assert!(!closed_within(&mut idle[0], Duration::from_millis(200)), "the first socket was not kept");
