@@ -48,7 +48,9 @@ fn wonders_from(value: Option<&Bound<'_, PyAny>>) -> PyResult<WireWonders> {
     }
     let mut boards = Vec::new();
     for item in value.try_iter().map_err(|_| {
-        PyTypeError::new_err("wonders: \"random\", a side, \"choose\", or a list of boards (name or (name, side))")
+        PyTypeError::new_err(
+            "wonders: \"random\", a side, \"choose\", or a list of boards (name or (name, side))",
+        )
     })? {
         let item = item?;
         if let Ok(name) = item.extract::<String>() {
@@ -231,7 +233,9 @@ impl PyGame {
         let legal = self.game.legal_actions(seat);
         self.enc.choose(&legal, index).ok_or_else(|| {
             let what = match self.enc.describe(index) {
-                None => format!("action index {index} is out of range (0 to {})", self.enc.action_count() - 1),
+                None => {
+                    format!("action index {index} is out of range (0 to {})", self.enc.action_count() - 1)
+                }
                 Some((kind, card)) => format!(
                     "action index {index} ({kind:?}{}) is not legal for seat {seat} now",
                     card.map(|c| format!(" {}", self.game.catalog().card(c).name)).unwrap_or_default()
@@ -362,13 +366,15 @@ impl PyGame {
             }
             a.action
         } else if let Ok(index) = action.extract::<i64>() {
-            let index = usize::try_from(index).map_err(|_| value_error(format!("action index {index} is negative")))?;
+            let index = usize::try_from(index)
+                .map_err(|_| value_error(format!("action index {index} is negative")))?;
             self.action_for_index(seat, index)?
         } else {
             let text = match action.extract::<String>() {
                 Ok(s) => s,
-                Err(_) => json_dumps(action)
-                    .map_err(|_| PyTypeError::new_err("an action is an Action, an index, a dict or a JSON string"))?,
+                Err(_) => json_dumps(action).map_err(|_| {
+                    PyTypeError::new_err("an action is an Action, an index, a dict or a JSON string")
+                })?,
             };
             let wire: WireAction =
                 serde_json::from_str(&text).map_err(|e| value_error(format!("malformed action: {e}")))?;
@@ -462,10 +468,9 @@ impl PyGame {
     /// The game record as a dict (options, seed, every action, and the scores once over); it
     /// replays exactly with `Game.replay` and `wonders replay`.
     fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let record = self
-            .record
-            .as_ref()
-            .ok_or_else(|| value_error("a resampled game has no record (its hidden cards do not follow from a seed)"))?;
+        let record = self.record.as_ref().ok_or_else(|| {
+            value_error("a resampled game has no record (its hidden cards do not follow from a seed)")
+        })?;
         json_loads(py, &serde_json::to_string(record).map_err(value_error)?)
     }
 
@@ -477,7 +482,8 @@ impl PyGame {
             Ok(s) => s,
             Err(_) => json_dumps(record)?,
         };
-        let record: Record = serde_json::from_str(&text).map_err(|e| value_error(format!("malformed record: {e}")))?;
+        let record: Record =
+            serde_json::from_str(&text).map_err(|e| value_error(format!("malformed record: {e}")))?;
         let game = record.replay().map_err(value_error)?;
         let mut kept = Record::new(&record.setup().map_err(value_error)?, game.catalog());
         kept.actions = record.actions;
@@ -603,9 +609,9 @@ pub fn observation_layout(edition: &str) -> PyResult<Vec<(String, usize, usize)>
 pub fn describe_action(index: usize, edition: &str) -> PyResult<(String, Option<String>)> {
     let catalog = Catalog::get(edition_from(edition)?);
     let enc = Encoder::new(catalog);
-    let (kind, card) = enc
-        .describe(index)
-        .ok_or_else(|| value_error(format!("action index {index} is out of range (0 to {})", enc.action_count() - 1)))?;
+    let (kind, card) = enc.describe(index).ok_or_else(|| {
+        value_error(format!("action index {index} is out of range (0 to {})", enc.action_count() - 1))
+    })?;
     let kind = match kind {
         ActionKind::Build => "build".to_string(),
         ActionKind::Wonder => "wonder".into(),
@@ -617,4 +623,3 @@ pub fn describe_action(index: usize, edition: &str) -> PyResult<(String, Option<
     };
     Ok((kind, card.map(|c| catalog.card(c).name.clone())))
 }
-

@@ -51,22 +51,33 @@ fn bot_seed(game_seed: u64, seat: usize) -> u64 {
 
 impl Slot {
     fn new(config: &Config, game_seed: u64) -> Result<Slot, String> {
-        let setup = Setup { edition: config.edition, players: config.players, seed: game_seed, wonders: WonderDeal::Random };
+        let setup = Setup {
+            edition: config.edition,
+            players: config.players,
+            seed: game_seed,
+            wonders: WonderDeal::Random,
+        };
         let game = Game::new(&setup).map_err(|e| e.to_string())?;
         let bots = (0..game.players())
             .map(|s| {
-                if s == config.seat { Ok(None) } else { bot_from_name(&config.opponents[s], bot_seed(game_seed, s)).map(Some) }
+                if s == config.seat {
+                    Ok(None)
+                } else {
+                    bot_from_name(&config.opponents[s], bot_seed(game_seed, s)).map(Some)
+                }
             })
             .collect::<Result<_, String>>()?;
         let view = game.view(config.seat);
         let mut slot = Slot { game, bots, legal: Vec::new(), view };
-        slot.play_bots(config.seat);
+        slot.play_bots();
         Ok(slot)
     }
 
-    /// Lets the bots play until the agent's seat must act or the game is over.
-    fn play_bots(&mut self, seat: usize) {
-        while !self.game.is_over() && !self.game.must_act(seat) {
+    /// Lets the bots play (as `Game.play_bots` does): while a bot's seat must act, it acts; stops
+    /// when only the agent's seat is awaited or the game is over.
+    fn play_bots(&mut self) {
+        loop {
+            let mut acted = false;
             for s in self.game.to_act() {
                 let Some(bot) = self.bots[s].as_mut() else { continue };
                 if !self.game.must_act(s) {
@@ -81,6 +92,10 @@ impl Slot {
                     let first = self.legal[0];
                     let _ = self.game.submit(s, first);
                 }
+                acted = true;
+            }
+            if !acted || self.game.is_over() {
+                return;
             }
         }
     }
@@ -93,7 +108,7 @@ impl Slot {
             // Checked legal by the caller.
             let _ = self.game.submit(config.seat, action);
         }
-        self.play_bots(config.seat);
+        self.play_bots();
         if self.game.is_over() {
             let reward = (self.game.ranks()[config.seat] == 1) as u8 as f32;
             if let Ok(fresh) = Slot::new(config, next_seed) {
@@ -150,9 +165,11 @@ impl VecEnv {
         let slots = &mut inner.slots;
         py.detach(|| {
             self.pool.install(|| {
-                slots.par_iter_mut().zip(obs.par_chunks_mut(d)).zip(mask.par_chunks_mut(a)).for_each(
-                    |((slot, o), m)| slot.write(config, o, m),
-                )
+                slots
+                    .par_iter_mut()
+                    .zip(obs.par_chunks_mut(d))
+                    .zip(mask.par_chunks_mut(a))
+                    .for_each(|((slot, o), m)| slot.write(config, o, m))
             })
         });
         let obs = Array2::from_shape_vec((self.num_envs, d), obs).map_err(value_error)?;
@@ -206,7 +223,8 @@ impl VecEnv {
         if !(1..=64).contains(&threads) {
             return Err(value_error(format!("threads {threads}: 1 to 64")));
         }
-        let probe = Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random }).map_err(value_error)?;
+        let probe =
+            Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random }).map_err(value_error)?;
         if seat >= probe.players() {
             return Err(value_error(format!("there is no seat {seat} in a game of {players} players")));
         }
@@ -222,7 +240,12 @@ impl VecEnv {
             .map(|k| Slot::new(&config, seed.wrapping_add(k)))
             .collect::<Result<_, String>>()
             .map_err(value_error)?;
-        Ok(VecEnv { inner: Mutex::new(Inner { slots, started: num_envs as u64, seed }), pool, config, num_envs })
+        Ok(VecEnv {
+            inner: Mutex::new(Inner { slots, started: num_envs as u64, seed }),
+            pool,
+            config,
+            num_envs,
+        })
     }
 
     /// Games stepped together.
@@ -298,13 +321,16 @@ impl VecEnv {
         let slots = &mut inner.slots;
         py.detach(|| {
             self.pool.install(|| {
-                slots.par_iter_mut().zip(&actions).zip(rewards.par_iter_mut().zip(dones.par_iter_mut())).enumerate().for_each(
-                    |(i, ((slot, &a), (r, d)))| {
+                slots
+                    .par_iter_mut()
+                    .zip(&actions)
+                    .zip(rewards.par_iter_mut().zip(dones.par_iter_mut()))
+                    .enumerate()
+                    .for_each(|(i, ((slot, &a), (r, d)))| {
                         // Seeds of restarted games: one per game, whatever the thread order.
                         let next = base.wrapping_add(started + i as u64);
                         (*r, *d) = slot.apply(config, a as usize, next);
-                    },
-                )
+                    })
             })
         });
         // Restarted games took the seeds `started + i`; keep them unique by moving past all N.
@@ -312,7 +338,12 @@ impl VecEnv {
             inner.started += self.num_envs as u64;
         }
         let (obs, mask) = self.arrays(py, &mut inner)?;
-        Ok((obs, mask, PyArray1::from_owned_array(py, Array1::from(rewards)), PyArray1::from_owned_array(py, Array1::from(dones))))
+        Ok((
+            obs,
+            mask,
+            PyArray1::from_owned_array(py, Array1::from(rewards)),
+            PyArray1::from_owned_array(py, Array1::from(dones)),
+        ))
     }
 }
 
@@ -335,7 +366,8 @@ pub fn rust_random_games<'py>(
     observe: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let edition = edition_from(edition)?;
-    let probe = Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random }).map_err(value_error)?;
+    let probe =
+        Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random }).map_err(value_error)?;
     bot_from_name(opponents, 0).map_err(value_error)?;
     let config = Config {
         edition,
@@ -367,7 +399,7 @@ pub fn rust_random_games<'py>(
                         if let Some(action) = config.enc.choose(&slot.legal, index) {
                             let _ = slot.game.submit(0, action);
                         }
-                        slot.play_bots(0);
+                        slot.play_bots();
                         if observe {
                             slot.write(&config, &mut obs, &mut mask);
                         }
