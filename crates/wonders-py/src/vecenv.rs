@@ -25,6 +25,9 @@ use wonders_bots::{Bot, bot_from_name};
 use wonders_core::tensor::Encoder;
 use wonders_core::{Action, Edition, Game, Setup, View, WonderDeal};
 
+/// Stacked observations `[N, D]` and masks `[N, A]`.
+type Stacked<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>);
+
 /// What every game of a vector shares.
 #[derive(Clone)]
 struct Config {
@@ -153,11 +156,7 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 }
 
 impl VecEnv {
-    fn arrays<'py>(
-        &self,
-        py: Python<'py>,
-        inner: &mut Inner,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>)> {
+    fn arrays<'py>(&self, py: Python<'py>, inner: &mut Inner) -> PyResult<Stacked<'py>> {
         let (d, a) = (self.config.enc.observation_len(), self.config.enc.action_count());
         let mut obs = vec![0.0f32; self.num_envs * d];
         let mut mask = vec![false; self.num_envs * a];
@@ -269,11 +268,7 @@ impl VecEnv {
     /// Restarts every game (from `seed`, or from the seed given at construction) and returns the
     /// stacked observations `[N, D]` (float32) and masks `[N, A]` (bool).
     #[pyo3(signature = (seed = None))]
-    fn reset<'py>(
-        &self,
-        py: Python<'py>,
-        seed: Option<u64>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>)> {
+    fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<Stacked<'py>> {
         let mut inner = self.inner.lock().map_err(|_| value_error("environment poisoned"))?;
         if let Some(s) = seed {
             inner.seed = s;
