@@ -311,20 +311,26 @@ impl VecEnv {
         }
         let mut rewards = vec![0.0f32; self.num_envs];
         let mut dones = vec![false; self.num_envs];
+        let (d, a) = (self.config.enc.observation_len(), self.config.enc.action_count());
+        let mut obs = vec![0.0f32; self.num_envs * d];
+        let mut mask = vec![false; self.num_envs * a];
         let config = &self.config;
         let (base, started) = (inner.seed, inner.started);
         let slots = &mut inner.slots;
+        // One pass per game, on the pool: its action, the bots' moves, its new observation.
         py.detach(|| {
             self.pool.install(|| {
                 slots
                     .par_iter_mut()
                     .zip(&actions)
                     .zip(rewards.par_iter_mut().zip(dones.par_iter_mut()))
+                    .zip(obs.par_chunks_mut(d).zip(mask.par_chunks_mut(a)))
                     .enumerate()
-                    .for_each(|(i, ((slot, &a), (r, d)))| {
+                    .for_each(|(i, (((slot, &action), (r, done)), (o, m)))| {
                         // Seeds of restarted games: one per game, whatever the thread order.
                         let next = base.wrapping_add(started + i as u64);
-                        (*r, *d) = slot.apply(config, a as usize, next);
+                        (*r, *done) = slot.apply(config, action as usize, next);
+                        slot.write(config, o, m);
                     })
             })
         });
@@ -332,6 +338,9 @@ impl VecEnv {
         if dones.iter().any(|&d| d) {
             inner.started += self.num_envs as u64;
         }
+        let obs = Array2::from_shape_vec((self.num_envs, d), obs).map_err(value_error)?;
+        let mask = Array2::from_shape_vec((self.num_envs, a), mask).map_err(value_error)?;
+        let (obs, mask) = (PyArray2::from_owned_array(py, obs), PyArray2::from_owned_array(py, mask));
         let (obs, mask) = self.arrays(py, &mut inner)?;
         Ok((
             obs,
