@@ -341,7 +341,6 @@ impl VecEnv {
         let obs = Array2::from_shape_vec((self.num_envs, d), obs).map_err(value_error)?;
         let mask = Array2::from_shape_vec((self.num_envs, a), mask).map_err(value_error)?;
         let (obs, mask) = (PyArray2::from_owned_array(py, obs), PyArray2::from_owned_array(py, mask));
-        let (obs, mask) = self.arrays(py, &mut inner)?;
         Ok((
             obs,
             mask,
