@@ -1174,6 +1174,12 @@ impl Game {
         if seat >= self.players() { None } else { self.chosen[seat] }
     }
 
+    /// The action chosen for the Free City in the current step, not yet resolved (2-player
+    /// variant): known only to the holder of the Free City card, who chose it.
+    pub fn free_city_choice(&self) -> Option<Action> {
+        self.free_city.and_then(|f| self.chosen[f as usize])
+    }
+
     /// Takes back `seat`'s last choice of the current simultaneous step (a card and action, a
     /// wonder side, or, for the holder of the Free City card, the Free City's action first),
     /// and returns it. A chosen card lies face down until every player has chosen, then all are

@@ -46,8 +46,10 @@ fn the_free_city_choice_is_taken_back_first() {
     let fc = g.legal_actions(0)[0];
     g.submit(0, fc).unwrap();
     assert!(!g.must_act(0));
+    assert_eq!(g.free_city_choice(), Some(fc));
     // Latest first: the Free City's action, then the holder's own.
     assert_eq!(g.retract(0), Ok(fc));
+    assert_eq!(g.free_city_choice(), None);
     assert_eq!(g.acting_city(0), 2);
     assert_eq!(g.retract(0), Ok(Action::Discard { card: own }));
     assert_eq!(g.acting_city(0), 0);
