@@ -99,7 +99,69 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let echo = !stdin.is_terminal();
+    if stdout.is_terminal() {
+        // Lines fit the terminal's width, wrapped at words.
+        let width = usize::from(console::Term::stdout().size().1).max(40);
+        let mut out = Wrapping { inner: stdout.lock(), width };
+        return play(args, &mut stdin.lock(), echo, &mut out);
+    }
     play(args, &mut stdin.lock(), echo, &mut stdout.lock())
+}
+
+/// A writer that wraps each line it is given at `width` columns (see [`wrap`]).
+struct Wrapping<W: Write> {
+    inner: W,
+    width: usize,
+}
+
+impl<W: Write> Write for Wrapping<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        self.inner.write_all(wrap(&text, self.width).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Wraps every line of `text` longer than `width` characters at spaces; continuation lines keep
+/// the line's indentation plus two spaces. A word longer than the width stays whole.
+pub(crate) fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.chars().count() <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let cont = " ".repeat(indent + 2);
+        let mut col = 0;
+        let mut first = true;
+        for word in line.trim_start().split(' ') {
+            let w = word.chars().count();
+            if first {
+                out.push_str(&line[..indent]);
+                out.push_str(word);
+                col = indent + w;
+                first = false;
+            } else if col + 1 + w > width {
+                out.push('\n');
+                out.push_str(&cont);
+                out.push_str(word);
+                col = cont.len() + w;
+            } else {
+                out.push(' ');
+                out.push_str(word);
+                col += 1 + w;
+            }
+        }
+    }
+    out
 }
 
 /// Refuses a record path that cannot be written (a directory, or in a missing directory),
@@ -504,12 +566,8 @@ fn card_text(catalog: &Catalog, card: CardId) -> String {
     if !d.chain_from.is_empty() {
         let _ = write!(s, "; free with {}", d.chain_from.join(" or "));
     }
-    let mut later: Vec<&str> = catalog
-        .cards
-        .iter()
-        .filter(|c| c.chain_from.iter().any(|p| *p == d.name))
-        .map(|c| c.name.as_str())
-        .collect();
+    let mut later: Vec<&str> =
+        catalog.cards.iter().filter(|c| c.chain_from.contains(&d.name)).map(|c| c.name.as_str()).collect();
     later.dedup();
     if !later.is_empty() {
         let _ = write!(s, "; makes free later: {}", later.join(", "));
@@ -877,6 +935,14 @@ mod tests {
         let mut text = String::new();
         log_text(&mut text, catalog, &[built, discarded], &names);
         assert!(text.contains("+3 coins (discard), +2 coins (trade: paid by neighbours)"), "{text}");
+    }
+
+    #[test]
+    fn long_lines_wrap_at_words_keeping_their_indent() {
+        let line = "  Baths [blue] cost S → 3 VP; makes free later: Aqueduct";
+        assert_eq!(wrap(line, 30), "  Baths [blue] cost S → 3 VP;\n    makes free later: Aqueduct");
+        assert_eq!(wrap("short\nlines stay", 30), "short\nlines stay");
+        assert_eq!(wrap("a verylongwordthatdoesnotfit b", 10), "a\n  verylongwordthatdoesnotfit\n  b");
     }
 
     #[test]
