@@ -475,9 +475,9 @@ async function lobby() {
     ];
   };
   const paint = () => {
-    lists.replaceChildren(
-      h('h2', {}, t('openTables')), pager('open', data.open),
-      h('h2', {}, t('finishedTables')), pager('finished', data.finished));
+    lists.replaceChildren(...[
+      h('h2', {}, t('openTables')), ...pager('open', data.open),
+      h('h2', {}, t('finishedTables')), ...pager('finished', data.finished)].filter(Boolean));
   };
   try {
     data = await api('GET', '/api/tables');

@@ -404,6 +404,13 @@ async fn a_whole_game_in_headless_chromium() {
     assert_eq!(cities.as_i64(), Some(3));
     shot(&c, "10-spectator.png").await;
 
+    // The lobby names tables by their players, with Watch (or Join) and no hex ids.
+    c.goto(&s.url("/")).await.unwrap();
+    wait_for(&c, "the lists", "document.querySelector('#finished-tables .table-row')").await;
+    let row = js(&c, "const r = document.querySelector('#finished-tables .table-row'); return [r.querySelector('.table-title').textContent, r.querySelector('.watch').textContent, r.textContent.includes(r.dataset.table)]").await;
+    assert_eq!(row, json!(["Ada · Bot 2 (heuristic) · Bot 3 (heuristic)", "Watch", false]));
+    shot(&c, "10b-lobby-tables.png").await;
+
     take_back_a_choice(&c, &s).await;
     second_edition_side_choice(&c, &s).await;
     free_city_step(&c, &s).await;
