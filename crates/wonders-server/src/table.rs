@@ -7,7 +7,7 @@
 use crate::bots::make_bot;
 use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, StateMsg, TableInfo};
 use crate::store::{StoredSeat, StoredTable};
-use crate::summary::{AgeEnd, age_end, card_reason, stage_reason, summaries};
+use crate::summary::{AgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
 use wonders_bots::Bot;
 use wonders_core::score::ranks;
@@ -35,13 +35,14 @@ struct Live {
     stored: usize,
     /// The military conflicts of each Age that has ended.
     age_ends: Vec<AgeEnd>,
+    /// Every city's summary, computed once per resolved step (cities change only then).
+    summaries: Vec<CitySummary>,
 }
 
 impl Live {
     fn new(game: Game) -> Live {
         let acted = vec![0; game.players()];
         Live {
-            game,
             step: 0,
             history: Vec::new(),
             last_log: Vec::new(),
@@ -49,6 +50,8 @@ impl Live {
             acted,
             stored: 0,
             age_ends: Vec::new(),
+            summaries: summaries(game.catalog(), game.cities()),
+            game,
         }
     }
 
@@ -82,6 +85,7 @@ impl Live {
         }
         if step_key(&self.game) != before {
             self.step += 1;
+            self.summaries = summaries(self.game.catalog(), self.game.cities());
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
@@ -388,7 +392,7 @@ impl Table {
         }
         msg.waiting = game.to_act().iter().map(|&s| s as u8).collect();
         msg.history = live.history.clone();
-        msg.summaries = summaries(catalog, game.cities());
+        msg.summaries = live.summaries.clone();
         msg.age_ends = live.age_ends.clone();
         if let Some(seat) = you {
             let s = seat as usize;
