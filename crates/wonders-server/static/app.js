@@ -688,6 +688,7 @@ class TablePage {
     const freeLine = v.free_city !== undefined && v.free_city_holder !== undefined && v.phase !== 'over'
       ? h('p', { class: 'note free-city-line' }, t('freeCityTurn'), ' ', h('b', {}, this.seatName(v.free_city_holder)),
         st.you === v.free_city_holder ? h('span', { class: 'tag you' }, t('you')) : null) : null;
+    if (v.phase === 'over') return h('section', { class: 'panel status' }, h('div', { class: 'phase' }, phase));
     return h('section', { class: 'panel status' },
       h('div', { class: 'phase' }, phase, ' ', prompt,
         h('span', { class: 'muted discard-count' }, ` · ${v.discard_size} ${t('discardCount')}`)),
