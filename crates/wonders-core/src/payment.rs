@@ -158,7 +158,8 @@ fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) 
         };
         for (side, prod) in [(0, market.left), (1, market.right)] {
             let price = market.prices[side][r as usize];
-            if prod.max_of(r) > 0 && price as u16 <= budget {
+            let sells = prod.fixed.get(r) > 0 || prod.choices().iter().any(|c| c.contains(r));
+            if sells && price as u16 <= budget {
                 insert_pareto(front, if side == 0 { (price, 0) } else { (0, price) });
             }
         }
