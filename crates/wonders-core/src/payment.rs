@@ -12,7 +12,7 @@
 //! cost and does not vary. The solver returns the pairs no other pair beats on both sides.
 
 use crate::city::Production;
-use crate::resources::{Resource, Resources};
+use crate::resources::{Resource, ResourceSet, Resources};
 use arrayvec::ArrayVec;
 
 /// At most this many Pareto-minimal payments exist for one purchase (coins to the left range over
@@ -81,7 +81,7 @@ fn can_supply(prod: &Production, demand: &Resources) -> bool {
 }
 
 /// The minimal residual needs after the buyer's own either/or producers cover what they can.
-fn own_residuals(need: Resources, own: &Production, out: &mut ArrayVec<Resources, 64>) {
+fn own_residuals(need: Resources, choices: &[ResourceSet], out: &mut ArrayVec<Resources, 64>) {
     fn go(need: Resources, choices: &[crate::resources::ResourceSet], out: &mut ArrayVec<Resources, 64>) {
         if need.is_empty() || choices.is_empty() {
             // Keep only componentwise-minimal residuals.
@@ -107,7 +107,7 @@ fn own_residuals(need: Resources, own: &Production, out: &mut ArrayVec<Resources
             go(need, rest, out);
         }
     }
-    go(need, own.choices(), out);
+    go(need, choices, out);
 }
 
 /// Every Pareto-minimal (left, right) payment for `need`, spending at most `budget` coins on
@@ -133,12 +133,21 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
         out.push((0, 0));
         return;
     }
-    if market.own.choices().is_empty() {
+    // Only the buyer's either/or producers of something still needed matter: one that gives
+    // none of it now gives none of it after others have covered part of the need either.
+    let wanted = need.support();
+    let mut useful: ArrayVec<ResourceSet, { crate::city::MAX_CHOICES }> = ArrayVec::new();
+    for &c in market.own.choices() {
+        if c.0 & wanted.0 != 0 {
+            useful.push(c);
+        }
+    }
+    if useful.is_empty() {
         buy(market, &need, budget, out);
         return;
     }
     let mut residuals: ArrayVec<Resources, 64> = ArrayVec::new();
-    own_residuals(need, market.own, &mut residuals);
+    own_residuals(need, &useful, &mut residuals);
     for residual in &residuals {
         if residual.is_empty() {
             out.clear();
