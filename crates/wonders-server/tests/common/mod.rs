@@ -19,7 +19,12 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server on 127.0.0.1 with the database `db` (created if needed).
     pub async fn start(db: &Path) -> TestServer {
-        let server = Server::open(db).expect("open the store");
+        TestServer::start_with(db, wonders_server::server::ServerConfig::default()).await
+    }
+
+    /// Starts a server with the given time limits.
+    pub async fn start_with(db: &Path, config: wonders_server::server::ServerConfig) -> TestServer {
+        let server = Server::open_with(db, config).expect("open the store");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
@@ -58,6 +63,18 @@ impl TestServer {
     pub async fn post_raw(&self, path: &str, body: &str, token: Option<&str>) -> (u16, Value) {
         let mut req =
             self.http.post(self.url(path)).header("content-type", "application/json").body(body.to_string());
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    /// DELETE, with an optional bearer token: (status, JSON body).
+    pub async fn delete(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut req = self.http.delete(self.url(path));
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }
