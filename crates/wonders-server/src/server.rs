@@ -526,19 +526,18 @@ impl Server {
                         original.notify();
                     }
                 }
-                "over" => {
+                "over"
                     if table
                         .over_since()
-                        .is_some_and(|t| now_instant.duration_since(t) >= config.finished_keep)
-                    {
-                        let info = table.info();
-                        drop(table);
-                        self.remove(&info.id);
-                        let mut recent = self.inner.recent.lock().unwrap_or_else(|e| e.into_inner());
-                        recent.retain(|t| t.id != info.id);
-                        recent.push_front(info);
-                        recent.truncate(RECENT_FINISHED);
-                    }
+                        .is_some_and(|t| now_instant.duration_since(t) >= config.finished_keep) =>
+                {
+                    let info = table.info();
+                    drop(table);
+                    self.remove(&info.id);
+                    let mut recent = self.inner.recent.lock().unwrap_or_else(|e| e.into_inner());
+                    recent.retain(|t| t.id != info.id);
+                    recent.push_front(info);
+                    recent.truncate(RECENT_FINISHED);
                 }
                 "playing" => {
                     let due = table.time_out(now_instant);

@@ -529,7 +529,12 @@ impl Table {
 
     /// Whether `seat` is played by a bot now: a bot's seat, or an away person's.
     fn bot_plays(&self, seat: usize) -> bool {
-        self.bots.get(seat).is_some_and(Option::is_some) || self.away.get(seat).copied().unwrap_or(false)
+        self.is_bot_seat(seat) || self.away.get(seat).copied().unwrap_or(false)
+    }
+
+    /// Whether `seat` is a bot's (whether or not its bot is out thinking).
+    fn is_bot_seat(&self, seat: usize) -> bool {
+        self.seats.get(seat).is_some_and(|s| s.bot.is_some())
     }
 
     /// Takes out the bots whose seat must act now, each with its seat's view and legal actions,
@@ -553,7 +558,7 @@ impl Table {
             if legal.is_empty() {
                 continue;
             }
-            let stand_in = self.bots.get(seat).is_none_or(Option::is_none);
+            let stand_in = !self.is_bot_seat(seat);
             let slot = if stand_in { &mut self.stand_ins[seat] } else { &mut self.bots[seat] };
             if slot.is_none() && stand_in {
                 *slot = make_bot(STAND_IN_BOT, self.setup.seed ^ seat as u64).ok();
@@ -578,7 +583,8 @@ impl Table {
         let first_index = self.live.as_ref().map_or(0, |l| l.actions.len());
         let mut refused = None;
         for m in moves {
-            let still = m.stand_in == self.away.get(m.seat).copied().unwrap_or(false);
+            // A stand-in's move counts only while its seat is still away.
+            let still = !m.stand_in || self.away.get(m.seat).copied().unwrap_or(false);
             if let Some(game) = &mut game
                 && still
                 && step_key(game) == m.key
