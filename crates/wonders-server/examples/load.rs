@@ -11,7 +11,8 @@
 //! Options: `--games N` (200), `--players P` (4), `--timeout SECONDS` (300), `--finished-keep
 //! SECONDS` (how long the server keeps a finished game in memory; its default otherwise) and
 //! `--settle SECONDS` (0: after the games, wait that long and report the server's memory again,
-//! and per finished game). It stops by itself when every game is over or the time is up, and
+//! and per finished game), `--bot-games N` (0: then create N tables of four random bots one after
+//! the other, wait for their end and `--settle`, and report the server's memory per such game). It stops by itself when every game is over or the time is up, and
 //! only ever talks to 127.0.0.1.
 
 use futures_util::{SinkExt, StreamExt};
@@ -30,11 +31,19 @@ struct Options {
     serve_db: Option<String>,
     finished_keep: Option<u64>,
     settle: u64,
+    bot_games: usize,
 }
 
 fn options() -> Result<Options, String> {
-    let mut o =
-        Options { games: 200, players: 4, timeout: 300, serve_db: None, finished_keep: None, settle: 0 };
+    let mut o = Options {
+        games: 200,
+        players: 4,
+        timeout: 300,
+        serve_db: None,
+        finished_keep: None,
+        settle: 0,
+        bot_games: 0,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -48,11 +57,19 @@ fn options() -> Result<Options, String> {
                     Some(value("--finished-keep")?.parse().map_err(|e| format!("--finished-keep: {e}"))?)
             }
             "--settle" => o.settle = value("--settle")?.parse().map_err(|e| format!("--settle: {e}"))?,
+            "--bot-games" => {
+                o.bot_games = value("--bot-games")?.parse().map_err(|e| format!("--bot-games: {e}"))?
+            }
             other => return Err(format!("unknown option {other} (--games N, --players P, --timeout S)")),
         }
     }
-    if !(1..=2000).contains(&o.games) || !(3..=7).contains(&o.players) || o.timeout == 0 || o.settle > 600 {
-        return Err("bounds: 1 to 2000 games, 3 to 7 players, a timeout above 0, settle up to 600".into());
+    if !(1..=2000).contains(&o.games)
+        || !(3..=7).contains(&o.players)
+        || o.timeout == 0
+        || o.settle > 600
+        || o.bot_games > 5000
+    {
+        return Err("bounds: 1 to 2000 games, 3 to 7 players, a timeout above 0, settle up to 600, bot games up to 5000".into());
     }
     Ok(o)
 }
@@ -188,6 +205,7 @@ fn main() {
         std::thread::sleep(Duration::from_secs(o.settle));
         proc_status(pid, "VmRSS:")
     });
+    let bot_memory = if o.bot_games > 0 { runtime.block_on(bot_games(&o, &addr, pid)) } else { None };
     let _ = child.kill();
     let _ = child.wait();
     let (elapsed, mut latencies, totals, before_play) = result;
@@ -235,6 +253,15 @@ fn main() {
                 per_game(later, start)
             );
         }
+    }
+    if let Some((start, end)) = bot_memory {
+        println!(
+            "{} games of 4 random bots, one after the other: server VmRSS {} → {} MiB, {:.2} KiB per finished game",
+            o.bot_games,
+            mib(start),
+            mib(end),
+            (end as f64 - start as f64) / o.bot_games as f64
+        );
     }
     if totals.games_over.load(Ordering::Relaxed) != o.games as u64 {
         std::process::exit(1);
@@ -290,4 +317,35 @@ async fn run(o: &Options, addr: &str, pid: u32) -> (Duration, Vec<Duration>, Arc
         }
     }
     (start.elapsed(), latencies, totals, before_play)
+}
+
+/// Creates `--bot-games` tables of four random bots, one after the other, waits for their end and
+/// `--settle` seconds: the server's VmRSS before and after, in KiB.
+async fn bot_games(o: &Options, addr: &str, pid: u32) -> Option<(u64, u64)> {
+    let http = reqwest::Client::new();
+    let base = format!("http://{addr}");
+    let before = proc_status(pid, "VmRSS:")?;
+    for _ in 0..o.bot_games {
+        let info: Value = http
+            .post(format!("{base}/api/tables"))
+            .json(&json!({"players": 4, "seats": [{"bot": "random"}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}]}))
+            .send()
+            .await
+            .ok()?
+            .json()
+            .await
+            .ok()?;
+        let id = info["id"].as_str()?.to_string();
+        // One game at a time: the next starts once this one is over.
+        for _ in 0..5000 {
+            let info: Value =
+                http.get(format!("{base}/api/tables/{id}")).send().await.ok()?.json().await.ok()?;
+            if info["status"] == "over" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(o.settle)).await;
+    Some((before, proc_status(pid, "VmRSS:")?))
 }
