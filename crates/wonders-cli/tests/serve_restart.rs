@@ -69,8 +69,26 @@ fn state(addr: &str, table: &str, token: Option<&str>) -> Value {
     body
 }
 
-/// Makes one action for each seat that must act; returns how many.
+/// Waits (at most 5 s) until no bot of the table must act: bots move in the background.
+fn settle(addr: &str, table: &str) {
+    for _ in 0..250 {
+        let st = state(addr, table, None);
+        let seats = &st["table"]["seats"];
+        let bots_waiting = st["waiting"].as_array().unwrap().iter().any(|s| {
+            let seat = s.as_u64().unwrap() as usize;
+            !seats[seat]["bot"].is_null() || seats[seat]["away"] == true
+        });
+        if !bots_waiting {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("the bots of table {table} did not move within 5 s");
+}
+
+/// Makes one action for each seat that must act (after the bots moved); returns how many.
 fn round(addr: &str, table: &str, tokens: &[String], pick: usize) -> usize {
+    settle(addr, table);
     let mut n = 0;
     for t in tokens {
         let st = state(addr, table, Some(t));
@@ -128,6 +146,7 @@ fn a_killed_server_resumes_every_game_exactly() {
         acted += round(&addr, &b, &tokens[&b], i + 1);
     }
     assert!(acted >= 30, "{acted}");
+    settle(&addr, &a);
     let snapshot = |addr: &str| -> Vec<Value> {
         let mut v = Vec::new();
         for table in [&a, &b] {

@@ -12,8 +12,12 @@
 //! per-IP rate limits and connection caps are lifted; the timeouts and message sizes are the
 //! defaults of `wonders serve`.
 //!
-//! Options: `--games N` (200), `--players P` (4), `--timeout SECONDS` (300). It stops by itself
-//! when every game is over or the time is up, and only ever talks to 127.0.0.1.
+//! Options: `--games N` (200), `--players P` (4), `--timeout SECONDS` (300), `--finished-keep
+//! SECONDS` (how long the server keeps a finished game in memory; its default otherwise) and
+//! `--settle SECONDS` (0: after the games, wait that long and report the server's memory again,
+//! and per finished game), `--bot-games N` (0: then create N tables of four random bots one after
+//! the other, wait for their end and `--settle`, and report the server's memory per such game).
+//! It stops by itself when every game is over or the time is up, and only ever talks to 127.0.0.1.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -29,10 +33,21 @@ struct Options {
     players: u8,
     timeout: u64,
     serve_db: Option<String>,
+    finished_keep: Option<u64>,
+    settle: u64,
+    bot_games: usize,
 }
 
 fn options() -> Result<Options, String> {
-    let mut o = Options { games: 200, players: 4, timeout: 300, serve_db: None };
+    let mut o = Options {
+        games: 200,
+        players: 4,
+        timeout: 300,
+        serve_db: None,
+        finished_keep: None,
+        settle: 0,
+        bot_games: 0,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -41,20 +56,37 @@ fn options() -> Result<Options, String> {
             "--players" => o.players = value("--players")?.parse().map_err(|e| format!("--players: {e}"))?,
             "--timeout" => o.timeout = value("--timeout")?.parse().map_err(|e| format!("--timeout: {e}"))?,
             "--serve-only" => o.serve_db = Some(value("--serve-only")?),
+            "--finished-keep" => {
+                o.finished_keep =
+                    Some(value("--finished-keep")?.parse().map_err(|e| format!("--finished-keep: {e}"))?)
+            }
+            "--settle" => o.settle = value("--settle")?.parse().map_err(|e| format!("--settle: {e}"))?,
+            "--bot-games" => {
+                o.bot_games = value("--bot-games")?.parse().map_err(|e| format!("--bot-games: {e}"))?
+            }
             other => return Err(format!("unknown option {other} (--games N, --players P, --timeout S)")),
         }
     }
-    if !(1..=2000).contains(&o.games) || !(3..=7).contains(&o.players) || o.timeout == 0 {
-        return Err("bounds: 1 to 2000 games, 3 to 7 players, a timeout above 0".into());
+    if !(1..=2000).contains(&o.games)
+        || !(3..=7).contains(&o.players)
+        || o.timeout == 0
+        || o.settle > 600
+        || o.bot_games > 5000
+    {
+        return Err("bounds: 1 to 2000 games, 3 to 7 players, a timeout above 0, settle up to 600, bot games up to 5000".into());
     }
     Ok(o)
 }
 
 /// The server process: serves on a free loopback port and prints it.
-fn serve_only(db: &str) {
+fn serve_only(db: &str, finished_keep: Option<u64>) {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     runtime.block_on(async {
-        let server = wonders_server::Server::open(std::path::Path::new(db)).unwrap();
+        let mut config = wonders_server::server::ServerConfig::default();
+        if let Some(secs) = finished_keep {
+            config.finished_keep = Duration::from_secs(secs);
+        }
+        let server = wonders_server::Server::open_with(std::path::Path::new(db), config).unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         println!("ADDR {}", listener.local_addr().unwrap());
         // 200 games from one address: the per-IP rate limits and connection caps are lifted
@@ -152,17 +184,17 @@ fn main() {
         }
     };
     if let Some(db) = &o.serve_db {
-        serve_only(db);
+        serve_only(db, o.finished_keep);
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("load.db");
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .arg("--serve-only")
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the server process starts");
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command.arg("--serve-only").arg(&db);
+    if let Some(secs) = o.finished_keep {
+        command.arg("--finished-keep").arg(secs.to_string());
+    }
+    let mut child = command.stdout(Stdio::piped()).spawn().expect("the server process starts");
     let pid = child.id();
     let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let addr = loop {
@@ -176,9 +208,14 @@ fn main() {
     let result = runtime.block_on(run(&o, &addr, pid));
     let hwm = proc_status(pid, "VmHWM:");
     let rss = proc_status(pid, "VmRSS:");
+    let settled = (o.settle > 0).then(|| {
+        std::thread::sleep(Duration::from_secs(o.settle));
+        proc_status(pid, "VmRSS:")
+    });
+    let bot_memory = if o.bot_games > 0 { runtime.block_on(bot_games(&o, &addr, pid)) } else { None };
     let _ = child.kill();
     let _ = child.wait();
-    let (elapsed, mut latencies, totals) = result;
+    let (elapsed, mut latencies, totals, before_play) = result;
     latencies.sort();
     let pct = |p: f64| -> f64 {
         if latencies.is_empty() {
@@ -207,12 +244,38 @@ fn main() {
         hwm.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0)),
         rss.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0))
     );
+    let mib = |k: u64| format!("{:.1}", k as f64 / 1024.0);
+    let per_game = |end: u64, start: u64| format!("{:.1}", (end as f64 - start as f64) / o.games as f64);
+    if let (Some(start), Some(end)) = (before_play, rss) {
+        println!(
+            "server VmRSS: {} MiB with every table seated, before play; {} KiB more per game once all are over",
+            mib(start),
+            per_game(end, start)
+        );
+        if let Some(Some(later)) = settled {
+            println!(
+                "server VmRSS {} s later: {} MiB ({} KiB per finished game above the seated tables)",
+                o.settle,
+                mib(later),
+                per_game(later, start)
+            );
+        }
+    }
+    if let Some((start, end)) = bot_memory {
+        println!(
+            "{} games of 4 random bots, one after the other: server VmRSS {} → {} MiB, {:.2} KiB per finished game",
+            o.bot_games,
+            mib(start),
+            mib(end),
+            (end as f64 - start as f64) / o.bot_games as f64
+        );
+    }
     if totals.games_over.load(Ordering::Relaxed) != o.games as u64 {
         std::process::exit(1);
     }
 }
 
-async fn run(o: &Options, addr: &str, _pid: u32) -> (Duration, Vec<Duration>, Arc<Totals>) {
+async fn run(o: &Options, addr: &str, pid: u32) -> (Duration, Vec<Duration>, Arc<Totals>, Option<u64>) {
     let http = reqwest::Client::new();
     let base = format!("http://{addr}");
     let mut seats = Vec::new();
@@ -240,6 +303,7 @@ async fn run(o: &Options, addr: &str, _pid: u32) -> (Duration, Vec<Duration>, Ar
             seats.push((id.clone(), tok["token"].as_str().unwrap().to_string()));
         }
     }
+    let before_play = proc_status(pid, "VmRSS:");
     let totals = Arc::new(Totals::default());
     let start = Instant::now();
     let mut tasks = Vec::new();
@@ -259,5 +323,36 @@ async fn run(o: &Options, addr: &str, _pid: u32) -> (Duration, Vec<Duration>, Ar
             }
         }
     }
-    (start.elapsed(), latencies, totals)
+    (start.elapsed(), latencies, totals, before_play)
+}
+
+/// Creates `--bot-games` tables of four random bots, one after the other, waits for their end and
+/// `--settle` seconds: the server's VmRSS before and after, in KiB.
+async fn bot_games(o: &Options, addr: &str, pid: u32) -> Option<(u64, u64)> {
+    let http = reqwest::Client::new();
+    let base = format!("http://{addr}");
+    let before = proc_status(pid, "VmRSS:")?;
+    for _ in 0..o.bot_games {
+        let info: Value = http
+            .post(format!("{base}/api/tables"))
+            .json(&json!({"players": 4, "seats": [{"bot": "random"}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}]}))
+            .send()
+            .await
+            .ok()?
+            .json()
+            .await
+            .ok()?;
+        let id = info["id"].as_str()?.to_string();
+        // One game at a time: the next starts once this one is over.
+        for _ in 0..5000 {
+            let info: Value =
+                http.get(format!("{base}/api/tables/{id}")).send().await.ok()?.json().await.ok()?;
+            if info["status"] == "over" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(o.settle)).await;
+    Some((before, proc_status(pid, "VmRSS:")?))
 }

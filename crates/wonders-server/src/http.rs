@@ -9,12 +9,13 @@
 //! | `POST /api/tables` | create a table ([`CreateTable`]) |
 //! | `GET /api/tables/{id}` | a table's public info |
 //! | `GET /api/tables/{id}/state` | the state for the seat of the `Authorization: Bearer` token, or a spectator's |
-//! | `POST /api/tables/{id}/seats/{seat}` | take a seat (`{"name": …}`); returns the seat's token once |
+//! | `POST /api/tables/{id}/seats/{seat}` | take a seat (`{"name": …}`); returns the seat's token once. A rematch's seat held for a previous player needs their token of that game (`Authorization: Bearer`) while held |
+//! | `DELETE /api/tables/{id}/seats/{seat}` | leave a seat of a table still waiting for players (`Authorization: Bearer` token of the seat); the token is no longer valid |
 //! | `POST /api/tables/{id}/actions` | act for the token's seat ([`crate::msg::ActRequest`]) |
 //! | `POST /api/tables/{id}/retract` | take back the token's seat's last choice before the step resolves |
 //! | `POST /api/score` | the score sheet of a table JSON (the format `wonders score` reads; [`crate::scorepad`]) |
 //! | `GET /score` | the score pad page |
-//! | `POST /api/tables/{id}/rematch` | the table's rematch (created once) |
+//! | `POST /api/tables/{id}/rematch` | the rematch of a finished game (created once), for one of its players (`Authorization: Bearer`) |
 //! | `GET /api/tables/{id}/record` | a finished game's record, with scores |
 //! | `GET /api/tables/{id}/ws` | the WebSocket ([`crate::ws`]) |
 //! | `GET /healthz` | `{"status": "ok"}` while serving |
@@ -69,7 +70,7 @@ pub fn router_with(net: Arc<Net>) -> Router {
         .route("/api/tables", get(list).post(create))
         .route("/api/tables/{id}", get(info))
         .route("/api/tables/{id}/state", get(state))
-        .route("/api/tables/{id}/seats/{seat}", post(take_seat))
+        .route("/api/tables/{id}/seats/{seat}", post(take_seat).delete(leave_seat))
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/retract", post(retract))
         .route("/api/score", post(score))
@@ -197,13 +198,29 @@ async fn state(
 async fn take_seat(
     State(server): State<Server>,
     Path((id, seat)): Path<(String, String)>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let seat: usize =
         seat.parse().map_err(|_| ApiError::BadRequest(format!("`{seat}` is not a seat number")))?;
+    let previous = bearer(&headers)?;
     let req: TakeSeat = parse(&body)?;
-    let token = blocking(move || server.take_seat(&id, seat, &req.name)).await?;
+    let token = blocking(move || server.take_seat(&id, seat, &req.name, previous.as_deref())).await?;
     Ok(json(StatusCode::CREATED, &token))
+}
+
+async fn leave_seat(
+    State(server): State<Server>,
+    Path((id, seat)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let seat: u8 =
+        seat.parse().map_err(|_| ApiError::BadRequest(format!("`{seat}` is not a seat number")))?;
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::Forbidden("leaving needs the seat's token (Authorization: Bearer …)".into())
+    })?;
+    blocking(move || server.leave_seat(&id, seat, &token)).await?;
+    Ok(json(StatusCode::OK, &serde_json::json!({"left": true, "seat": seat})))
 }
 
 async fn act(
@@ -241,8 +258,15 @@ async fn score(body: Bytes) -> Result<Response, ApiError> {
     Ok(json(StatusCode::OK, &crate::scorepad::score(text)?))
 }
 
-async fn rematch(State(server): State<Server>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let info = blocking(move || server.rematch(&id)).await?;
+async fn rematch(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::Forbidden("a rematch is started by a player of the game (Authorization: Bearer …)".into())
+    })?;
+    let info = blocking(move || server.rematch(&id, &token)).await?;
     Ok(json(StatusCode::OK, &info))
 }
 

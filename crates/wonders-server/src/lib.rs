@@ -5,14 +5,20 @@
 //! binary, and an embedded SQLite store.
 //!
 //! - **Tables**: 3–7 players (what the core accepts), 1st or 2nd edition, wonders at random or all
-//!   on one side, bots in any seats. A table starts when every seat is taken; a rematch is a new
-//!   table with the same options and bots.
+//!   on one side, bots in any seats, an optional turn timer. A table starts when every seat is
+//!   taken; a seat can be left while it waits; a waiting table expires. A rematch is a new table
+//!   with the same options and bots, started by a player of the finished game, its seats held
+//!   for the previous players for a while. Finished games leave memory (they stay in the store).
+//! - **Bots** think outside the table's lock, on a blocking thread; their moves are stored then
+//!   applied only if still meant for the current step. When a seat's turn timer runs out, a
+//!   heuristic bot plays it until its player acts or authenticates again.
 //! - **Seats**: taking one returns a secret token (128 random bits from the operating system)
 //!   given only once; the store keeps its SHA-256. Only the holder acts for the seat or sees its
 //!   hand. Anyone may watch: spectators get the public view, with no hand.
 //! - **Reliability**: each accepted action is appended to the table's log in SQLite, in a
 //!   transaction committed before the action is acknowledged; on start every game is rebuilt by
-//!   replaying its log, and the bots whose turn it is move. A stale action (sent twice, or for a
+//!   replaying its log, and the bots whose turn it is move. A table that fails to load is kept
+//!   as broken with its reason; a damaged schema stops the start ([`Store::open`]). A stale action (sent twice, or for a
 //!   step already over) is refused, and so is anything malformed: nothing changes then.
 //! - **Information**: every message about a game is built from [`wonders_core::Game::view`] of
 //!   the receiving seat, or from a view with the hand removed for spectators.

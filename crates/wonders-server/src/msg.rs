@@ -120,6 +120,10 @@ pub struct CreateTable {
     /// names one.
     #[serde(default)]
     pub seats: Vec<SeatRequest>,
+    /// Seconds each seat has to act (1 to 86400); when it runs out a bot (heuristic) plays the
+    /// seat's moves until its player is back. Absent: no limit.
+    #[serde(default)]
+    pub turn_timer_secs: Option<u32>,
 }
 
 /// `POST /api/tables/{id}/seats/{seat}`.
@@ -231,6 +235,14 @@ pub struct SeatInfo {
     pub bot: Option<String>,
     /// Whether the seat is taken (always true for bots).
     pub taken: bool,
+    /// A free seat of a rematch still held for the previous game's player (who takes it with
+    /// their token of that game), until `hold_until` of the table.
+    #[serde(default)]
+    pub held: bool,
+    /// A person's seat whose moves a bot (heuristic) plays because its turn timer ran out; the
+    /// player takes it back by acting or by authenticating on the WebSocket.
+    #[serde(default)]
+    pub away: bool,
 }
 
 /// A table as everyone sees it (the seed only once the game is over).
@@ -246,8 +258,9 @@ pub struct TableInfo {
     pub players: u8,
     /// `random`, the side every board is on, or `choose` (2nd edition: each player chooses).
     pub wonders: String,
-    /// `waiting` (for people to take seats), `playing`, `over`, or `broken` (its log did not
-    /// replay; see `error`).
+    /// `waiting` (for people to take seats), `playing`, `over`, `broken` (it could not be
+    /// loaded, or a bot of it cannot move; see `error`: every change is refused), or `expired`
+    /// (a waiting table nobody filled in time: it is deleted).
     pub status: String,
     /// The seats.
     pub seats: Vec<SeatInfo>,
@@ -265,6 +278,12 @@ pub struct TableInfo {
     /// Why the table is broken.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Seconds a seat has to act before a bot plays its move (absent: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_timer_secs: Option<u32>,
+    /// Until when (Unix seconds) the free seats of a rematch are held for the previous players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold_until: Option<i64>,
 }
 
 /// A view of the game: a seat's own (with its hand), or the public one (with no hand).

@@ -4,16 +4,70 @@
 //! refused), commit it to the store, apply it in memory, then signal the table's watchers. The
 //! table's lock is held throughout, so actions on one table are serialised and the store's log is
 //! in the order the game saw them.
+//!
+//! Bots move in a task of their own per table ([`Server`] starts it after each change): it takes
+//! the bots that must act out of the table with their seats' views, lets them think with the
+//! table unlocked (on a blocking thread), then locks the table again and stores and applies the
+//! moves still meant for the current step. A slow bot (`search`) so never blocks a request.
+//!
+//! A background thread (every [`ServerConfig::tick`]) expires waiting tables, lets finished games
+//! leave memory (they stay in the store: their state and record are read back on demand), and
+//! hands a seat whose turn timer ran out to a stand-in bot.
 
 use crate::msg::{ApiError, CreateTable, SeatToken, StateMsg, TableInfo, TableList};
 use crate::store::{Store, StoreError};
-use crate::table::{Table, check_name};
+use crate::table::{BotJob, BotMove, Table, check_name};
 use crate::token;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use wonders_core::{Record, WireAction};
+
+/// How many finished tables the table list shows (the most recent); older ones stay readable
+/// by id.
+const RECENT_FINISHED: usize = 100;
+
+/// The server's time limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// A table still waiting for players this long after its creation is deleted (`None`:
+    /// never).
+    pub waiting_expiry: Option<Duration>,
+    /// A finished game leaves memory this long after its end (it stays in the store).
+    pub finished_keep: Duration,
+    /// The free seats of a rematch are held this long for the previous game's players.
+    pub rematch_hold: Duration,
+    /// How often the background thread checks the tables.
+    pub tick: Duration,
+}
+
+impl Default for ServerConfig {
+    /// Waiting tables expire after 30 minutes, finished games leave memory after 2 minutes,
+    /// rematch seats are held 2 minutes, checked every 250 ms.
+    fn default() -> Self {
+        ServerConfig {
+            waiting_expiry: Some(Duration::from_secs(30 * 60)),
+            finished_keep: Duration::from_secs(120),
+            rematch_hold: Duration::from_secs(120),
+            tick: Duration::from_millis(250),
+        }
+    }
+}
+
+/// One table's state as `wonders serve --check` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableCheck {
+    /// The table's id.
+    pub id: String,
+    /// `waiting`, `playing`, `over` or `broken`.
+    pub status: String,
+    /// Why it is broken, if it is.
+    pub error: Option<String>,
+    /// Age and turn of a game in progress.
+    pub age_turn: (u8, u8),
+}
 
 /// A table with its change signal.
 pub struct TableCell {
@@ -22,6 +76,10 @@ pub struct TableCell {
 }
 
 impl TableCell {
+    fn new(table: Table) -> Arc<TableCell> {
+        Arc::new(TableCell { table: Mutex::new(table), changed: watch::channel(0).0 })
+    }
+
     /// Locks the table (a poisoned lock is taken over: tables are never left half-changed).
     pub fn lock(&self) -> MutexGuard<'_, Table> {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
@@ -40,6 +98,9 @@ impl TableCell {
 struct Inner {
     store: Mutex<Store>,
     tables: RwLock<HashMap<String, Arc<TableCell>>>,
+    /// The most recently finished tables that left memory, newest first.
+    recent: Mutex<VecDeque<TableInfo>>,
+    config: ServerConfig,
 }
 
 /// The server's state; cheap to clone (shared).
@@ -48,7 +109,8 @@ pub struct Server {
     inner: Arc<Inner>,
 }
 
-fn now() -> i64 {
+/// Seconds since the Unix epoch.
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
@@ -56,58 +118,137 @@ fn rng_error(e: getrandom::Error) -> ApiError {
     ApiError::Storage(format!("the operating system's random generator failed: {e}"))
 }
 
+/// Runs `f` on a blocking thread of the current tokio runtime, or on a new thread outside one.
+fn run_blocking(f: impl FnOnce() + Send + 'static) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) => drop(handle.spawn_blocking(f)),
+        Err(_) => drop(std::thread::spawn(f)),
+    }
+}
+
+/// Lets every bot think, in parallel when there are several.
+fn think_all(jobs: Vec<BotJob>) -> Vec<BotMove> {
+    if jobs.len() == 1 {
+        return jobs.into_iter().map(BotJob::think).collect();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs.into_iter().map(|j| scope.spawn(move || j.think())).collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    })
+}
+
 impl Server {
-    /// Opens the database file (creating it if needed) and rebuilds every table from its log;
-    /// bots whose turn it is move.
+    /// Opens the database file (creating it if new) and rebuilds every unfinished table from its
+    /// log, with the default [`ServerConfig`]; bots whose turn it is move.
     pub fn open(path: &Path) -> Result<Server, StoreError> {
-        Server::with_store(Store::open(path)?)
+        Server::open_with(path, ServerConfig::default())
+    }
+
+    /// [`Server::open`] with the given time limits.
+    pub fn open_with(path: &Path, config: ServerConfig) -> Result<Server, StoreError> {
+        Server::with_store_config(Store::open(path)?, config)
     }
 
     /// A server over an open store.
     pub fn with_store(store: Store) -> Result<Server, StoreError> {
-        let stored = store.load_all()?;
-        let server =
-            Server { inner: Arc::new(Inner { store: Mutex::new(store), tables: RwLock::default() }) };
-        let mut tables = HashMap::new();
-        for st in stored {
-            let id = st.id.clone();
-            let cell =
-                Arc::new(TableCell { table: Mutex::new(Table::load(st)), changed: watch::channel(0).0 });
-            tables.insert(id, cell);
-        }
-        for cell in tables.values() {
-            let mut table = cell.lock();
-            // A table whose bots cannot move stays as it is; its state says why when acted on.
-            if let Ok(plan) = table.plan_bots()
-                && !plan.actions.is_empty()
-            {
-                server.store().append(table.id(), plan.first_index, &plan.stored)?;
-                table.apply(&plan);
+        Server::with_store_config(store, ServerConfig::default())
+    }
+
+    /// A server over an open store with the given time limits. A table that fails to load is
+    /// kept as broken (it says why) and the others start.
+    pub fn with_store_config(store: Store, config: ServerConfig) -> Result<Server, StoreError> {
+        let stored = store.load_unfinished()?;
+        let mut recent = VecDeque::new();
+        for id in store.finished_ids(RECENT_FINISHED)? {
+            if let Some(st) = store.load_one(&id)? {
+                recent.push_back(Table::load(st).info());
             }
         }
+        let server = Server {
+            inner: Arc::new(Inner {
+                store: Mutex::new(store),
+                tables: RwLock::default(),
+                recent: Mutex::new(recent),
+                config,
+            }),
+        };
+        let mut tables = HashMap::new();
+        for st in stored {
+            let table = Table::load(st);
+            // A game over whose end was not noted (a file of an older version): note it now.
+            if table.is_over() {
+                server.store().append(table.id(), 0, &[], Some(now()))?;
+            }
+            tables.insert(table.id().to_string(), TableCell::new(table));
+        }
         *server.inner.tables.write().unwrap_or_else(|e| e.into_inner()) = tables;
+        for cell in server.cells() {
+            server.kick(&cell);
+        }
+        let weak = Arc::downgrade(&server.inner);
+        let tick = server.inner.config.tick;
+        std::thread::Builder::new()
+            .name("wonders-sweeper".into())
+            .spawn(move || sweeper(weak, tick))
+            .map_err(|e| StoreError(format!("starting the background thread: {e}")))?;
         Ok(server)
+    }
+
+    /// Every table of a database file, as loaded (bots do not move, nothing is written except
+    /// bringing an older schema up to date): for `wonders serve --check`.
+    pub fn check(path: &Path) -> Result<Vec<TableCheck>, StoreError> {
+        let store = Store::open_existing(path)?;
+        Ok(store
+            .load_all()?
+            .into_iter()
+            .map(|st| {
+                let info = Table::load(st).info();
+                TableCheck {
+                    id: info.id,
+                    status: info.status,
+                    error: info.error,
+                    age_turn: (info.age, info.turn),
+                }
+            })
+            .collect())
     }
 
     fn store(&self) -> MutexGuard<'_, Store> {
         self.inner.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The table of that id.
+    fn cells(&self) -> Vec<Arc<TableCell>> {
+        self.inner.tables.read().unwrap_or_else(|e| e.into_inner()).values().cloned().collect()
+    }
+
+    fn in_memory(&self, id: &str) -> Option<Arc<TableCell>> {
+        self.inner.tables.read().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+    }
+
+    /// The table of that id; a finished one that left memory is read back from the store (and
+    /// leaves again later).
     pub fn table(&self, id: &str) -> Result<Arc<TableCell>, ApiError> {
-        self.inner
-            .tables
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::NotFound(format!("there is no table `{id}`")))
+        if let Some(cell) = self.in_memory(id) {
+            return Ok(cell);
+        }
+        let stored = self.store().load_one(id)?;
+        let Some(stored) = stored else {
+            return Err(ApiError::NotFound(format!("there is no table `{id}`")));
+        };
+        let cell = TableCell::new(Table::load(stored));
+        let mut tables = self.inner.tables.write().unwrap_or_else(|e| e.into_inner());
+        Ok(tables.entry(id.to_string()).or_insert(cell).clone())
+    }
+
+    /// How many tables are open (waiting for players or playing): for a cap on open tables.
+    pub fn open_tables(&self) -> usize {
+        self.cells().iter().filter(|c| matches!(c.lock().status(), "waiting" | "playing")).count()
     }
 
     fn new_id(&self) -> Result<String, ApiError> {
         loop {
             let id = token::random_hex(6).map_err(rng_error)?;
-            let taken = self.inner.tables.read().unwrap_or_else(|e| e.into_inner()).contains_key(&id);
+            let taken = self.in_memory(&id).is_some();
             if !taken && !self.store().exists(&id)? {
                 return Ok(id);
             }
@@ -116,33 +257,95 @@ impl Server {
 
     fn insert(&self, table: Table) -> Arc<TableCell> {
         let id = table.id().to_string();
-        let cell = Arc::new(TableCell { table: Mutex::new(table), changed: watch::channel(0).0 });
+        let cell = TableCell::new(table);
         self.inner.tables.write().unwrap_or_else(|e| e.into_inner()).insert(id, cell.clone());
         cell
     }
 
-    /// Creates a table; when every seat is a bot's, the game is played out at once.
+    fn remove(&self, id: &str) {
+        self.inner.tables.write().unwrap_or_else(|e| e.into_inner()).remove(id);
+    }
+
+    /// Starts the task that moves the table's bots, if a bot must act and none is running.
+    fn kick(&self, cell: &Arc<TableCell>) {
+        {
+            let mut table = cell.lock();
+            if !table.bots_to_move() || !table.start_driving() {
+                return;
+            }
+        }
+        let (server, cell) = (self.clone(), cell.clone());
+        run_blocking(move || server.drive(&cell));
+    }
+
+    /// Moves the table's bots until none must act: they think with the table unlocked; their
+    /// moves are stored, then applied, if still meant for the current step.
+    fn drive(&self, cell: &TableCell) {
+        loop {
+            let jobs = {
+                let mut table = cell.lock();
+                let jobs = table.bot_jobs();
+                if jobs.is_empty() {
+                    table.stop_driving();
+                    return;
+                }
+                jobs
+            };
+            let moves = think_all(jobs);
+            let mut table = cell.lock();
+            let plan = match table.plan_bot_moves(moves) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    let reason = format!("table {}: {e}", table.id());
+                    table.break_with(reason);
+                    table.stop_driving();
+                    drop(table);
+                    cell.notify();
+                    return;
+                }
+            };
+            if plan.actions.is_empty() {
+                continue;
+            }
+            let finished = plan.ends_game.then(now);
+            if let Err(e) = self.store().append(table.id(), plan.first_index, &plan.stored, finished) {
+                // Nothing changed; the next change of the table tries again.
+                eprintln!("wonders: table {}: storing the bots' moves failed: {e}", table.id());
+                table.stop_driving();
+                return;
+            }
+            table.apply(&plan);
+            drop(table);
+            cell.notify();
+        }
+    }
+
+    /// Creates a table; when every seat is a bot's, the bots start playing at once.
     pub fn create_table(&self, req: &CreateTable) -> Result<TableInfo, ApiError> {
         let id = self.new_id()?;
         let seed = token::random_u64().map_err(rng_error)?;
         let (table, stored) = Table::create(id, now(), seed, req)?;
         self.store().insert_table(&stored)?;
         let cell = self.insert(table);
-        let mut table = cell.lock();
-        let plan = table.plan_bots()?;
-        if !plan.actions.is_empty() {
-            self.store().append(table.id(), plan.first_index, &plan.stored)?;
-            table.apply(&plan);
-        }
-        Ok(table.info())
+        self.kick(&cell);
+        let info = cell.lock().info();
+        Ok(info)
     }
 
-    /// A person takes a free seat; the token is returned this once.
-    pub fn take_seat(&self, id: &str, seat: usize, name: &str) -> Result<SeatToken, ApiError> {
+    /// A person takes a free seat; the token is returned this once. A seat of a rematch held for
+    /// a previous player needs that player's `token` of the previous game while it is held.
+    pub fn take_seat(
+        &self,
+        id: &str,
+        seat: usize,
+        name: &str,
+        token: Option<&str>,
+    ) -> Result<SeatToken, ApiError> {
         let name = check_name(name)?;
         let cell = self.table(id)?;
         let mut table = cell.lock();
-        let plan = table.plan_seat(seat)?;
+        let presented = token.map(token::hash_token);
+        let plan = table.plan_seat(seat, presented.as_deref())?;
         let token = token::new_token().map_err(rng_error)?;
         let hash = token::hash_token(&token);
         self.store().take_seat(id, seat as u8, &name, &hash, plan.first_index, &plan.stored)?;
@@ -150,16 +353,37 @@ impl Server {
         table.apply(&plan);
         drop(table);
         cell.notify();
+        self.kick(&cell);
         Ok(SeatToken { table: id.to_string(), seat: seat as u8, token })
     }
 
-    /// The seat a token gives, or `Forbidden`.
+    /// The holder of `token` leaves `seat` of a table still waiting for players: the seat is
+    /// free again and the token no longer valid.
+    pub fn leave_seat(&self, id: &str, seat: u8, token: &str) -> Result<(), ApiError> {
+        let cell = self.table(id)?;
+        let mut table = cell.lock();
+        let hash = token::hash_token(token);
+        table.check_leave(seat, &hash)?;
+        self.store().leave_seat(id, seat, &hash)?;
+        table.seat_left(seat);
+        drop(table);
+        cell.notify();
+        Ok(())
+    }
+
+    /// The seat a token gives, or `Forbidden`. The player is back: a seat a stand-in bot plays
+    /// (its turn timer ran out) is theirs again.
     pub fn authorize(&self, id: &str, token: &str) -> Result<u8, ApiError> {
         let cell = self.table(id)?;
-        let table = cell.lock();
-        table
+        let mut table = cell.lock();
+        let seat = table
             .seat_of_token(token)
-            .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))
+            .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
+        if table.reclaim(seat) {
+            drop(table);
+            cell.notify();
+        }
+        Ok(seat)
     }
 
     /// The state for the holder of `token`, or a spectator's without one; a wrong token is
@@ -182,6 +406,7 @@ impl Server {
     }
 
     /// Acts for the seat of `token`: stored, then applied; returns the seat's new `turn_id`.
+    /// A seat a stand-in bot played is the player's again. The bots answer afterwards.
     pub fn act(
         &self,
         id: &str,
@@ -194,12 +419,23 @@ impl Server {
         let seat = table
             .seat_of_token(token)
             .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
-        let plan = table.plan_action(seat, turn_id, action)?;
-        self.store().append(id, plan.first_index, &plan.stored)?;
+        let reclaimed = table.reclaim(seat);
+        let plan = match table.plan_action(seat, turn_id, action) {
+            Ok(plan) => plan,
+            Err(e) => {
+                drop(table);
+                if reclaimed {
+                    cell.notify();
+                }
+                return Err(e);
+            }
+        };
+        self.store().append(id, plan.first_index, &plan.stored, plan.ends_game.then(now))?;
         table.apply(&plan);
         let next = table.turn_id(Some(seat));
         drop(table);
         cell.notify();
+        self.kick(&cell);
         Ok(next)
     }
 
@@ -212,7 +448,7 @@ impl Server {
             .seat_of_token(token)
             .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
         let plan = table.plan_retract(seat)?;
-        self.store().append(id, plan.first_index, &plan.stored)?;
+        self.store().append(id, plan.first_index, &plan.stored, None)?;
         table.apply(&plan);
         let next = table.turn_id(Some(seat));
         drop(table);
@@ -220,11 +456,18 @@ impl Server {
         Ok(next)
     }
 
-    /// Every table: open ones (waiting or playing) and finished ones, newest first.
+    /// Open tables (waiting or playing) in memory, and finished or broken ones (those in
+    /// memory and the most recent that left it), newest first.
     pub fn list(&self) -> TableList {
-        let cells: Vec<Arc<TableCell>> =
-            self.inner.tables.read().unwrap_or_else(|e| e.into_inner()).values().cloned().collect();
-        let mut infos: Vec<TableInfo> = cells.iter().map(|c| c.lock().info()).collect();
+        let mut infos: Vec<TableInfo> =
+            self.cells().iter().map(|c| c.lock().info()).filter(|t| t.status != "expired").collect();
+        let recent = self.inner.recent.lock().unwrap_or_else(|e| e.into_inner());
+        for info in recent.iter() {
+            if !infos.iter().any(|t| t.id == info.id) {
+                infos.push(info.clone());
+            }
+        }
+        drop(recent);
         infos.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
         let (finished, open) = infos.into_iter().partition(|t| t.status == "over" || t.status == "broken");
         TableList { open, finished }
@@ -235,11 +478,23 @@ impl Server {
         self.table(id)?.lock().record()
     }
 
-    /// The rematch of a table: created on the first call (same options and bots, a new seed),
-    /// the same one after.
-    pub fn rematch(&self, id: &str) -> Result<TableInfo, ApiError> {
+    /// The rematch of a finished game, started by one of its players (the holder of `token`):
+    /// created on the first call (same options and bots, a new seed, the people's seats held
+    /// for them for [`ServerConfig::rematch_hold`]), the same one after.
+    pub fn rematch(&self, id: &str, token: &str) -> Result<TableInfo, ApiError> {
         let cell = self.table(id)?;
         let mut table = cell.lock();
+        if !table.is_over() {
+            return Err(ApiError::Conflict(format!(
+                "table `{id}` is {}: a rematch can be started once the game is over",
+                table.status()
+            )));
+        }
+        if table.seat_of_token(token).is_none() {
+            return Err(ApiError::Forbidden(
+                "only a player of this game (with their seat's token) can start its rematch".into(),
+            ));
+        }
         if let Some(existing) = table.rematch() {
             let existing = existing.to_string();
             drop(table);
@@ -247,18 +502,81 @@ impl Server {
         }
         let new_id = self.new_id()?;
         let seed = token::random_u64().map_err(rng_error)?;
-        let stored = table.rematch_setup(new_id.clone(), now(), seed);
+        let created = now();
+        let hold = created + self.inner.config.rematch_hold.as_secs() as i64;
+        let stored = table.rematch_setup(new_id.clone(), created, seed, hold);
         self.store().insert_rematch(id, &stored)?;
         table.set_rematch(new_id);
         drop(table);
         cell.notify();
         let new_cell = self.insert(Table::load(stored));
-        let mut new_table = new_cell.lock();
-        let plan = new_table.plan_bots()?;
-        if !plan.actions.is_empty() {
-            self.store().append(new_table.id(), plan.first_index, &plan.stored)?;
-            new_table.apply(&plan);
+        self.kick(&new_cell);
+        let info = new_cell.lock().info();
+        Ok(info)
+    }
+
+    /// One round of the background thread: expires waiting tables, lets finished games leave
+    /// memory, and hands seats whose turn timer ran out to a stand-in bot.
+    fn sweep(&self) {
+        let config = &self.inner.config;
+        let (now_unix, now_instant) = (now(), Instant::now());
+        for cell in self.cells() {
+            let mut table = cell.lock();
+            match table.status() {
+                "waiting" => {
+                    let Some(expiry) = config.waiting_expiry else { continue };
+                    if table.created().saturating_add(expiry.as_secs() as i64) > now_unix {
+                        continue;
+                    }
+                    let id = table.id().to_string();
+                    if let Err(e) = self.store().delete_table(&id) {
+                        eprintln!("wonders: table {id}: deleting it (expired) failed: {e}");
+                        continue;
+                    }
+                    table.expire();
+                    let of = table.rematch_of().map(str::to_string);
+                    drop(table);
+                    self.remove(&id);
+                    cell.notify();
+                    if let Some(original) = of.and_then(|o| self.in_memory(&o)) {
+                        original.lock().clear_rematch(&id);
+                        original.notify();
+                    }
+                }
+                "over"
+                    if table
+                        .over_since()
+                        .is_some_and(|t| now_instant.duration_since(t) >= config.finished_keep) =>
+                {
+                    let info = table.info();
+                    drop(table);
+                    self.remove(&info.id);
+                    let mut recent = self.inner.recent.lock().unwrap_or_else(|e| e.into_inner());
+                    recent.retain(|t| t.id != info.id);
+                    recent.push_front(info);
+                    recent.truncate(RECENT_FINISHED);
+                }
+                "playing" => {
+                    let due = table.time_out(now_instant);
+                    drop(table);
+                    if !due.is_empty() {
+                        cell.notify();
+                        self.kick(&cell);
+                    }
+                }
+                _ => {}
+            }
         }
-        Ok(new_table.info())
+    }
+}
+
+/// The background thread: a sweep every `tick` until the server is dropped.
+fn sweeper(server: Weak<Inner>, tick: Duration) {
+    loop {
+        std::thread::sleep(tick);
+        let Some(inner) = server.upgrade() else {
+            return;
+        };
+        Server { inner }.sweep();
     }
 }

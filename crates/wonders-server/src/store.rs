@@ -8,9 +8,9 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
-/// The schema; every statement is idempotent.
+/// The schema of a new database (version [`SCHEMA_VERSION`]).
 const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tables (
+CREATE TABLE tables (
     id TEXT PRIMARY KEY,
     created INTEGER NOT NULL,
     edition TEXT NOT NULL,
@@ -18,17 +18,21 @@ CREATE TABLE IF NOT EXISTS tables (
     seed INTEGER NOT NULL,
     wonders TEXT NOT NULL,
     rematch_of TEXT,
-    rematch TEXT
+    rematch TEXT,
+    turn_timer INTEGER,
+    hold_until INTEGER,
+    finished INTEGER
 );
-CREATE TABLE IF NOT EXISTS seats (
+CREATE TABLE seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
     bot TEXT,
     name TEXT,
     token_hash TEXT,
+    held_for TEXT,
     PRIMARY KEY (table_id, seat)
 );
-CREATE TABLE IF NOT EXISTS actions (
+CREATE TABLE actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
     idx INTEGER NOT NULL,
     seat INTEGER NOT NULL,
@@ -37,7 +41,26 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 ";
 
-/// A storage failure (the message comes from SQLite).
+/// The schema's version, kept in SQLite's `user_version`. Version 1 (files written before it
+/// was set, `user_version` 0) lacks the columns added by version 2, which are added on open.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// The columns every version has, per table: a file lacking one is damaged.
+const REQUIRED: &[(&str, &[&str])] = &[
+    ("tables", &["id", "created", "edition", "players", "seed", "wonders", "rematch_of", "rematch"]),
+    ("seats", &["table_id", "seat", "bot", "name", "token_hash"]),
+    ("actions", &["table_id", "idx", "seat", "action"]),
+];
+
+/// The columns added by version 2: (table, column, type).
+const ADDED_V2: &[(&str, &str, &str)] = &[
+    ("tables", "turn_timer", "INTEGER"),
+    ("tables", "hold_until", "INTEGER"),
+    ("tables", "finished", "INTEGER"),
+    ("seats", "held_for", "TEXT"),
+];
+
+/// A storage failure (the message comes from SQLite, or says what is damaged).
 #[derive(Debug, thiserror::Error)]
 #[error("storage: {0}")]
 pub struct StoreError(pub String);
@@ -49,7 +72,7 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 /// A table's stored setup.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct StoredTable {
     /// The table's id.
     pub id: String,
@@ -67,10 +90,19 @@ pub struct StoredTable {
     pub rematch_of: Option<String>,
     /// The rematch of this table, once created.
     pub rematch: Option<String>,
+    /// Seconds a seat has to act before a bot plays its move (none: no limit).
+    pub turn_timer: Option<u32>,
+    /// Until when (Unix seconds) the seats of a rematch are held for the previous players.
+    pub hold_until: Option<i64>,
+    /// When the game ended (Unix seconds); finished tables are not loaded on start.
+    pub finished: Option<i64>,
     /// The seats, in order.
     pub seats: Vec<StoredSeat>,
     /// Every accepted action, in order: the seat and the action's JSON (a `WireAction`).
     pub actions: Vec<(u8, String)>,
+    /// What is wrong with the stored rows, when they could not all be read: the table loads
+    /// as broken with this reason.
+    pub damage: Option<String>,
 }
 
 /// A stored seat.
@@ -82,6 +114,8 @@ pub struct StoredSeat {
     pub name: Option<String>,
     /// The SHA-256 of the seat's token (hex), once a person took it.
     pub token_hash: Option<String>,
+    /// In a rematch, the token hash of the previous game's player the seat is held for.
+    pub held_for: Option<String>,
 }
 
 /// The store: one SQLite connection.
@@ -89,11 +123,24 @@ pub struct Store {
     conn: Connection,
 }
 
+const TABLE_COLUMNS: &str =
+    "id, created, edition, players, seed, wonders, rematch_of, rematch, turn_timer, hold_until, finished";
+
 impl Store {
-    /// Opens (creating if needed) the database file.
+    /// Opens the database file: a new (or empty) file gets the schema; an existing one must have
+    /// it (a missing table or column is an error naming it, never recreated empty) and is
+    /// brought to the current version.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let conn = Connection::open(path)?;
-        Store::init(conn)
+        Store::init(conn).map_err(|e| StoreError(format!("{}: {}", path.display(), e.0)))
+    }
+
+    /// Opens a database file that must already exist (for `wonders serve --check`).
+    pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError(format!("{}: no such database file", path.display())));
+        }
+        Store::open(path)
     }
 
     /// An in-memory database, for tests.
@@ -101,13 +148,63 @@ impl Store {
         Store::init(Connection::open_in_memory()?)
     }
 
+    /// Sets the connection up: pragmas, then the schema created (new file) or checked.
     fn init(conn: Connection) -> Result<Store, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
+        let objects: i64 =
+            conn.query_row("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'", [], |r| {
+                r.get(0)
+            })?;
+        if objects == 0 {
+            conn.execute_batch(SCHEMA)?;
+            conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            return Ok(Store { conn });
+        }
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError(format!(
+                "the database has schema version {version}, newer than this server's \
+                 ({SCHEMA_VERSION}): use a newer `wonders`"
+            )));
+        }
+        let damaged = |what: String| {
+            StoreError(format!(
+                "the database is damaged: {what}; refusing to start (restore it from a backup, \
+                 or start with a new file)"
+            ))
+        };
+        for (table, columns) in REQUIRED {
+            let present = columns_of(&conn, table)?;
+            if present.is_empty() {
+                return Err(damaged(format!("its `{table}` table is missing")));
+            }
+            if let Some(c) = columns.iter().find(|c| !present.iter().any(|p| p == *c)) {
+                return Err(damaged(format!("the `{table}` table has no `{c}` column")));
+            }
+        }
+        if version < SCHEMA_VERSION {
+            for (table, column, ty) in ADDED_V2 {
+                if !columns_of(&conn, table)?.iter().any(|p| p == column) {
+                    conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {ty}"))?;
+                }
+            }
+            conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        }
+        for (table, column, _) in ADDED_V2 {
+            if !columns_of(&conn, table)?.iter().any(|p| p == column) {
+                return Err(damaged(format!("the `{table}` table has no `{column}` column")));
+            }
+        }
         Ok(Store { conn })
+    }
+
+    /// The raw connection (tests damage databases through it).
+    #[doc(hidden)]
+    pub fn connection(&self) -> &Connection {
+        &self.conn
     }
 
     /// Whether a table id is taken.
@@ -142,8 +239,9 @@ impl Store {
         Ok(())
     }
 
-    /// Gives a seat to a person, then appends `actions` (the bots' moves that follow, if the table
-    /// just filled up), in one transaction.
+    /// Gives a seat to a person (a seat held for a previous player is no longer held), then
+    /// appends `actions` (the bots' moves that follow, if the table just filled up), in one
+    /// transaction.
     pub fn take_seat(
         &mut self,
         id: &str,
@@ -155,7 +253,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         let changed = tx.execute(
-            "UPDATE seats SET name = ?3, token_hash = ?4
+            "UPDATE seats SET name = ?3, token_hash = ?4, held_for = NULL
              WHERE table_id = ?1 AND seat = ?2 AND bot IS NULL AND token_hash IS NULL",
             params![id, seat, name, token_hash],
         )?;
@@ -167,84 +265,207 @@ impl Store {
         Ok(())
     }
 
-    /// Appends actions to a table's log, numbered from `first_index`, in one transaction.
+    /// Frees a person's seat (the one holding `token_hash`) of a table not yet started.
+    pub fn leave_seat(&mut self, id: &str, seat: u8, token_hash: &str) -> Result<(), StoreError> {
+        let changed = self.conn.execute(
+            "UPDATE seats SET name = NULL, token_hash = NULL
+             WHERE table_id = ?1 AND seat = ?2 AND token_hash = ?3",
+            params![id, seat, token_hash],
+        )?;
+        if changed != 1 {
+            return Err(StoreError(format!("seat {seat} of table {id} is not that token's in the store")));
+        }
+        Ok(())
+    }
+
+    /// Appends actions to a table's log, numbered from `first_index`, in one transaction; when
+    /// they end the game, `finished` (Unix seconds) is noted in the same transaction.
     pub fn append(
         &mut self,
         id: &str,
         first_index: usize,
         actions: &[(u8, String)],
+        finished: Option<i64>,
     ) -> Result<(), StoreError> {
-        if actions.is_empty() {
+        if actions.is_empty() && finished.is_none() {
             return Ok(());
         }
         let tx = self.conn.transaction()?;
         append_in(&tx, id, first_index, actions)?;
+        if let Some(at) = finished {
+            tx.execute("UPDATE tables SET finished = ?2 WHERE id = ?1", params![id, at])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Deletes a table that never started (an expired waiting table), its seats, and the link
+    /// to it from the table it is a rematch of, in one transaction.
+    pub fn delete_table(&mut self, id: &str) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM actions WHERE table_id = ?1", params![id])?;
+        tx.execute("DELETE FROM seats WHERE table_id = ?1", params![id])?;
+        tx.execute("DELETE FROM tables WHERE id = ?1", params![id])?;
+        tx.execute("UPDATE tables SET rematch = NULL WHERE rematch = ?1", params![id])?;
         tx.commit()?;
         Ok(())
     }
 
     /// Every table with its seats and actions, oldest first.
     pub fn load_all(&self) -> Result<Vec<StoredTable>, StoreError> {
-        let mut tables = Vec::new();
+        self.load_where("1", params![])
+    }
+
+    /// The tables whose game has not been noted as finished, oldest first.
+    pub fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError> {
+        self.load_where("finished IS NULL", params![])
+    }
+
+    /// One table, if it exists.
+    pub fn load_one(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
+        Ok(self.load_where("id = ?1", params![id])?.pop())
+    }
+
+    /// The ids of the `limit` most recently finished tables, newest first.
+    pub fn finished_ids(&self, limit: usize) -> Result<Vec<String>, StoreError> {
         let mut q = self.conn.prepare(
-            "SELECT id, created, edition, players, seed, wonders, rematch_of, rematch
-             FROM tables ORDER BY created, rowid",
+            "SELECT id FROM tables WHERE finished IS NOT NULL ORDER BY finished DESC, rowid DESC LIMIT ?1",
         )?;
-        let rows = q.query_map([], |r| {
-            Ok(StoredTable {
-                id: r.get(0)?,
-                created: r.get(1)?,
-                edition: r.get(2)?,
-                players: r.get(3)?,
-                seed: r.get::<_, i64>(4)? as u64,
-                wonders: r.get(5)?,
-                rematch_of: r.get(6)?,
-                rematch: r.get(7)?,
-                seats: Vec::new(),
-                actions: Vec::new(),
-            })
-        })?;
-        for t in rows {
-            tables.push(t?);
+        let rows = q.query_map(params![limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The tables matching an SQL condition. Rows that cannot be read, a gap in a log or in the
+    /// seats do not fail the load: the table carries the reason in `damage`.
+    fn load_where(
+        &self,
+        condition: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<StoredTable>, StoreError> {
+        let mut tables = Vec::new();
+        let mut q = self.conn.prepare(&format!(
+            "SELECT rowid, {TABLE_COLUMNS} FROM tables WHERE {condition} ORDER BY created, rowid"
+        ))?;
+        let mut rows = q.query(args)?;
+        while let Some(r) = rows.next()? {
+            let rowid: i64 = r.get(0)?;
+            let id = r.get::<_, String>(1).unwrap_or_else(|_| format!("(row {rowid})"));
+            let read = || -> rusqlite::Result<StoredTable> {
+                Ok(StoredTable {
+                    id: id.clone(),
+                    created: r.get(2)?,
+                    edition: r.get(3)?,
+                    players: r.get(4)?,
+                    seed: r.get::<_, i64>(5)? as u64,
+                    wonders: r.get(6)?,
+                    rematch_of: r.get(7)?,
+                    rematch: r.get(8)?,
+                    turn_timer: r.get(9)?,
+                    hold_until: r.get(10)?,
+                    finished: r.get(11)?,
+                    ..StoredTable::default()
+                })
+            };
+            tables.push(read().unwrap_or_else(|e| StoredTable {
+                id: id.clone(),
+                damage: Some(format!("its row cannot be read: {e}")),
+                ..StoredTable::default()
+            }));
         }
-        let mut seats =
-            self.conn.prepare("SELECT bot, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat")?;
+        let mut seats = self.conn.prepare(
+            "SELECT seat, bot, name, token_hash, held_for FROM seats WHERE table_id = ?1 ORDER BY seat",
+        )?;
         let mut actions =
             self.conn.prepare("SELECT idx, seat, action FROM actions WHERE table_id = ?1 ORDER BY idx")?;
         for t in &mut tables {
-            let rows = seats.query_map(params![t.id], |r| {
-                Ok(StoredSeat { bot: r.get(0)?, name: r.get(1)?, token_hash: r.get(2)? })
-            })?;
-            for s in rows {
-                t.seats.push(s?);
+            if t.damage.is_some() {
+                continue;
             }
-            let rows = actions
-                .query_map(params![t.id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u8>(1)?, r.get(2)?)))?;
-            for (expected, row) in rows.enumerate() {
-                let (idx, seat, action) = row?;
-                if idx != expected as i64 {
-                    return Err(StoreError(format!(
-                        "table {}: action {expected} is missing from the log (found {idx})",
-                        t.id
-                    )));
+            let mut read_seats = || -> Result<Vec<StoredSeat>, String> {
+                let rows = seats
+                    .query_map(params![t.id], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            StoredSeat {
+                                bot: r.get(1)?,
+                                name: r.get(2)?,
+                                token_hash: r.get(3)?,
+                                held_for: r.get(4)?,
+                            },
+                        ))
+                    })
+                    .map_err(|e| e.to_string())?;
+                let mut out = Vec::new();
+                for (expected, row) in rows.enumerate() {
+                    let (seat, s) = row.map_err(|e| format!("a seat cannot be read: {e}"))?;
+                    if seat != expected as i64 {
+                        return Err(format!("seat {expected} is missing (found seat {seat})"));
+                    }
+                    out.push(s);
                 }
-                t.actions.push((seat, action));
+                Ok(out)
+            };
+            match read_seats() {
+                Ok(s) => t.seats = s,
+                Err(e) => {
+                    t.damage = Some(e);
+                    continue;
+                }
+            }
+            let mut read_actions = || -> Result<Vec<(u8, String)>, String> {
+                let rows = actions
+                    .query_map(params![t.id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u8>(1)?, r.get(2)?)))
+                    .map_err(|e| e.to_string())?;
+                let mut out = Vec::new();
+                for (expected, row) in rows.enumerate() {
+                    let (idx, seat, action) =
+                        row.map_err(|e| format!("action {expected} cannot be read: {e}"))?;
+                    if idx != expected as i64 {
+                        return Err(format!("action {expected} is missing from the log (found {idx})"));
+                    }
+                    out.push((seat, action));
+                }
+                Ok(out)
+            };
+            match read_actions() {
+                Ok(a) => t.actions = a,
+                Err(e) => t.damage = Some(e),
             }
         }
         Ok(tables)
     }
 }
 
+/// The column names of an SQL table (none when it does not exist).
+fn columns_of(conn: &Connection, table: &str) -> Result<Vec<String>, StoreError> {
+    let mut q = conn.prepare(&format!("PRAGMA table_info({table})"))?;
+    let rows = q.query_map([], |r| r.get::<_, String>(1))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 fn insert_table_in(tx: &rusqlite::Transaction<'_>, t: &StoredTable) -> Result<(), StoreError> {
     tx.execute(
-        "INSERT INTO tables (id, created, edition, players, seed, wonders, rematch_of, rematch)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![t.id, t.created, t.edition, t.players, t.seed as i64, t.wonders, t.rematch_of, t.rematch],
+        &format!(
+            "INSERT INTO tables ({TABLE_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+        ),
+        params![
+            t.id,
+            t.created,
+            t.edition,
+            t.players,
+            t.seed as i64,
+            t.wonders,
+            t.rematch_of,
+            t.rematch,
+            t.turn_timer,
+            t.hold_until,
+            t.finished
+        ],
     )?;
     for (i, s) in t.seats.iter().enumerate() {
         tx.execute(
-            "INSERT INTO seats (table_id, seat, bot, name, token_hash) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![t.id, i as i64, s.bot, s.name, s.token_hash],
+            "INSERT INTO seats (table_id, seat, bot, name, token_hash, held_for) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![t.id, i as i64, s.bot, s.name, s.token_hash, s.held_for],
         )?;
     }
     Ok(())
@@ -276,14 +497,12 @@ mod tests {
             players: 3,
             seed: u64::MAX - 3,
             wonders: "random".into(),
-            rematch_of: None,
-            rematch: None,
             seats: vec![
-                StoredSeat { bot: Some("random".into()), name: Some("Bot".into()), token_hash: None },
+                StoredSeat { bot: Some("random".into()), name: Some("Bot".into()), ..StoredSeat::default() },
                 StoredSeat::default(),
                 StoredSeat::default(),
             ],
-            actions: Vec::new(),
+            ..StoredTable::default()
         }
     }
 
@@ -296,9 +515,9 @@ mod tests {
         // A taken seat or a bot seat cannot be taken again; nothing is appended then.
         assert!(s.take_seat("t1", 1, "Bob", "def", 1, &[(2, "x".into())]).is_err());
         assert!(s.take_seat("t1", 0, "Bob", "def", 1, &[]).is_err());
-        s.append("t1", 1, &[(1, "a".into()), (2, "b".into())]).unwrap();
+        s.append("t1", 1, &[(1, "a".into()), (2, "b".into())], None).unwrap();
         // An index already used is refused (append-only).
-        assert!(s.append("t1", 2, &[(1, "c".into())]).is_err());
+        assert!(s.append("t1", 2, &[(1, "c".into())], None).is_err());
         let all = s.load_all().unwrap();
         assert_eq!(all.len(), 1);
         let t = &all[0];

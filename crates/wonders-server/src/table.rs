@@ -1,18 +1,33 @@
 //! One table: its setup, seats, bots and the game, rebuilt from its stored log.
 //!
-//! Changes are planned first on a copy of the game (validating the action and letting the bots
-//! answer), then stored, then applied: if anything fails before the store commits, nothing
-//! changes.
+//! Changes are planned first on a copy of the game (validating the action), then stored, then
+//! applied: if anything fails before the store commits, nothing changes.
+//!
+//! Bots think outside the table's lock: [`Table::bot_jobs`] takes each bot whose seat must act
+//! out of the table with a copy of its seat's view and legal actions; the bot thinks with the
+//! table unlocked ([`BotJob::think`]); [`Table::plan_bot_moves`] then puts the bots back and keeps
+//! only the moves still meant for the current step.
+//!
+//! A seat of a person can be played by a bot for a while: when the table's turn timer runs out
+//! for it ([`Table::time_out`]), a heuristic bot plays its moves until its player is back
+//! ([`Table::reclaim`]).
 
 use crate::bots::make_bot;
 use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, StateMsg, TableInfo};
 use crate::store::{StoredSeat, StoredTable};
 use crate::summary::{AgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
+use std::time::{Duration, Instant};
 use wonders_bots::Bot;
 use wonders_core::score::ranks;
 use wonders_core::wire::{RecordedAction, WireAction, WireLogEntry, WireView};
-use wonders_core::{Action, Catalog, Edition, Game, LogEntry, Phase, Record, Setup, Side, WonderDeal};
+use wonders_core::{Action, Catalog, Edition, Game, LogEntry, Phase, Record, Setup, Side, View, WonderDeal};
+
+/// The bot that plays a person's seat when its turn timer runs out.
+pub const STAND_IN_BOT: &str = "heuristic";
+
+/// The longest turn timer a table may have, in seconds (a day).
+pub const MAX_TURN_TIMER: u32 = 86_400;
 
 /// What identifies a step of the game: it changes each time a turn or a one-seat step resolves.
 type StepKey = (u8, u8, Phase);
@@ -107,6 +122,38 @@ pub struct Plan {
     pub stored: Vec<(u8, String)>,
     /// Index in the log of the first action.
     pub first_index: usize,
+    /// Whether the actions end the game.
+    pub ends_game: bool,
+}
+
+/// A bot taken out of its table to think, with what it may know: its seat's view and legal
+/// actions at one step of the game.
+pub struct BotJob {
+    seat: usize,
+    key: StepKey,
+    stand_in: bool,
+    view: View,
+    legal: Vec<Action>,
+    bot: Box<dyn Bot + Send>,
+}
+
+/// A bot's move, to be checked against the table's current step.
+pub struct BotMove {
+    seat: usize,
+    key: StepKey,
+    stand_in: bool,
+    action: Action,
+    bot: Box<dyn Bot + Send>,
+}
+
+impl BotJob {
+    /// Lets the bot choose (this may take its whole budget: call it with the table unlocked).
+    /// A choice outside the legal actions becomes the first legal one.
+    pub fn think(mut self) -> BotMove {
+        let chosen = self.bot.choose(&self.view, &self.legal);
+        let action = if self.legal.contains(&chosen) { chosen } else { self.legal[0] };
+        BotMove { seat: self.seat, key: self.key, stand_in: self.stand_in, action, bot: self.bot }
+    }
 }
 
 /// A table.
@@ -120,6 +167,20 @@ pub struct Table {
     bots: Vec<Option<Box<dyn Bot + Send>>>,
     rematch: Option<String>,
     rematch_of: Option<String>,
+    turn_timer: Option<u32>,
+    hold_until: Option<i64>,
+    /// Seats of people played by a stand-in bot (their turn timer ran out).
+    away: Vec<bool>,
+    /// The stand-in bots of away seats, made when first needed.
+    stand_ins: Vec<Option<Box<dyn Bot + Send>>>,
+    /// When each seat's clock for the current step started.
+    since: Vec<Instant>,
+    /// Whether a task is moving this table's bots (at most one at a time).
+    driving: bool,
+    /// When the game was seen over (in this process).
+    over_since: Option<Instant>,
+    /// A waiting table nobody filled in time: deleted.
+    expired: bool,
 }
 
 /// How a retraction is stored in a table's log (the other entries are `WireAction`s).
@@ -177,6 +238,13 @@ impl Table {
                 req.players
             )));
         }
+        if let Some(t) = req.turn_timer_secs
+            && !(1..=MAX_TURN_TIMER).contains(&t)
+        {
+            return Err(ApiError::BadRequest(format!(
+                "a turn timer of {t} s: it is 1 to {MAX_TURN_TIMER} seconds (or absent for none)"
+            )));
+        }
         let setup = Setup { edition, players: req.players, seed, wonders: deal };
         Game::new(&setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let mut seats = Vec::new();
@@ -188,7 +256,7 @@ impl Table {
                     StoredSeat {
                         name: Some(format!("Bot {} ({name})", i + 1)),
                         bot: Some(name),
-                        token_hash: None,
+                        ..StoredSeat::default()
                     }
                 }
                 None => StoredSeat::default(),
@@ -201,34 +269,45 @@ impl Table {
             players: req.players,
             seed,
             wonders: label,
-            rematch_of: None,
-            rematch: None,
+            turn_timer: req.turn_timer_secs,
             seats,
-            actions: Vec::new(),
+            ..StoredTable::default()
         };
         Ok((Table::load(stored.clone()), stored))
     }
 
     /// Rebuilds a table from the store by replaying its log. A log that does not replay leaves
     /// the table broken (it says why), never panics.
+    ///
+    /// A table whose rows are damaged (see [`StoredTable::damage`]) or that names a bot this
+    /// server does not know is broken too, with the reason.
     pub fn load(st: StoredTable) -> Table {
-        let (setup, live) = match Table::replay(&st) {
+        let replayed = match &st.damage {
+            Some(d) => Err(format!("table {}: its stored rows are damaged: {d}", st.id)),
+            None => Table::replay(&st)
+                .map_err(|e| format!("table {}: its stored log does not replay: {e}", st.id)),
+        };
+        let (setup, mut live) = match replayed {
             Ok((setup, live)) => (setup, Ok(live)),
-            Err(e) => (
-                Setup::new(st.players, st.seed),
-                Err(format!("table {}: its stored log does not replay: {e}", st.id)),
-            ),
+            Err(e) => (Setup::new(st.players.max(1), st.seed), Err(e)),
         };
         let actions = live.as_ref().map_or(0, |l| l.stored) as u64;
-        let bots = st
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let seed = st.seed ^ ((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) ^ (actions << 32);
-                s.bot.as_deref().and_then(|b| make_bot(b, seed).ok())
-            })
-            .collect();
+        let mut bots = Vec::new();
+        for (i, s) in st.seats.iter().enumerate() {
+            let seed = st.seed ^ ((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) ^ (actions << 32);
+            bots.push(match s.bot.as_deref().map(|b| make_bot(b, seed)) {
+                None => None,
+                Some(Ok(bot)) => Some(bot),
+                Some(Err(e)) => {
+                    if live.is_ok() {
+                        live = Err(format!("table {}: the stored bot of seat {i} cannot play: {e}", st.id));
+                    }
+                    None
+                }
+            });
+        }
+        let n = st.seats.len();
+        let over_since = live.as_ref().ok().filter(|l| l.game.is_over()).map(|_| Instant::now());
         Table {
             id: st.id,
             created: st.created,
@@ -239,6 +318,14 @@ impl Table {
             bots,
             rematch: st.rematch,
             rematch_of: st.rematch_of,
+            turn_timer: st.turn_timer,
+            hold_until: st.hold_until,
+            away: vec![false; n],
+            stand_ins: (0..n).map(|_| None).collect(),
+            since: vec![Instant::now(); n],
+            driving: false,
+            over_since,
+            expired: false,
         }
     }
 
@@ -295,6 +382,7 @@ impl Table {
     /// `waiting`, `playing`, `over` or `broken`.
     pub fn status(&self) -> &'static str {
         match &self.live {
+            _ if self.expired => "expired",
             Err(_) => "broken",
             Ok(l) if l.game.is_over() => "over",
             Ok(_) if self.started() => "playing",
@@ -331,6 +419,8 @@ impl Table {
                     name: s.name.clone(),
                     bot: s.bot.clone(),
                     taken: s.bot.is_some() || s.token_hash.is_some(),
+                    held: s.token_hash.is_none() && s.held_for.is_some() && self.holding(),
+                    away: self.away.get(i).copied().unwrap_or(false),
                 })
                 .collect(),
             age,
@@ -339,7 +429,14 @@ impl Table {
             rematch_of: self.rematch_of.clone(),
             seed: self.is_over().then_some(self.setup.seed),
             error: self.live.as_ref().err().cloned(),
+            turn_timer_secs: self.turn_timer,
+            hold_until: self.hold_until.filter(|_| self.holding()),
         }
+    }
+
+    /// Whether the free seats of this rematch are still held for the previous players.
+    fn holding(&self) -> bool {
+        self.hold_until.is_some_and(|until| crate::server::now() < until)
     }
 
     /// The seat a token belongs to.
@@ -431,9 +528,10 @@ impl Table {
         Ok(record)
     }
 
-    /// The stored form of a rematch: same options and seats (bots stay, seats for people are
-    /// free again), a new seed.
-    pub fn rematch_setup(&self, id: String, created: i64, seed: u64) -> StoredTable {
+    /// The stored form of a rematch: same options, turn timer and seats (bots stay, seats for
+    /// people are free again but held for their players of this game until `hold_until`), a new
+    /// seed.
+    pub fn rematch_setup(&self, id: String, created: i64, seed: u64, hold_until: i64) -> StoredTable {
         StoredTable {
             id,
             created,
@@ -442,7 +540,8 @@ impl Table {
             seed,
             wonders: self.wonders_label.clone(),
             rematch_of: Some(self.id.clone()),
-            rematch: None,
+            turn_timer: self.turn_timer,
+            hold_until: Some(hold_until),
             seats: self
                 .seats
                 .iter()
@@ -450,9 +549,10 @@ impl Table {
                     bot: s.bot.clone(),
                     name: s.bot.as_ref().and(s.name.clone()),
                     token_hash: None,
+                    held_for: s.bot.is_none().then(|| s.token_hash.clone()).flatten(),
                 })
                 .collect(),
-            actions: Vec::new(),
+            ..StoredTable::default()
         }
     }
 
@@ -466,7 +566,7 @@ impl Table {
     }
 
     /// Plans an action of `seat`: checks the step, the names and the legality on a copy of the
-    /// game, then lets the bots answer. Nothing changes.
+    /// game. Nothing changes. (The bots answer afterwards, outside the lock.)
     pub fn plan_action(
         &mut self,
         seat: u8,
@@ -493,26 +593,202 @@ impl Table {
         let action =
             action.to_action_in(&game, seat as usize).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         game.submit(seat as usize, action).map_err(|e| ApiError::Illegal(e.to_string()))?;
-        let mut actions = vec![(seat, action)];
-        run_bots(&mut game, &mut self.bots, &mut actions)?;
-        Ok(self.finish_plan(actions, first_index))
+        Ok(self.finish_plan(vec![(seat, action)], first_index, game.is_over()))
     }
 
-    /// Plans the bots' moves, if any seat of a bot must act (after a restart, or when the last
-    /// seat was just taken). Nothing changes.
-    pub fn plan_bots(&mut self) -> Result<Plan, ApiError> {
-        let live = self.live()?;
-        if !self.started() {
-            return Ok(Plan::default());
+    /// Whether `seat` is played by a bot now: a bot's seat, or an away person's.
+    fn bot_plays(&self, seat: usize) -> bool {
+        self.is_bot_seat(seat) || self.away.get(seat).copied().unwrap_or(false)
+    }
+
+    /// Whether `seat` is a bot's (whether or not its bot is out thinking).
+    fn is_bot_seat(&self, seat: usize) -> bool {
+        self.seats.get(seat).is_some_and(|s| s.bot.is_some())
+    }
+
+    /// Takes out the bots whose seat must act now, each with its seat's view and legal actions,
+    /// to think with the table unlocked. Empty when no bot must act (or the table is broken,
+    /// waiting, over or expired). Put them back with [`Table::plan_bot_moves`].
+    pub fn bot_jobs(&mut self) -> Vec<BotJob> {
+        if self.expired || !self.started() {
+            return Vec::new();
         }
-        let mut game = live.game.clone();
-        let first_index = live.stored;
-        let mut actions = Vec::new();
-        run_bots(&mut game, &mut self.bots, &mut actions)?;
-        Ok(self.finish_plan(actions, first_index))
+        let Ok(live) = &self.live else {
+            return Vec::new();
+        };
+        let game = &live.game;
+        let key = step_key(game);
+        let mut jobs = Vec::new();
+        for seat in game.to_act() {
+            if !self.bot_plays(seat) {
+                continue;
+            }
+            let legal = game.legal_actions(seat);
+            if legal.is_empty() {
+                continue;
+            }
+            let stand_in = !self.is_bot_seat(seat);
+            let slot = if stand_in { &mut self.stand_ins[seat] } else { &mut self.bots[seat] };
+            if slot.is_none() && stand_in {
+                *slot = make_bot(STAND_IN_BOT, self.setup.seed ^ seat as u64).ok();
+            }
+            let Some(bot) = slot.take() else {
+                continue;
+            };
+            jobs.push(BotJob { seat, key, stand_in, view: game.view(seat), legal, bot });
+        }
+        jobs
     }
 
-    fn finish_plan(&self, actions: Vec<(u8, Action)>, first_index: usize) -> Plan {
+    /// Puts the bots of `moves` back and plans the moves still meant for the current step (same
+    /// step, the seat still to act and still played by a bot). Nothing else changes. A move
+    /// the game refuses is an error (the table should then be marked broken).
+    pub fn plan_bot_moves(&mut self, moves: Vec<BotMove>) -> Result<Plan, ApiError> {
+        let mut actions = Vec::new();
+        let mut game = match &self.live {
+            Ok(live) if !self.expired => Some(live.game.clone()),
+            _ => None,
+        };
+        let first_index = self.live.as_ref().map_or(0, |l| l.stored);
+        let mut refused = None;
+        for m in moves {
+            // A stand-in's move counts only while its seat is still away.
+            let still = !m.stand_in || self.away.get(m.seat).copied().unwrap_or(false);
+            if let Some(game) = &mut game
+                && still
+                && step_key(game) == m.key
+                && game.must_act(m.seat)
+            {
+                match game.submit(m.seat, m.action) {
+                    Ok(()) => actions.push((m.seat as u8, m.action)),
+                    Err(e) => {
+                        refused = Some(format!("the bot at seat {} could not move: {e}", m.seat));
+                    }
+                }
+            }
+            let slot = if m.stand_in { &mut self.stand_ins[m.seat] } else { &mut self.bots[m.seat] };
+            *slot = Some(m.bot);
+        }
+        if let Some(e) = refused
+            && actions.is_empty()
+        {
+            return Err(ApiError::Illegal(e));
+        }
+        let ends = !actions.is_empty() && game.as_ref().is_some_and(Game::is_over);
+        Ok(self.finish_plan(actions, first_index, ends))
+    }
+
+    /// Whether a bot must act now.
+    pub fn bots_to_move(&self) -> bool {
+        !self.expired
+            && self.started()
+            && self.game().is_some_and(|g| g.to_act().iter().any(|&s| self.bot_plays(s)))
+    }
+
+    /// Marks that a task moves this table's bots; false if one already does.
+    pub fn start_driving(&mut self) -> bool {
+        !std::mem::replace(&mut self.driving, true)
+    }
+
+    /// Marks that no task moves this table's bots any more.
+    pub fn stop_driving(&mut self) {
+        self.driving = false;
+    }
+
+    /// Marks the table broken: every change is refused with `reason`.
+    pub fn break_with(&mut self, reason: String) {
+        self.live = Err(reason);
+    }
+
+    /// The seats of people whose turn timer ran out at `now`: they become away (a stand-in bot
+    /// plays their moves). Returns them.
+    pub fn time_out(&mut self, now: Instant) -> Vec<usize> {
+        let (Some(secs), Some(game)) = (self.turn_timer, self.game()) else {
+            return Vec::new();
+        };
+        if self.expired || !self.started() {
+            return Vec::new();
+        }
+        let limit = Duration::from_secs(u64::from(secs));
+        let due: Vec<usize> = game
+            .to_act()
+            .iter()
+            .copied()
+            .filter(|&s| {
+                !self.bot_plays(s) && self.since.get(s).is_some_and(|t| now.duration_since(*t) >= limit)
+            })
+            .collect();
+        for &s in &due {
+            self.away[s] = true;
+        }
+        due
+    }
+
+    /// The player of `seat` is back: a seat played by a stand-in bot is theirs again, its clock
+    /// restarted. Returns whether it was away.
+    pub fn reclaim(&mut self, seat: u8) -> bool {
+        let seat = seat as usize;
+        if let Some(t) = self.since.get_mut(seat) {
+            *t = Instant::now();
+        }
+        self.away.get_mut(seat).is_some_and(|a| std::mem::replace(a, false))
+    }
+
+    /// Since when the game is over (in this process), if it is.
+    pub fn over_since(&self) -> Option<Instant> {
+        self.over_since
+    }
+
+    /// The creation time, Unix seconds.
+    pub fn created(&self) -> i64 {
+        self.created
+    }
+
+    /// Marks a waiting table expired (after the store deleted it).
+    pub fn expire(&mut self) {
+        self.expired = true;
+    }
+
+    /// The table this is a rematch of.
+    pub fn rematch_of(&self) -> Option<&str> {
+        self.rematch_of.as_deref()
+    }
+
+    /// Forgets the rematch `id` (it expired unfilled).
+    pub fn clear_rematch(&mut self, id: &str) {
+        if self.rematch.as_deref() == Some(id) {
+            self.rematch = None;
+        }
+    }
+
+    /// Checks that the holder of `token_hash` can leave `seat`: a person's seat of a table not
+    /// yet started.
+    pub fn check_leave(&self, seat: u8, token_hash: &str) -> Result<(), ApiError> {
+        self.live()?;
+        if self.expired {
+            return Err(ApiError::Conflict("this table expired".into()));
+        }
+        let mine = self.seats.get(seat as usize).is_some_and(|s| s.token_hash.as_deref() == Some(token_hash));
+        if !mine {
+            return Err(ApiError::Forbidden(format!("this token does not hold seat {seat}")));
+        }
+        if self.started() {
+            return Err(ApiError::Conflict(
+                "the game has started: a seat can be left only while the table waits for players".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Frees a seat (after the store freed it).
+    pub fn seat_left(&mut self, seat: u8) {
+        if let Some(s) = self.seats.get_mut(seat as usize) {
+            s.name = None;
+            s.token_hash = None;
+        }
+    }
+
+    fn finish_plan(&self, actions: Vec<(u8, Action)>, first_index: usize, ends_game: bool) -> Plan {
         let catalog = Catalog::get(self.setup.edition);
         let stored = actions
             .iter()
@@ -522,7 +798,7 @@ impl Table {
                 (*s, json)
             })
             .collect();
-        Plan { actions, retract: None, stored, first_index }
+        Plan { actions, retract: None, stored, first_index, ends_game }
     }
 
     /// Plans taking back `seat`'s last choice of the current step: refused once the step
@@ -536,12 +812,17 @@ impl Table {
             retract: Some(seat),
             stored: vec![(seat, RETRACT_JSON.to_string())],
             first_index: live.stored,
+            ends_game: false,
         })
     }
 
-    /// Checks that a person can take `seat`.
-    pub fn check_free(&self, seat: usize) -> Result<(), ApiError> {
+    /// Checks that a person can take `seat`; a seat of a rematch held for a previous player
+    /// needs that player's token of the previous game (its hash: `token_hash`) while held.
+    pub fn check_free(&self, seat: usize, token_hash: Option<&str>) -> Result<(), ApiError> {
         self.live()?;
+        if self.expired {
+            return Err(ApiError::Conflict("this table expired: nobody filled it in time".into()));
+        }
         let Some(s) = self.seats.get(seat) else {
             return Err(ApiError::NotFound(format!(
                 "there is no seat {seat} at this {}-player table",
@@ -554,34 +835,36 @@ impl Table {
         if s.token_hash.is_some() {
             return Err(ApiError::Conflict(format!("seat {seat} is already taken")));
         }
+        if let Some(held) = &s.held_for
+            && self.holding()
+            && token_hash != Some(held.as_str())
+        {
+            return Err(ApiError::Conflict(format!(
+                "seat {seat} is held for its player of the previous game until {} (Unix time): \
+                 they take it with their token of that game (Authorization: Bearer …)",
+                self.hold_until.unwrap_or(0)
+            )));
+        }
         Ok(())
     }
 
-    /// Plans taking `seat`: when it is the last free seat the game starts and the bots move.
-    /// Nothing changes.
-    pub fn plan_seat(&mut self, seat: usize) -> Result<Plan, ApiError> {
-        self.check_free(seat)?;
-        let others_taken = self
-            .seats
-            .iter()
-            .enumerate()
-            .all(|(i, s)| i == seat || s.bot.is_some() || s.token_hash.is_some());
-        if !others_taken {
-            return Ok(Plan { first_index: self.live()?.stored, ..Plan::default() });
-        }
-        let live = self.live()?;
-        let mut game = live.game.clone();
-        let first_index = live.stored;
-        let mut actions = Vec::new();
-        run_bots(&mut game, &mut self.bots, &mut actions)?;
-        Ok(self.finish_plan(actions, first_index))
+    /// Plans taking `seat` (see [`Table::check_free`]). Nothing changes; when it is the last
+    /// free seat the game starts, and the bots move afterwards.
+    pub fn plan_seat(&mut self, seat: usize, token_hash: Option<&str>) -> Result<Plan, ApiError> {
+        self.check_free(seat, token_hash)?;
+        Ok(Plan { first_index: self.live()?.stored, ..Plan::default() })
     }
 
-    /// Gives a seat to a person (after the store took it).
+    /// Gives a seat to a person (after the store took it); when the table is full, every seat's
+    /// clock starts.
     pub fn seat_taken(&mut self, seat: usize, name: String, token_hash: String) {
         if let Some(s) = self.seats.get_mut(seat) {
             s.name = Some(name);
             s.token_hash = Some(token_hash);
+            s.held_for = None;
+        }
+        if self.started() {
+            self.since.fill(Instant::now());
         }
     }
 
@@ -595,42 +878,19 @@ impl Table {
                 self.live = Err(format!("a planned retraction failed to apply: {e}"));
                 return;
             }
+            let step = live.step;
             for &(seat, action) in &plan.actions {
                 if let Err(e) = live.apply(seat, action) {
                     self.live = Err(format!("a planned action failed to apply: {e}"));
                     return;
                 }
             }
-        }
-    }
-}
-
-/// Lets the bots move while the game waits for one of them.
-fn run_bots(
-    game: &mut Game,
-    bots: &mut [Option<Box<dyn Bot + Send>>],
-    out: &mut Vec<(u8, Action)>,
-) -> Result<(), ApiError> {
-    let mut legal = Vec::new();
-    loop {
-        let mut acted = false;
-        for seat in game.to_act() {
-            let Some(bot) = bots.get_mut(seat).and_then(Option::as_mut) else {
-                continue;
-            };
-            game.legal_actions_into(seat, &mut legal);
-            let Some(&first) = legal.first() else {
-                continue;
-            };
-            let chosen = bot.choose(&game.view(seat), &legal);
-            let action = if legal.contains(&chosen) { chosen } else { first };
-            game.submit(seat, action)
-                .map_err(|e| ApiError::Illegal(format!("the bot at seat {seat} could not move: {e}")))?;
-            out.push((seat as u8, action));
-            acted = true;
-        }
-        if !acted {
-            return Ok(());
+            if live.step != step {
+                self.since.fill(Instant::now());
+            }
+            if live.game.is_over() && self.over_since.is_none() {
+                self.over_since = Some(Instant::now());
+            }
         }
     }
 }

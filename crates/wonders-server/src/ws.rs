@@ -7,7 +7,8 @@
 //! [`ClientMsg`]):
 //!
 //! - `{"type": "auth", "token": "…"}`: from then on the connection sees and acts for the token's
-//!   seat (answered by `auth_ok` and a new `state`, or an `error` with code `forbidden`);
+//!   seat (answered by `auth_ok` and a new `state`, or an `error` with code `forbidden`); a seat
+//!   a bot played because its turn timer ran out is its player's again;
 //! - `{"type": "act", "id": 7, "turn_id": 12, "action": {"type": "build", "card": "Library", …}}`:
 //!   answered by `accepted` (stored, then applied) or `error` (nothing changed), both echoing
 //!   `id`;

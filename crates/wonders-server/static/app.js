@@ -1145,13 +1145,13 @@ class TablePage {
 
   async rematch() {
     try {
-      const info = await api('POST', `/api/tables/${this.id}/rematch`, {});
       const mine = store.token(this.id);
+      const info = await api('POST', `/api/tables/${this.id}/rematch`, {}, mine && mine.token);
       if (mine && !store.token(info.id)) {
         const seat = info.seats[mine.seat];
         if (seat && !seat.taken) {
           const who = this.seatName(mine.seat);
-          const tok = await api('POST', `/api/tables/${info.id}/seats/${mine.seat}`, { name: who });
+          const tok = await api('POST', `/api/tables/${info.id}/seats/${mine.seat}`, { name: who }, mine.token);
           store.setToken(info.id, tok.seat, tok.token);
         }
       }

@@ -83,7 +83,8 @@ async fn seats_tokens_and_refusals() {
 
     let cy = s.take(&id, 2, "Cy").await;
     assert_ne!(ann, cy);
-    let before_ann = s.state(&id, Some(&ann)).await;
+    let before_ann =
+        s.wait_state(&id, Some(&ann), "the bot's choice", |st| st["view"]["chosen"][1] == true).await;
     assert_eq!(before_ann["table"]["status"], "playing");
     assert_eq!(before_ann["you"], 0);
     let hand = before_ann["view"]["hand"].as_array().unwrap().clone();
@@ -224,9 +225,9 @@ async fn whole_games_replay_restart_and_rematch() {
     assert!(finished.contains(&a.as_str()) && finished.contains(&b.as_str()));
 
     // Rematch: a new table, same options and bots, free seats for people; asked twice, the same.
-    let (status, r) = s.post(&format!("/api/tables/{a}/rematch"), &json!({}), None).await;
+    let (status, r) = s.post(&format!("/api/tables/{a}/rematch"), &json!({}), Some(&ta[0])).await;
     assert_eq!(status, 200, "{r}");
-    let (_, r2) = s.post(&format!("/api/tables/{a}/rematch"), &json!({}), None).await;
+    let (_, r2) = s.post(&format!("/api/tables/{a}/rematch"), &json!({}), Some(&ta[1])).await;
     assert_eq!(r["id"], r2["id"]);
     assert_ne!(r["id"], json!(a));
     assert_eq!(r["rematch_of"], json!(a));
@@ -244,8 +245,7 @@ async fn tables_of_bots_play_out_and_two_player_tables_work() {
     let (_dir, db) = temp_db();
     let s = TestServer::start(&db).await;
     let id = s.create(5, "1e", "random", &[Some("random"); 5]).await;
-    let st = s.state(&id, None).await;
-    assert_eq!(st["table"]["status"], "over", "a table of bots plays out at once");
+    let st = s.wait_state(&id, None, "the bots' game to end", |st| st["table"]["status"] == "over").await;
     assert!(st["history"].as_array().unwrap().len() >= 5 * 18);
     let (status, record) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(status, 200);

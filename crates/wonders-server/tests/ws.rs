@@ -271,11 +271,13 @@ async fn websocket_errors_change_nothing_and_reconnects_get_the_state() {
     let s = TestServer::start(&db).await;
     let id = s.create(3, "1e", "A", &[None, Some("random"), Some("random")]).await;
     let token = s.take(&id, 0, "Ann").await;
+    // The bots choose in the background; wait for them so that no state interleaves below.
+    let bots_chose = |st: &Value| st["view"]["chosen"] == json!([false, true, true]);
+    let before = s.wait_state(&id, Some(&token), "the bots' choices", bots_chose).await;
     let (mut ws, _) = connect_async(s.ws_url(&id)).await.unwrap();
     let (_, first) = next_json(&mut ws).await.unwrap();
     assert_eq!(first["type"], "state");
     assert!(first["you"].is_null());
-    let before = s.state(&id, Some(&token)).await;
 
     for bad in ["nonsense", "{\"type\": \"act\"}", "{\"type\": \"auth\", \"token\": 5}", "[]"] {
         ws.send(Message::Text(bad.into())).await.unwrap();
@@ -327,6 +329,7 @@ async fn websocket_errors_change_nothing_and_reconnects_get_the_state() {
     assert_eq!(st["view"]["hand"].as_array().unwrap().len(), 6);
     assert_eq!(st["history"].as_array().unwrap().len(), 3);
     drop(ws);
+    s.wait_state(&id, Some(&token), "the bots' choices of turn 2", bots_chose).await;
 
     // A reconnecting client gets the current state at once.
     let (mut ws, _) = connect_async(s.ws_url(&id)).await.unwrap();

@@ -19,7 +19,12 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server on 127.0.0.1 with the database `db` (created if needed).
     pub async fn start(db: &Path) -> TestServer {
-        let server = Server::open(db).expect("open the store");
+        TestServer::start_with(db, wonders_server::server::ServerConfig::default()).await
+    }
+
+    /// Starts a server with the given time limits.
+    pub async fn start_with(db: &Path, config: wonders_server::server::ServerConfig) -> TestServer {
+        let server = Server::open_with(db, config).expect("open the store");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
@@ -70,6 +75,18 @@ impl TestServer {
         (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
     }
 
+    /// DELETE, with an optional bearer token: (status, JSON body).
+    pub async fn delete(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut req = self.http.delete(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
     pub async fn post(&self, path: &str, body: &Value, token: Option<&str>) -> (u16, Value) {
         self.post_raw(path, &body.to_string(), token).await
     }
@@ -102,6 +119,25 @@ impl TestServer {
         body
     }
 
+    /// Polls the state (every 20 ms, for at most 10 s) until `ready` holds: bots move in the
+    /// background, after the change that gave them their turn is acknowledged.
+    pub async fn wait_state(
+        &self,
+        table: &str,
+        token: Option<&str>,
+        what: &str,
+        ready: impl Fn(&Value) -> bool,
+    ) -> Value {
+        for _ in 0..500 {
+            let st = self.state(table, token).await;
+            if ready(&st) {
+                return st;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        panic!("waited 10 s for {what}");
+    }
+
     /// Acts over HTTP: (status, body).
     pub async fn act(&self, table: &str, token: &str, turn_id: Option<u64>, action: &Value) -> (u16, Value) {
         let mut body = json!({"action": action});
@@ -113,10 +149,11 @@ impl TestServer {
 }
 
 /// Plays a table to its end over HTTP, each seat taking the `pick`-th legal action (modulo);
-/// returns the number of actions made.
+/// returns the number of actions made. When no person can act (the bots think), it waits.
 pub async fn play_http(s: &TestServer, table: &str, tokens: &[String], pick: usize) -> usize {
     let mut n = 0;
-    for _ in 0..10_000 {
+    let mut idle = 0;
+    for _ in 0..20_000 {
         let mut acted = false;
         for t in tokens {
             let st = s.state(table, Some(t)).await;
@@ -133,7 +170,13 @@ pub async fn play_http(s: &TestServer, table: &str, tokens: &[String], pick: usi
             n += 1;
             acted = true;
         }
-        assert!(acted, "nobody could act");
+        if acted {
+            idle = 0;
+        } else {
+            idle += 1;
+            assert!(idle < 500, "nobody could act for 10 s");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
     panic!("the game did not end");
 }
