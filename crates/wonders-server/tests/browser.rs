@@ -145,7 +145,7 @@ async fn a_whole_game_in_headless_chromium() {
     name.clear().await.unwrap();
     name.send_keys("Ada").await.unwrap();
     let bots = js(&c, "return [...document.querySelectorAll('#seat-1 option')].map(o => o.value)").await;
-    assert_eq!(bots, json!(["", "heuristic", "search", "random"]), "every bot level is offered");
+    assert_eq!(bots, json!(["", "heuristic", "random", "search"]), "every bot level is offered");
     shot(&c, "01-lobby.png").await;
     c.find(Locator::Id("create")).await.unwrap().click().await.unwrap();
     wait_for(
