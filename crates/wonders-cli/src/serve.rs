@@ -13,10 +13,24 @@ pub struct ServeArgs {
     /// The SQLite database file, created on first start.
     #[arg(long, default_value = "wonders.db")]
     db: PathBuf,
+    /// Offer an external bot (`exec:COMMAND[:timeout=<T>]`, see `wonders bot-protocol`) for seats;
+    /// repeat for several. Off by default: a visitor can only choose among the bots allowed here.
+    #[arg(long = "allow-bot", value_name = "exec:COMMAND")]
+    allow_bot: Vec<String>,
 }
 
 /// Opens the store, replays every game and serves until interrupted.
 pub fn run(args: &ServeArgs) -> Result<(), String> {
+    // Each allowed external bot must start and shake hands before anything is served.
+    for name in &args.allow_bot {
+        let (bot, version) = wonders_bots::exec::probe(name, 4, wonders_core::Edition::First)
+            .map_err(|e| format!("--allow-bot: {e}"))?;
+        println!(
+            "wonders: external bot `{}` allowed ({bot} {version})",
+            wonders_bots::normalize_bot_name(name)
+        );
+    }
+    wonders_server::allow_exec_bots(&args.allow_bot)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -99,7 +99,7 @@ async fn catalog_json(Path(edition): Path<String>) -> Response {
 }
 
 async fn bots() -> Response {
-    json(StatusCode::OK, &crate::BOT_NAMES)
+    json(StatusCode::OK, &crate::bot_names())
 }
 
 async fn list(State(server): State<Server>) -> Response {

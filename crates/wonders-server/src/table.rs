@@ -541,6 +541,12 @@ fn run_bots(
             acted = true;
         }
         if !acted {
+            // An external bot is told the result and its program exits.
+            for (seat, bot) in bots.iter_mut().enumerate() {
+                if let (Some(bot), Some(end)) = (bot, wonders_bots::GameEnd::new(game, seat)) {
+                    bot.game_over(&end);
+                }
+            }
             return Ok(());
         }
     }
