@@ -92,7 +92,7 @@ impl ExecSpec {
     /// assert_eq!(spec.argv, ["python3", "my bot.py", "--fast"]);
     /// assert_eq!(spec.timeout, Duration::from_millis(250));
     /// assert_eq!(spec.name(), "exec:python3 'my bot.py' --fast:timeout=250ms");
-    /// assert!(ExecSpec::parse("  ").unwrap_err().contains("no command"));
+    /// assert!(ExecSpec::parse("  ").unwrap_err().contains("needs a command"));
     /// assert!(ExecSpec::parse("bot:timeout=soon").unwrap_err().contains("timeout"));
     /// ```
     pub fn parse(rest: &str) -> Result<ExecSpec, String> {

@@ -24,7 +24,7 @@ static ALLOWED_EXEC: OnceLock<Vec<String>> = OnceLock::new();
 /// assert!(wonders_server::bot_names().contains(&names[0]));
 /// assert!(wonders_server::allow_exec_bots(&names).is_err());
 /// assert!(wonders_server::make_bot("exec:python3 examples/bots/random_bot.py", 1).is_ok());
-/// assert!(wonders_server::make_bot("exec:rm -rf /", 1).unwrap_err().contains("--allow-bot"));
+/// assert!(wonders_server::make_bot("exec:rm -rf /", 1).err().unwrap().contains("--allow-bot"));
 /// ```
 pub fn allow_exec_bots(names: &[String]) -> Result<(), String> {
     let mut allowed = Vec::new();
@@ -52,7 +52,7 @@ pub fn bot_names() -> Vec<String> {
 /// assert_eq!(bot.name(), "random");
 /// assert_eq!(wonders_server::make_bot("Heuristic", 7).unwrap().name(), "heuristic");
 /// assert!(wonders_server::make_bot("oracle", 7).is_err());
-/// assert!(wonders_server::make_bot("exec:python3 bot.py", 7).unwrap_err().contains("not allowed"));
+/// assert!(wonders_server::make_bot("exec:python3 bot.py", 7).err().unwrap().contains("not allowed"));
 /// ```
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
     let name = normalize_bot_name(name);
