@@ -266,7 +266,8 @@ impl Process {
         };
         let (line_tx, line_rx) = mpsc::channel::<String>();
         std::thread::spawn(move || write_lines(stdin, line_rx));
-        let (out_tx, out_rx) = mpsc::channel();
+        // Bounded: a bot that floods its output waits for the engine instead of filling memory.
+        let (out_tx, out_rx) = mpsc::sync_channel(64);
         std::thread::spawn(move || read_lines(stdout, out_tx));
         std::thread::spawn(move || copy_stderr(stderr, &label));
         Ok(Process { child, to_bot: Some(line_tx), from_bot: out_rx })
@@ -367,7 +368,7 @@ fn bounded_line<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Resul
     }
 }
 
-fn read_lines<R: Read>(stdout: R, out: mpsc::Sender<FromBot>) {
+fn read_lines<R: Read>(stdout: R, out: mpsc::SyncSender<FromBot>) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
     loop {
