@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod armada;
 pub mod card;
 pub mod catalog;
 pub mod city;

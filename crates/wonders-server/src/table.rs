@@ -83,16 +83,15 @@ pub struct Table {
     rematch_of: Option<String>,
 }
 
-/// Display names: 1–32 characters, no control characters, trimmed.
+/// Display names: 1–32 characters, trimmed, with no control or format characters
+/// ([`crate::security::check_name_chars`]).
 pub fn check_name(name: &str) -> Result<String, ApiError> {
     let name = name.trim();
     let len = name.chars().count();
     if len == 0 || len > 32 {
         return Err(ApiError::BadRequest(format!("a name has 1 to 32 characters, not {len}")));
     }
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::BadRequest("a name cannot hold control characters".into()));
-    }
+    crate::security::check_name_chars(name)?;
     Ok(name.to_string())
 }
 
