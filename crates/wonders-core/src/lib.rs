@@ -36,6 +36,7 @@ pub mod resources;
 pub mod sample;
 pub mod score;
 pub mod table;
+pub mod tensor;
 pub mod view;
 pub mod wire;
 

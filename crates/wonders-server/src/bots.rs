@@ -8,9 +8,9 @@
 use std::sync::OnceLock;
 use wonders_bots::{Bot, bot_from_name, exec, normalize_bot_name};
 
-/// The names of the bots a seat can be given, first the default. The search bot is left out: it
-/// thinks for 100 ms a move, and the server plays bots' moves while holding the table.
-pub const BOT_NAMES: &[&str] = &["heuristic", "random"];
+/// The names of the bots a seat can be given, first the default: the rule-based bot, the
+/// Monte-Carlo search bot (100 ms a move) and the random one.
+pub const BOT_NAMES: &[&str] = &["heuristic", "search", "random"];
 
 /// The external bots the operator allowed, set once at start-up.
 static ALLOWED_EXEC: OnceLock<Vec<String>> = OnceLock::new();

@@ -11,6 +11,9 @@
 //! | `GET /api/tables/{id}/state` | the state for the seat of the `Authorization: Bearer` token, or a spectator's |
 //! | `POST /api/tables/{id}/seats/{seat}` | take a seat (`{"name": …}`); returns the seat's token once |
 //! | `POST /api/tables/{id}/actions` | act for the token's seat ([`crate::msg::ActRequest`]) |
+//! | `POST /api/tables/{id}/retract` | take back the token's seat's last choice before the step resolves |
+//! | `POST /api/score` | the score sheet of a table JSON (the format `wonders score` reads; [`crate::scorepad`]) |
+//! | `GET /score` | the score pad page |
 //! | `POST /api/tables/{id}/rematch` | the table's rematch (created once) |
 //! | `GET /api/tables/{id}/record` | a finished game's record, with scores |
 //! | `GET /api/tables/{id}/ws` | the WebSocket ([`crate::ws`]) |
@@ -68,6 +71,9 @@ pub fn router_with(net: Arc<Net>) -> Router {
         .route("/api/tables/{id}/state", get(state))
         .route("/api/tables/{id}/seats/{seat}", post(take_seat))
         .route("/api/tables/{id}/actions", post(act))
+        .route("/api/tables/{id}/retract", post(retract))
+        .route("/api/score", post(score))
+        .route("/score", get(ui::index))
         .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/ws", get(websocket))
@@ -215,6 +221,24 @@ async fn act(
     let turn_id = blocking(move || server.act(&id, &token, req.turn_id, &req.action)).await?;
     net.metrics.action(arrived.elapsed());
     Ok(json(StatusCode::OK, &serde_json::json!({"accepted": true, "turn_id": turn_id})))
+}
+
+async fn retract(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::Forbidden("taking back a choice needs the seat's token (Authorization: Bearer …)".into())
+    })?;
+    let turn_id = blocking(move || server.retract(&id, &token)).await?;
+    Ok(json(StatusCode::OK, &serde_json::json!({"retracted": true, "turn_id": turn_id})))
+}
+
+async fn score(body: Bytes) -> Result<Response, ApiError> {
+    let text =
+        std::str::from_utf8(&body).map_err(|_| ApiError::BadRequest("the table is not UTF-8 text".into()))?;
+    Ok(json(StatusCode::OK, &crate::scorepad::score(text)?))
 }
 
 async fn rematch(State(server): State<Server>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -173,6 +173,13 @@ pub enum ClientMsg {
         /// The seat's token.
         token: String,
     },
+    /// Take back the seat's last choice of the current step, before it resolves
+    /// ([`wonders_core::Game::retract`]); answered by `accepted` or `error`.
+    Retract {
+        /// Echoed in the answer.
+        #[serde(default)]
+        id: Option<u64>,
+    },
     /// Ask for the current state again. (Empty structs rather than unit variants, here and
     /// below, so that unknown fields are refused.)
     Refresh {},
@@ -375,6 +382,19 @@ pub struct StateMsg {
     pub history_from: usize,
     /// The final score sheet, once the game is over.
     pub scores: Option<Vec<ScoreLine>>,
+    /// Every city at a glance (production, what it sells, science, a running score), from
+    /// public information; empty before the game starts.
+    pub summaries: Vec<crate::summary::CitySummary>,
+    /// The military conflicts of every Age that has ended, oldest first.
+    pub age_ends: Vec<crate::summary::AgeEnd>,
+    /// `you`'s choices of the current step not yet resolved (its own, then the Free City's): it
+    /// may take the last one back (`retract`) until the step resolves.
+    pub pending: Vec<WireAction>,
+    /// For each card of `you`'s hand (same order), why the acting city cannot build it, or `null`.
+    pub reasons: Vec<Option<String>>,
+    /// Why the acting city cannot build its next wonder stage now, if it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage_reason: Option<String>,
 }
 
 /// One page of the list of tables (`GET /api/tables?offset=…&limit=…`): the same slice of the

@@ -11,6 +11,8 @@
 //! - `{"type": "act", "id": 7, "turn_id": 12, "action": {"type": "build", "card": "Library", …}}`:
 //!   answered by `accepted` (stored, then applied) or `error` (nothing changed), both echoing
 //!   `id`;
+//! - `{"type": "retract", "id": 8}`: takes back the seat's last choice of the current step,
+//!   before it resolves; answered like `act`;
 //! - `{"type": "refresh"}` and `{"type": "ping"}`.
 //!
 //! A malformed message is answered by an `error` with code `bad_request`.
@@ -134,6 +136,22 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                             vec![ServerMsg::AuthOk { seat: s }, state(seat, true)]
                         }
                         Err(e) => vec![error(None, &e)],
+                    },
+                    Ok(ClientMsg::Retract { id: msg_id }) => match &token {
+                        None => vec![error(
+                            msg_id,
+                            &ApiError::Forbidden("send `auth` with the seat's token before taking back a choice".into()),
+                        )],
+                        Some(t) => {
+                            let (server2, table, t) = (server.clone(), id.clone(), t.clone());
+                            let result = tokio::task::spawn_blocking(move || server2.retract(&table, &t))
+                                .await
+                                .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
+                            match result {
+                                Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
+                                Err(e) => vec![error(msg_id, &e)],
+                            }
+                        }
                     },
                     Ok(ClientMsg::Act { id: msg_id, turn_id, action }) => match &token {
                         None => vec![error(

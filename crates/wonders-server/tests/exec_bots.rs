@@ -24,12 +24,14 @@ async fn external_bots_run_only_when_the_operator_allows_them() {
     }
     assert!(!std::path::Path::new("/tmp/wonders-should-not-exist").exists());
     let (_, bots) = s.get("/api/bots", None).await;
-    assert_eq!(bots, json!(["heuristic", "random"]));
+    assert_eq!(bots, json!(wonders_server::BOT_NAMES), "only the built-in bots are offered");
 
     // The operator allows one; it is offered and plays.
     wonders_server::allow_exec_bots(std::slice::from_ref(&ext)).unwrap();
     let (_, bots) = s.get("/api/bots", None).await;
-    assert_eq!(bots, json!(["heuristic", "random", ext]));
+    let mut offered: Vec<String> = wonders_server::BOT_NAMES.iter().map(|b| b.to_string()).collect();
+    offered.push(ext.clone());
+    assert_eq!(bots, json!(offered));
     let seats = json!([{"bot": ext}, {"bot": "heuristic"}, {"bot": "random"}]);
     let (status, info) = s.post("/api/tables", &json!({"players": 3, "seats": seats}), None).await;
     assert_eq!(status, 201, "{info}");
