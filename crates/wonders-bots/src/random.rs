@@ -49,4 +49,9 @@ impl Bot for RandomBot {
     fn name(&self) -> String {
         "random".into()
     }
+
+    /// The random bot never looks at the view.
+    fn reads_view(&self) -> bool {
+        false
+    }
 }

@@ -109,12 +109,13 @@ impl Totals {
 
     fn add_game(&mut self, game: &Game) {
         self.games += 1;
-        for s in game.scores().iter().take(game.players()) {
+        let scores = game.scores();
+        for s in scores.iter().take(game.players()) {
             for (sum, v) in self.points.iter_mut().zip(s.values()) {
                 *sum += v as i64;
             }
         }
-        for (seat, rank) in game.ranks().into_iter().enumerate() {
+        for (seat, rank) in game.ranks_from(&scores).into_iter().enumerate() {
             if rank == 1 {
                 self.wins[seat] += 1;
             }
@@ -331,5 +332,28 @@ mod tests {
         assert_eq!(forward, halves);
         assert_eq!(forward.games, 12);
         assert!(forward.wins.iter().sum::<u64>() >= 12);
+    }
+
+    #[test]
+    fn totals_are_pinned() {
+        // Computed on commit 2f5154f, before the speed work of issue 13: the same seeds must keep
+        // giving the same games.
+        let mut legal = Vec::new();
+        let mut sum = |edition, players, games| {
+            (0..games)
+                .map(|i| play_one(edition, players, 9, i, &mut legal).unwrap())
+                .fold(Totals::default(), |a, b| a.merge(b))
+        };
+        let runs = [sum(Edition::First, 4, 40), sum(Edition::First, 2, 20), sum(Edition::Second, 5, 20)];
+        let want: &[([i64; 8], [u64; MAX_SEATS])] = &[
+            ([722, 1791, 538, 791, 218, 102, 178, 4340], [10, 11, 10, 9, 0, 0, 0]),
+            ([172, 315, 212, 235, 111, 32, 93, 1170], [11, 9, 0, 0, 0, 0, 0]),
+            ([460, 1128, 322, 554, 156, 68, 70, 2758], [8, 3, 2, 5, 2, 0, 0]),
+        ];
+        assert_eq!(want.len(), runs.len(), "pinned runs");
+        for (t, &(points, wins)) in runs.iter().zip(want) {
+            assert_eq!(t.points, points);
+            assert_eq!(t.wins, wins);
+        }
     }
 }

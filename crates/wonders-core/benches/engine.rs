@@ -1,7 +1,8 @@
-//! Engine benchmarks: a whole random game, legal-action generation, the payment solver, a view, and
-//! a trivial baseline (cloning a game) to compare the figures against on a noisy machine.
+//! Engine benchmarks: a whole random game on the bare engine, each hot function of a game, and a
+//! trivial baseline (cloning a game) to read the figures against on a noisy machine.
 //!
-//! Run with `cargo bench -p wonders-core --bench engine`.
+//! Run with `cargo bench -p wonders-core --bench engine`; compare each figure with
+//! `baseline_clone_game` of the same run.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
@@ -12,8 +13,13 @@ use wonders_core::payment::{Market, Options, solve};
 use wonders_core::resources::ResourceSet;
 use wonders_core::{Action, Game, Phase, Production, Resource, Resources, Setup};
 
-/// Plays uniformly random legal actions until the game ends (what `wonders-bots`' `RandomBot`
-/// does; the core cannot depend on that crate).
+/// Plays one seat's action from the legal list: the engine's fast path (no second check).
+fn play(game: &mut Game, seat: usize, action: Action) {
+    game.submit_trusted(seat, action);
+}
+
+/// Plays uniformly random legal actions until the game ends or `until` holds (what
+/// `wonders-bots`' `RandomBot` does, without views; the core cannot depend on that crate).
 fn play_random(
     game: &mut Game,
     rng: &mut ChaCha8Rng,
@@ -24,7 +30,7 @@ fn play_random(
         for seat in game.to_act() {
             game.legal_actions_into(seat, legal);
             let a = legal[rng.random_range(0..legal.len())];
-            game.submit(seat, a).expect("a legal action is accepted");
+            play(game, seat, a);
         }
     }
 }
@@ -52,7 +58,12 @@ fn engine(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine");
     group.sample_size(30).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
 
-    // (a) One complete 4-player game from the deal, random legal play; a new deal each iteration.
+    // Baseline: copying the whole game state (no heap data).
+    let game = mid_game();
+    group.bench_function("baseline_clone_game", |b| b.iter(|| black_box(black_box(&game).clone())));
+
+    // One complete 4-player game from the deal on the bare engine (no views): setup, random legal
+    // play, final scores; a new deal each iteration.
     let mut seed = 0u64;
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut legal = Vec::with_capacity(128);
@@ -65,8 +76,15 @@ fn engine(c: &mut Criterion) {
         })
     });
 
-    // (b) Every legal action of one seat in a mid-game position.
-    let game = mid_game();
+    // The setup of a 4-player game: wonders, coins, the three Ages' hands.
+    group.bench_function("new_game_4p", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(Game::new(&Setup::new(4, black_box(seed))).expect("valid setup"))
+        })
+    });
+
+    // Every legal action of one seat in a mid-game position.
     game.legal_actions_into(0, &mut legal);
     assert!(legal.len() > 3, "a position with choices: {legal:?}");
     group.bench_function("legal_actions_mid_game", |b| {
@@ -76,7 +94,7 @@ fn engine(c: &mut Criterion) {
         })
     });
 
-    // (c) The payment solver on a typical mid-game purchase: 4 units, one covered by the buyer's
+    // The payment solver on a typical mid-game purchase: 4 units, one covered by the buyer's
     // own either/or card, the rest bought from neighbours selling either/or cards, with a discount.
     let own = production("C", &["WS"]);
     let left = production("G", &["SO", "WC"]);
@@ -97,11 +115,38 @@ fn engine(c: &mut Criterion) {
         })
     });
 
-    // What a bot is given each move.
+    // Checking one action (what `submit` does before playing it): the costliest legal build.
+    game.legal_actions_into(0, &mut legal);
+    let paid = legal
+        .iter()
+        .copied()
+        .max_by_key(|a| a.payment().map_or(0, |p| p.left + p.right))
+        .expect("legal actions");
+    group.bench_function("check_action_mid_game", |b| {
+        b.iter(|| black_box(black_box(&game).check(black_box(0), black_box(&paid))))
+    });
+
+    // One whole turn: every seat's first legal action, then the resolution.
+    let mut firsts = Vec::new();
+    for seat in game.to_act() {
+        game.legal_actions_into(seat, &mut legal);
+        firsts.push((seat, legal[0]));
+    }
+    group.bench_function("resolve_turn_mid_game", |b| {
+        b.iter(|| {
+            let mut g = black_box(&game).clone();
+            for &(seat, a) in &firsts {
+                play(&mut g, seat, a);
+            }
+            black_box(g.turn())
+        })
+    });
+
+    // What a bot that reads the view is given each move.
     group.bench_function("view_one_seat", |b| b.iter(|| black_box(black_box(&game).view(black_box(1)))));
 
-    // (d) Baseline: copying the whole game state (no heap data).
-    group.bench_function("baseline_clone_game", |b| b.iter(|| black_box(black_box(&game).clone())));
+    // The final score sheets of every city.
+    group.bench_function("scores_4p", |b| b.iter(|| black_box(black_box(&game).scores())));
 
     group.finish();
 }

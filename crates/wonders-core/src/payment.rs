@@ -12,7 +12,7 @@
 //! cost and does not vary. The solver returns the pairs no other pair beats on both sides.
 
 use crate::city::Production;
-use crate::resources::{Resource, Resources};
+use crate::resources::{Resource, ResourceSet, Resources};
 use arrayvec::ArrayVec;
 
 /// At most this many Pareto-minimal payments exist for one purchase (coins to the left range over
@@ -51,6 +51,9 @@ fn can_supply(prod: &Production, demand: &Resources) -> bool {
     if excess.is_empty() {
         return true;
     }
+    if prod.choices().is_empty() {
+        return false;
+    }
     let mut units: ArrayVec<Resource, 16> = ArrayVec::new();
     for r in Resource::ALL {
         for _ in 0..excess.get(r) {
@@ -78,7 +81,7 @@ fn can_supply(prod: &Production, demand: &Resources) -> bool {
 }
 
 /// The minimal residual needs after the buyer's own either/or producers cover what they can.
-fn own_residuals(need: Resources, own: &Production, out: &mut ArrayVec<Resources, 64>) {
+fn own_residuals(need: Resources, choices: &[ResourceSet], out: &mut ArrayVec<Resources, 64>) {
     fn go(need: Resources, choices: &[crate::resources::ResourceSet], out: &mut ArrayVec<Resources, 64>) {
         if need.is_empty() || choices.is_empty() {
             // Keep only componentwise-minimal residuals.
@@ -104,7 +107,7 @@ fn own_residuals(need: Resources, own: &Production, out: &mut ArrayVec<Resources
             go(need, rest, out);
         }
     }
-    go(need, own.choices(), out);
+    go(need, choices, out);
 }
 
 /// Every Pareto-minimal (left, right) payment for `need`, spending at most `budget` coins on
@@ -130,12 +133,21 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
         out.push((0, 0));
         return;
     }
-    if market.own.choices().is_empty() {
+    // Only the buyer's either/or producers of something still needed matter: one that gives
+    // none of it now gives none of it after others have covered part of the need either.
+    let wanted = need.support();
+    let mut useful: ArrayVec<ResourceSet, { crate::city::MAX_CHOICES }> = ArrayVec::new();
+    for &c in market.own.choices() {
+        if c.0 & wanted.0 != 0 {
+            useful.push(c);
+        }
+    }
+    if useful.is_empty() {
         buy(market, &need, budget, out);
         return;
     }
     let mut residuals: ArrayVec<Resources, 64> = ArrayVec::new();
-    own_residuals(need, market.own, &mut residuals);
+    own_residuals(need, &useful, &mut residuals);
     for residual in &residuals {
         if residual.is_empty() {
             out.clear();
@@ -155,7 +167,8 @@ fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) 
         };
         for (side, prod) in [(0, market.left), (1, market.right)] {
             let price = market.prices[side][r as usize];
-            if prod.max_of(r) > 0 && price as u16 <= budget {
+            let sells = prod.fixed.get(r) > 0 || prod.choices().iter().any(|c| c.contains(r));
+            if sells && price as u16 <= budget {
                 insert_pareto(front, if side == 0 { (price, 0) } else { (0, price) });
             }
         }
@@ -174,38 +187,55 @@ fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) 
         }
         wanted.push((r, n, ml, mr));
     }
-    struct Search<'m, 'a> {
-        market: &'m Market<'a>,
-        wanted: &'m [(Resource, u8, u8, u8)],
-        budget: u16,
+    // Every split of each wanted resource between the two sides (k units from the left, the
+    // rest from the right), in lexicographic order of the splits, the last resource varying
+    // fastest: an odometer over `k`. Costs only grow with more units, so checking the budget at
+    // each complete split finds the same payments as pruning early. A side that sells no
+    // either/or card can always supply a split within its counts, so only a side with such
+    // cards needs the matching check.
+    let m = wanted.len();
+    let (left_simple, right_simple) = (market.left.choices().is_empty(), market.right.choices().is_empty());
+    let mut k = [0u8; 7];
+    for (ki, &(_, n, _, mr)) in k.iter_mut().zip(&wanted) {
+        *ki = n.saturating_sub(mr);
     }
-    fn go(s: &Search, i: usize, left: Resources, right: Resources, cost: (u16, u16), front: &mut Options) {
-        if cost.0 + cost.1 > s.budget {
-            return;
+    loop {
+        let (mut cl, mut cr) = (0u16, 0u16);
+        for (&ki, &(r, n, _, _)) in k.iter().zip(&wanted) {
+            cl += ki as u16 * market.prices[0][r as usize] as u16;
+            cr += (n - ki) as u16 * market.prices[1][r as usize] as u16;
         }
-        if i == s.wanted.len() {
-            if can_supply(s.market.left, &left) && can_supply(s.market.right, &right) {
-                insert_pareto(front, (cost.0 as u8, cost.1 as u8));
+        if cl + cr <= budget {
+            let supplied = |side: usize, prod: &Production| {
+                let mut d = Resources::NONE;
+                for (&ki, &(r, n, _, _)) in k.iter().zip(&wanted) {
+                    d.0[r as usize] = if side == 0 { ki } else { n - ki };
+                }
+                can_supply(prod, &d)
+            };
+            if (left_simple || supplied(0, market.left)) && (right_simple || supplied(1, market.right)) {
+                insert_pareto(front, (cl as u8, cr as u8));
             }
-            return;
         }
-        let (r, n, ml, mr) = s.wanted[i];
-        let lo = n.saturating_sub(mr);
-        let hi = n.min(ml);
-        for k in lo..=hi {
-            let mut l = left;
-            let mut rt = right;
-            l.0[r as usize] += k;
-            rt.0[r as usize] += n - k;
-            let c = (
-                cost.0 + k as u16 * s.market.prices[0][r as usize] as u16,
-                cost.1 + (n - k) as u16 * s.market.prices[1][r as usize] as u16,
-            );
-            go(s, i + 1, l, rt, c, front);
+        // Next split: the last resource that can take one more unit from the left does, and
+        // every later one starts again from its fewest.
+        let mut i = m;
+        loop {
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            let (_, n, ml, _) = wanted[i];
+            if k[i] < n.min(ml) {
+                k[i] += 1;
+                break;
+            }
+        }
+        for j in i + 1..m {
+            let (_, n, _, mr) = wanted[j];
+            k[j] = n.saturating_sub(mr);
         }
     }
-    let s = Search { market, wanted: &wanted, budget };
-    go(&s, 0, Resources::NONE, Resources::NONE, (0, 0), front);
 }
 
 #[cfg(test)]

@@ -1,0 +1,53 @@
+//! Search iterations per second at 4 players in mid-game (issue 13):
+//! `cargo run --release -p wonders-bots --example search_speed -- [ITERATIONS] [REPEATS]`.
+//!
+//! The position: a 4-player 1st-edition game (seed 33) played by heuristic bots to Age II, turn 2;
+//! seat 1 searches its decision with a fixed iteration budget, `REPEATS` times (each a fresh bot
+//! with the same seed, so the same work), and the rate of each repeat is printed with the range.
+//! A fixed budget makes the work identical from one build to the next: compare two builds on the
+//! same machine in the same run.
+
+use std::time::Instant;
+use wonders_bots::search::Budget;
+use wonders_bots::{Bot, HeuristicBot, SearchBot, SearchConfig};
+use wonders_core::{Game, Setup};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let iterations: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let repeats: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let mut game = Game::new(&Setup::new(4, 33)).expect("a valid setup");
+    let mut bots: Vec<HeuristicBot> = (0..4).map(|_| HeuristicBot::new()).collect();
+    let mut legal = Vec::new();
+    while !(game.age() == 2 && game.turn() == 2) {
+        for seat in game.to_act() {
+            game.legal_actions_into(seat, &mut legal);
+            let a = bots[seat].choose(&game.view(seat), &legal);
+            game.submit(seat, a).expect("the heuristic plays legal actions");
+        }
+    }
+    let view = game.view(1);
+    game.legal_actions_into(1, &mut legal);
+    let config = SearchConfig { budget: Budget::Iterations(iterations), ..SearchConfig::default() };
+    let mut rates = Vec::new();
+    let mut choice = None;
+    for _ in 0..repeats.max(1) {
+        let mut bot = SearchBot::new(config, 7);
+        let start = Instant::now();
+        let a = bot.choose(&view, &legal);
+        let rate = iterations as f64 / start.elapsed().as_secs_f64();
+        assert!(choice.is_none() || choice == Some(a), "a fixed budget and seed give one choice");
+        choice = Some(a);
+        println!("{iterations} iterations: {rate:.0} iterations/s");
+        rates.push(rate);
+    }
+    rates.sort_by(f64::total_cmp);
+    println!(
+        "search, 4 players, Age II turn 2: {:.0} iterations/s (median of {}; range {:.0}–{:.0}); choice {:?}",
+        rates[rates.len() / 2],
+        rates.len(),
+        rates[0],
+        rates[rates.len() - 1],
+        choice
+    );
+}
