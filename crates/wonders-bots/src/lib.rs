@@ -25,7 +25,9 @@
 //! - [`HeuristicBot`] (`heuristic`): fast rules valuing every action in points (see
 //!   [`heuristic`]);
 //! - [`SearchBot`] (`search`): Monte-Carlo search over deals sampled from its view, with the
-//!   heuristic as the playout policy (see [`search`]).
+//!   heuristic as the playout policy (see [`search`]);
+//! - [`ExecBot`] (`exec:COMMAND`): an external program in any language, speaking the JSON-lines
+//!   bot protocol on its standard input and output (see [`exec`]).
 //!
 //! [`bot_from_name`] builds any of them from a short name such as `search:200ms`.
 //!
@@ -35,27 +37,51 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod exec;
 pub mod heuristic;
 mod random;
 pub mod search;
 
+pub use exec::ExecBot;
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
 pub use search::{SearchBot, SearchConfig};
 
 use std::time::Duration;
+use wonders_core::score::Score;
 use wonders_core::{Action, ActionError, Game, View};
 
 /// The bot names [`bot_from_name`] accepts, for help texts.
 pub const BOT_NAMES_HELP: &str = "random, heuristic, search (100 ms per move), search:<T>ms, search:<T>s, \
-     search:<N>it, with an optional :<K>t for K threads (e.g. search:200ms:2t)";
+     search:<N>it, with an optional :<K>t for K threads (e.g. search:200ms:2t), and \
+     exec:COMMAND[:timeout=<T>ms|<T>s] for an external bot (see `wonders bot-protocol`)";
+
+/// A bot name as written in lists and reports: trimmed and in lower case, except the command of
+/// an `exec:` name, whose case is kept (and whose time-out is written canonically).
+///
+/// ```
+/// use wonders_bots::normalize_bot_name;
+/// assert_eq!(normalize_bot_name(" Search:200MS "), "search:200ms");
+/// assert_eq!(normalize_bot_name("EXEC: ./My Bot:timeout=2000ms"), "exec:./My Bot:timeout=2s");
+/// ```
+pub fn normalize_bot_name(name: &str) -> String {
+    match exec::strip_exec(name) {
+        Some(rest) => match exec::ExecSpec::parse(rest) {
+            Ok(spec) => spec.name(),
+            Err(_) => format!("exec:{}", rest.trim()),
+        },
+        None => name.trim().to_ascii_lowercase(),
+    }
+}
 
 /// A bot from its name, its random choices following from `seed`.
 ///
 /// Names: `random`; `heuristic`; `search` (100 ms per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads). Names are case-insensitive and
-/// surrounding spaces are ignored.
+/// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the
+/// command keeps its case), optionally with `:timeout=<T>ms` or `:timeout=<T>s` at the end; the
+/// program starts at the bot's first decision, and `seed` is passed to it in the handshake.
 ///
 /// ```
 /// use wonders_bots::bot_from_name;
@@ -67,6 +93,10 @@ pub const BOT_NAMES_HELP: &str = "random, heuristic, search (100 ms per move), s
 /// assert!(bot_from_name("search:0it", 1).is_err());
 /// ```
 pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
+    if let Some(rest) = exec::strip_exec(name) {
+        let spec = exec::ExecSpec::parse(rest).map_err(|e| format!("bot `{}`: {e}", name.trim()))?;
+        return Ok(Box::new(ExecBot::new(spec, seed)));
+    }
     let lower = name.trim().to_ascii_lowercase();
     let mut parts = lower.split(':');
     let kind = parts.next().unwrap_or("");
@@ -180,6 +210,18 @@ pub trait Bot {
     /// A short name for logs and reports, e.g. `random`.
     fn name(&self) -> String;
 
+    /// The faults the bot made so far: none for the built-in bots; an [`ExecBot`] counts the
+    /// moves its program lost to the fallback, and why.
+    fn faults(&self) -> Faults {
+        Faults::default()
+    }
+
+    /// Called once when the game is over ([`play_out`] and the `wonders` commands call it);
+    /// nothing by default. An [`ExecBot`] sends its program the final scores and lets it exit.
+    fn game_over(&mut self, end: &GameEnd<'_>) {
+        let _ = end;
+    }
+
     /// Whether [`Bot::choose`] reads its `view`. A bot that does not (the random bot) lets
     /// [`play_out`] skip building a view for each of its decisions: it is then given a view of
     /// its seat that may be out of date. Defaults to `true`.
@@ -197,6 +239,14 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
         (**self).name()
     }
 
+    fn faults(&self) -> Faults {
+        (**self).faults()
+    }
+
+    fn game_over(&mut self, end: &GameEnd<'_>) {
+        (**self).game_over(end)
+    }
+
     fn reads_view(&self) -> bool {
         (**self).reads_view()
     }
@@ -211,8 +261,115 @@ impl<B: Bot + ?Sized> Bot for &mut B {
         (**self).name()
     }
 
+    fn faults(&self) -> Faults {
+        (**self).faults()
+    }
+
+    fn game_over(&mut self, end: &GameEnd<'_>) {
+        (**self).game_over(end)
+    }
+
     fn reads_view(&self) -> bool {
         (**self).reads_view()
+    }
+}
+
+/// The faults of a bot in a game; each one made it lose a move to its fallback. Only external
+/// bots ([`ExecBot`]) make them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Faults {
+    /// The program could not be started, or did not answer the handshake properly (it then
+    /// plays no move of the game).
+    pub handshake: u32,
+    /// The program exited or closed its output during the game (it is not restarted).
+    pub crash: u32,
+    /// No answer within the time limit.
+    pub timeout: u32,
+    /// An answer naming an action that is not legal (or an index out of range).
+    pub illegal: u32,
+    /// A line that is not a well-formed answer.
+    pub malformed: u32,
+    /// Moves the fallback played: one per fault, plus every move after a crash or a failed
+    /// handshake.
+    pub fallback_moves: u32,
+}
+
+impl Faults {
+    /// The number of faults (not counting the fallback's later moves).
+    pub fn total(&self) -> u32 {
+        self.handshake + self.crash + self.timeout + self.illegal + self.malformed
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Faults) {
+        self.handshake += other.handshake;
+        self.crash += other.crash;
+        self.timeout += other.timeout;
+        self.illegal += other.illegal;
+        self.malformed += other.malformed;
+        self.fallback_moves += other.fallback_moves;
+    }
+
+    /// A short description, e.g. `1 crash, 2 timeout; 14 moves played by the fallback`.
+    pub fn describe(&self) -> String {
+        let kinds = [
+            (self.handshake, "handshake"),
+            (self.crash, "crash"),
+            (self.timeout, "timeout"),
+            (self.illegal, "illegal"),
+            (self.malformed, "malformed"),
+        ];
+        let parts: Vec<String> =
+            kinds.iter().filter(|(n, _)| *n > 0).map(|(n, k)| format!("{n} {k}")).collect();
+        format!(
+            "{}; {} move{} played by the fallback (heuristic)",
+            if parts.is_empty() { "no fault".to_string() } else { parts.join(", ") },
+            self.fallback_moves,
+            if self.fallback_moves == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// A finished game as one seat may see it, given to [`Bot::game_over`]: the seat's final view,
+/// every score sheet and the ranks, each computed only when asked.
+pub struct GameEnd<'a> {
+    game: &'a Game,
+    seat: usize,
+}
+
+impl<'a> GameEnd<'a> {
+    /// The end of `game` for `seat`; `None` while the game is not over or the seat does not exist.
+    pub fn new(game: &'a Game, seat: usize) -> Option<GameEnd<'a>> {
+        (game.is_over() && seat < game.players()).then_some(GameEnd { game, seat })
+    }
+
+    /// The seat.
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// The seat's final view.
+    pub fn view(&self) -> View {
+        self.game.view(self.seat)
+    }
+
+    /// Every city's final score sheet (the Free City's last).
+    pub fn scores(&self) -> Vec<Score> {
+        self.game.scores()
+    }
+
+    /// Each seat's rank (1 = winner; a shared place is repeated).
+    pub fn ranks(&self) -> Vec<u8> {
+        self.game.ranks()
+    }
+}
+
+/// Tells every bot the game is over ([`Bot::game_over`]); nothing while it is not.
+pub fn notify_game_over<B: Bot>(game: &Game, bots: &mut [B]) {
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        if let Some(end) = GameEnd::new(game, seat) {
+            bot.game_over(&end);
+        }
     }
 }
 
@@ -243,7 +400,7 @@ pub enum PlayError {
 ///
 /// `legal` is a scratch buffer for the legal actions, reused for every move: pass the same one to
 /// successive calls and nothing is allocated per move (beyond what the bots and the engine do).
-/// A game already over is left as it is.
+/// A game already over is left as it is. At the end every bot is told ([`Bot::game_over`]).
 ///
 /// ```
 /// use wonders_bots::{play_out, Bot, RandomBot};
@@ -284,5 +441,6 @@ pub fn play_out<B: Bot>(game: &mut Game, bots: &mut [B], legal: &mut Vec<Action>
             }
         }
     }
+    notify_game_over(game, bots);
     Ok(())
 }

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use wonders_bots::{BOT_NAMES_HELP, Bot, bot_from_name, play_out};
+use wonders_bots::{BOT_NAMES_HELP, Bot, Faults, bot_from_name, normalize_bot_name, play_out};
 use wonders_core::score::Score;
 use wonders_core::{Edition, Game};
 
@@ -37,7 +37,9 @@ pub struct ArenaArgs {
     pub players: u8,
     /// Exactly N bots, comma-separated, one per seat of the first game (seats then rotate). A bot
     /// named several times is reported once. Names: random, heuristic, search (100 ms per move),
-    /// search:<T>ms, search:<T>s, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t).
+    /// search:<T>ms, search:<T>s, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t),
+    /// and exec:COMMAND[:timeout=<T>] for a program speaking the bot protocol (`wonders
+    /// bot-protocol`; the command cannot hold a comma).
     #[arg(long, short = 'b', value_name = "LIST")]
     pub bots: String,
     /// Number of games; a multiple of N gives every bot every seat equally often.
@@ -54,7 +56,8 @@ pub struct ArenaArgs {
     #[arg(long, short = 'e', value_name = "EDITION", default_value = "1e", value_parser = parse_edition)]
     pub edition: Edition,
     /// Print the report as JSON: `games`, and per bot `name`, `seats`, `seat_games`, `wins`,
-    /// `win_share`, `win_share_ci`, `mean` (points by category), `mean_rank`.
+    /// `win_share`, `win_share_ci`, `mean` (points by category), `mean_rank`, `faults` (external
+    /// bots' faults by kind and the moves their fallback played).
     #[arg(long)]
     pub json: bool,
     /// Draw each bot's distribution of total scores into this SVG file.
@@ -85,7 +88,7 @@ pub(crate) fn wilson(wins: u64, n: u64) -> (f64, f64) {
 
 /// Splits a `--bots` list, refusing a wrong count or an unknown name before anything runs.
 pub(crate) fn parse_list(list: &str, players: usize) -> Result<Vec<String>, String> {
-    let names: Vec<String> = list.split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
+    let names: Vec<String> = list.split(',').map(normalize_bot_name).collect();
     if names.len() != players {
         return Err(format!(
             "--bots lists {} bot{} for {players} players: give exactly one per seat, comma-separated \
@@ -110,6 +113,8 @@ pub(crate) struct SeatResult {
     pub bot: usize,
     pub score: [i32; 8],
     pub rank: u8,
+    /// An external bot's faults in this game.
+    pub faults: Faults,
 }
 
 /// Per-bot sums, in the order of the distinct names.
@@ -120,6 +125,7 @@ pub(crate) struct Tally {
     pub points: [i64; 8],
     pub rank_sum: u64,
     pub totals: Vec<i32>,
+    pub faults: Faults,
 }
 
 /// Adds up seat results per bot.
@@ -135,6 +141,7 @@ pub(crate) fn tally(bots: usize, games: &[Vec<SeatResult>]) -> Vec<Tally> {
             }
             t.rank_sum += r.rank as u64;
             t.totals.push(r.score[7]);
+            t.faults.add(&r.faults);
         }
     }
     out
@@ -152,6 +159,7 @@ struct BotReport {
     win_share_ci: [f64; 2],
     mean: Mean,
     mean_rank: f64,
+    faults: Faults,
 }
 
 /// The `--json` output.
@@ -178,6 +186,7 @@ fn report_for(name: &str, seats: usize, t: &Tally) -> BotReport {
         win_share_ci: [lo, hi],
         mean: Mean::from_values(m),
         mean_rank: t.rank_sum as f64 / n,
+        faults: t.faults,
     }
 }
 
@@ -205,6 +214,7 @@ fn play_game(
             bot: index_of[entry_at(seat, rotation, n)],
             score: scores[seat].values(),
             rank: ranks[seat],
+            faults: bots[seat].faults(),
         })
         .collect())
 }
@@ -215,6 +225,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let list = parse_list(&args.bots, n)?;
     // Refuse an impossible setup (2 players in the 2nd edition) before starting.
     Game::new(&setup_for(args.edition, args.players, args.seed)).map_err(|e| e.to_string())?;
+    crate::botproto::probe_exec_bots(&list, args.players, args.edition)?;
     let mut distinct: Vec<String> = Vec::new();
     let index_of: Vec<usize> = list
         .iter()
@@ -316,6 +327,9 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             line.push_str(&format!(" {v:>10.2}"));
         }
         println!("{line}");
+    }
+    for b in report.bots.iter().filter(|b| b.faults.total() > 0) {
+        println!("faults of {}: {}", b.name, b.faults.describe());
     }
     if let Some(path) = &args.plot {
         println!("score distributions drawn in {}", path.display());
@@ -428,7 +442,12 @@ mod tests {
 
     #[test]
     fn shared_wins_count_for_each_winner() {
-        let r = |bot, total, rank| SeatResult { bot, score: [0, 0, 0, 0, 0, 0, 0, total], rank };
+        let r = |bot, total, rank| SeatResult {
+            bot,
+            score: [0, 0, 0, 0, 0, 0, 0, total],
+            rank,
+            faults: Faults::default(),
+        };
         let games =
             vec![vec![r(0, 50, 1), r(1, 50, 1), r(1, 40, 3)], vec![r(0, 30, 3), r(1, 60, 1), r(1, 45, 2)]];
         let t = tally(2, &games);

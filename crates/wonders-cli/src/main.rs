@@ -1,6 +1,7 @@
 //! `wonders`: play, simulate, score and replay 7 Wonders games from the command line.
 
 mod arena;
+mod botproto;
 mod play;
 mod replay;
 mod serve;
@@ -63,6 +64,8 @@ enum Command {
     },
     /// Serve games in the browser: tables, seats for friends and bots, an SQLite store.
     Serve(serve::ServeArgs),
+    /// Print the bot protocol: how a program in any language plays as `exec:COMMAND`.
+    BotProtocol,
 }
 
 fn main() -> ExitCode {
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         }
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Serve(args) => serve::run(&args),
+        Command::BotProtocol => botproto::print(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,7 +12,7 @@ use crate::simulate::{bot_seed, edition_name, parse_edition, setup_for};
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
-use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name};
+use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name, normalize_bot_name, notify_game_over};
 use wonders_core::score::Score;
 use wonders_core::{
     Action, CardId, Catalog, City, Colour, Edition, FreeBy, Game, LogEntry, MilitaryTokens, Payment, Phase,
@@ -55,7 +55,9 @@ pub struct PlayArgs {
     /// The bots at the other seats (default: the heuristic bot): one name for all of them, or a comma-separated list of one per
     /// other seat in seat order, skipping yours (with --auto, a list may also name all N seats;
     /// otherwise your seat plays random). Names: random, heuristic, search (100 ms per move),
-    /// search:<T>ms, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t).
+    /// search:<T>ms, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t), and
+    /// exec:COMMAND[:timeout=<T>] for a program speaking the bot protocol (`wonders bot-protocol`;
+    /// the command cannot hold a comma).
     #[arg(long, short = 'b', value_name = "LIST", default_value = "heuristic")]
     pub bots: String,
 }
@@ -68,7 +70,7 @@ pub(crate) fn seat_bot_names(
     seat: usize,
     all_allowed: bool,
 ) -> Result<Vec<String>, String> {
-    let names: Vec<String> = list.split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
+    let names: Vec<String> = list.split(',').map(normalize_bot_name).collect();
     for name in &names {
         if name.is_empty() {
             return Err(format!("--bots has an empty name; known bots: {BOT_NAMES_HELP}"));
@@ -224,6 +226,7 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
     let mut record = Record::new(&setup, catalog);
     let human = (!args.auto).then_some(args.seat);
     let bot_names = seat_bot_names(&args.bots, game.players(), args.seat, args.auto)?;
+    crate::botproto::probe_exec_bots(&bot_names, args.players, args.edition)?;
     let mut names = SeatNames::new(&game, human);
 
     let mut text = String::new();
@@ -336,6 +339,13 @@ fn play_to_end(
                 tokens = game.cities().iter().map(|c| c.tokens).collect();
             }
             emit(out, &text)?;
+        }
+    }
+    notify_game_over(game, &mut bots);
+    for (seat, bot) in bots.iter().enumerate() {
+        let faults = bot.faults();
+        if faults.total() > 0 {
+            eprintln!("wonders: bot `{}` at seat {seat}: {}", bot.name(), faults.describe());
         }
     }
     Ok(())

@@ -107,6 +107,10 @@ pub struct ServeArgs {
     /// Seconds the seats of a rematch are held for the previous game's players.
     #[arg(long, default_value_t = 120, value_name = "SECS")]
     rematch_hold: u64,
+    /// Offer an external bot (`exec:COMMAND[:timeout=<T>]`, see `wonders bot-protocol`) for seats;
+    /// repeat for several. Off by default: a visitor can only choose among the bots allowed here.
+    #[arg(long = "allow-bot", value_name = "exec:COMMAND")]
+    allow_bot: Vec<String>,
 }
 
 /// Prints every table's state; an error if any is broken.
@@ -212,6 +216,16 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     }
     let limits = args.limits()?;
     init_logs(args.log_format);
+    // Each allowed external bot must start and shake hands before anything is served.
+    for name in &args.allow_bot {
+        let (bot, version) = wonders_bots::exec::probe(name, 4, wonders_core::Edition::First)
+            .map_err(|e| format!("--allow-bot: {e}"))?;
+        println!(
+            "wonders: external bot `{}` allowed ({bot} {version})",
+            wonders_bots::normalize_bot_name(name)
+        );
+    }
+    wonders_server::allow_exec_bots(&args.allow_bot)?;
     let config = ServerConfig {
         waiting_expiry: (args.waiting_expiry > 0).then(|| Duration::from_secs(args.waiting_expiry)),
         finished_keep: Duration::from_secs(args.finished_keep),

@@ -1,6 +1,12 @@
 //! Bots by name: the one place that turns a bot's name into a player.
+//!
+//! External bots (`exec:COMMAND`, see `wonders bot-protocol`) run a program on the server's
+//! machine, so a web visitor can never name one: only the names the operator allowed when
+//! starting the server ([`allow_exec_bots`], `wonders serve --allow-bot`) are accepted, exactly as
+//! written there, and they are then offered in the lobby like the built-in bots.
 
-use wonders_bots::{Bot, bot_from_name};
+use std::sync::OnceLock;
+use wonders_bots::{Bot, bot_from_name, exec, normalize_bot_name};
 
 /// The names of the bots a seat can be given, first the default. `search` thinks for 300 ms a
 /// move (`search:300ms`); bots think outside the table's lock, so a slow bot delays only its own
@@ -32,6 +38,38 @@ fn search_allowed(options: &str) -> bool {
     }
 }
 
+/// The external bots the operator allowed, set once at start-up.
+static ALLOWED_EXEC: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Allows the external bots `names` (each `exec:COMMAND…`) for the whole process: seats may then
+/// be given them. Call it once, before serving; a second call is refused.
+///
+/// ```
+/// let names = vec!["exec:python3 examples/bots/random_bot.py".to_string()];
+/// wonders_server::allow_exec_bots(&names).unwrap();
+/// assert!(wonders_server::bot_names().contains(&names[0]));
+/// assert!(wonders_server::allow_exec_bots(&names).is_err());
+/// assert!(wonders_server::make_bot("exec:python3 examples/bots/random_bot.py", 1).is_ok());
+/// assert!(wonders_server::make_bot("exec:rm -rf /", 1).err().unwrap().contains("--allow-bot"));
+/// ```
+pub fn allow_exec_bots(names: &[String]) -> Result<(), String> {
+    let mut allowed = Vec::new();
+    for name in names {
+        if exec::strip_exec(name).is_none() {
+            return Err(format!("--allow-bot `{name}`: only exec:COMMAND bots need allowing"));
+        }
+        bot_from_name(name, 0)?;
+        allowed.push(normalize_bot_name(name));
+    }
+    ALLOWED_EXEC.set(allowed).map_err(|_| "the allowed external bots are already set".to_string())
+}
+
+/// Every bot name a seat can be given: [`BOT_NAMES`], then the allowed external bots.
+pub fn bot_names() -> Vec<String> {
+    let allowed = ALLOWED_EXEC.get().map(Vec::as_slice).unwrap_or_default();
+    BOT_NAMES.iter().map(|s| s.to_string()).chain(allowed.iter().cloned()).collect()
+}
+
 /// A bot of the given name, its choices following from `seed`; an error names the known bots.
 /// To offer another bot of `wonders_bots::bot_from_name`, add its name to [`BOT_NAMES`].
 ///
@@ -44,9 +82,19 @@ fn search_allowed(options: &str) -> bool {
 /// assert!(wonders_server::make_bot("search:10s", 7).is_err());
 /// assert!(wonders_server::make_bot("search:100ms:2t", 7).is_err());
 /// assert!(wonders_server::make_bot("oracle", 7).is_err());
+/// assert!(wonders_server::make_bot("exec:python3 bot.py", 7).err().unwrap().contains("not allowed"));
 /// ```
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
-    let name = name.trim().to_ascii_lowercase();
+    let name = normalize_bot_name(name);
+    if exec::strip_exec(&name).is_some() {
+        if !ALLOWED_EXEC.get().is_some_and(|a| a.contains(&name)) {
+            return Err(format!(
+                "bot `{name}` is not allowed: the server runs an external bot only when its operator \
+                 starts it with --allow-bot '{name}'"
+            ));
+        }
+        return bot_from_name(&name, seed);
+    }
     let name = if name == "search" { SEARCH_DEFAULT.to_string() } else { name };
     let known = match name.strip_prefix("search:") {
         Some(options) => search_allowed(options),
@@ -55,7 +103,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
     if !known {
         return Err(format!(
             "unknown bot `{name}` (known: {}; search takes one budget up to 2s, e.g. search:500ms)",
-            BOT_NAMES.join(", ")
+            bot_names().join(", ")
         ));
     }
     bot_from_name(&name, seed)

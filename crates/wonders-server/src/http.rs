@@ -135,7 +135,7 @@ async fn catalog_json(Path(edition): Path<String>) -> Response {
 }
 
 async fn bots() -> Response {
-    json(StatusCode::OK, &crate::BOT_NAMES)
+    json(StatusCode::OK, &crate::bot_names())
 }
 
 /// Tables per list on a page of `GET /api/tables`: by default, and at most.

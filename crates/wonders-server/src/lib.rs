@@ -51,7 +51,7 @@ pub mod token;
 pub mod ui;
 pub mod ws;
 
-pub use bots::{BOT_NAMES, make_bot};
+pub use bots::{BOT_NAMES, allow_exec_bots, bot_names, make_bot};
 pub use http::{router, router_with};
 pub use limits::Limits;
 pub use msg::ApiError;
