@@ -170,6 +170,6 @@ async fn the_score_pad_scores_a_table() {
     assert!(body.as_str().unwrap().contains("<main id=\"app\">"));
     let (status, bots) = s.get("/api/bots", None).await;
     assert_eq!(status, 200);
-    assert_eq!(bots, json!(["heuristic", "search", "random"]));
+    assert_eq!(bots, json!(wonders_server::BOT_NAMES));
     s.stop().await;
 }
