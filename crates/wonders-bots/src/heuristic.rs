@@ -893,7 +893,7 @@ mod tests {
             edition: Edition::Second,
             players: 3,
             seed: 4,
-            wonders: WonderDeal::RandomBoardsChooseSides,
+            wonders: WonderDeal::RandomBoardsChooseSides, expansions: Default::default(),
         };
         let game = Game::new(&setup).unwrap();
         let legal = game.legal_actions(1);

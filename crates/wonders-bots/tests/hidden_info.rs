@@ -13,7 +13,7 @@ fn setups(seed: u64) -> Vec<Setup> {
         edition: Edition::Second,
         players,
         seed,
-        wonders: WonderDeal::RandomBoardsChooseSides,
+        wonders: WonderDeal::RandomBoardsChooseSides, expansions: Default::default(),
     });
     first.into_iter().chain(second).collect()
 }

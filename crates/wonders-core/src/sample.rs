@@ -470,6 +470,17 @@ fn sample_once<R: Rng + ?Sized>(
                 }
                 past.extend(cards);
             }
+            // Edifice: cards discarded from a city for a failed project's penalty are public.
+            for e in &view.history {
+                if let Played::Edifice(crate::edifice::EdificeEvent::Discarded(c)) = e.played
+                    && !view.cities.iter().any(|city| city.built.contains(c))
+                {
+                    if catalog.card(c).age < age {
+                        remove_one(&mut past, c);
+                    }
+                    pile.push(c);
+                }
+            }
             past.shuffle(rng);
             let want = view.discard_size as usize;
             if pile.len() > want || want - pile.len() > past.len() {
@@ -569,7 +580,8 @@ fn sample_once<R: Rng + ?Sized>(
         chosen,
         picks,
         age_ending: matches!(view.phase, Phase::PlayLastCard { .. }),
-        age_end_due: matches!(view.phase, Phase::BuildFromDiscard { .. }) && hands_discarded,
+        age_end_due: (matches!(view.phase, Phase::BuildFromDiscard { .. }) && hands_discarded)
+            || matches!(view.phase, Phase::EdificeDiscard { .. }),
         pass_due: matches!(view.phase, Phase::BuildFromDiscard { .. })
             && !hands_discarded
             && (resolved as usize) < LAST_TURN,
@@ -578,5 +590,6 @@ fn sample_once<R: Rng + ?Sized>(
         memory,
         used,
         sale_at_turn_start,
+        edifice: view.edifice,
     })
 }

@@ -6,7 +6,8 @@ use crate::action::Action;
 use crate::card::CardId;
 use crate::catalog::Edition;
 use crate::city::City;
-use crate::game::{Game, Hand, LogEntry, MAX_PLAYERS, Phase, Used};
+use crate::edifice::EdificeState;
+use crate::game::{Game, Hand, LOG_MAX, LogEntry, MAX_PLAYERS, Phase, Used};
 use arrayvec::ArrayVec;
 
 /// A seat's view of the game.
@@ -43,7 +44,7 @@ pub struct View {
     /// The discard pile's contents, only while this seat builds from it (Halicarnassus).
     pub discard: Option<Vec<CardId>>,
     /// What happened in the last resolved step.
-    pub log: ArrayVec<LogEntry, MAX_PLAYERS>,
+    pub log: ArrayVec<LogEntry, LOG_MAX>,
     /// The whole public log since the start of the game.
     pub history: Vec<LogEntry>,
     /// The hands this seat has held this Age, by turn (the last is its current hand, as it was
@@ -56,6 +57,9 @@ pub struct View {
     pub own_choice: Option<Action>,
     /// 2-player variant: the seat that chose the Free City's action in the last resolved turn.
     pub free_city_controller: Option<u8>,
+    /// Edifice: the great projects, their pawns left and outcomes (public; each city's pawns and
+    /// debt are in its [`City::edifice`]).
+    pub edifice: Option<EdificeState>,
 }
 
 impl Game {
@@ -91,6 +95,7 @@ impl Game {
             used_cards: Vec::new(),
             own_choice: None,
             free_city_controller: None,
+            edifice: None,
         };
         self.view_into(seat, &mut view);
         view
@@ -136,5 +141,6 @@ impl Game {
         view.used_cards.extend(self.used_cards(seat).iter().cloned());
         view.own_choice = self.own_choice(seat);
         view.free_city_controller = self.free_city_controller().map(|c| c as u8);
+        view.edifice = self.edifice().copied();
     }
 }

@@ -1,7 +1,7 @@
 //! The 2nd-edition rules (004 and edition-2e.md), case by case.
 
 use wonders_core::score::score_city;
-use wonders_core::{Action, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Setup, Side, WonderDeal};
+use wonders_core::{Action, CardId, StageExtra, Catalog, Edition, FreeBy, Game, Payment, Phase, Setup, Side, WonderDeal};
 
 fn cat() -> &'static Catalog {
     Catalog::get(Edition::Second)
@@ -17,7 +17,7 @@ fn game_with(boards: &[(&str, Side)]) -> Game {
         edition: Edition::Second,
         players: boards.len() as u8,
         seed: 3,
-        wonders: WonderDeal::Chosen(chosen),
+        wonders: WonderDeal::Chosen(chosen), expansions: Default::default(),
     };
     Game::new(&setup).unwrap()
 }
@@ -45,7 +45,7 @@ fn a_second_edition_game_deals_only_second_edition_cards() {
     let first = Catalog::get(Edition::First);
     for seed in 0..30 {
         for n in 3..=7u8 {
-            let setup = Setup { edition: Edition::Second, players: n, seed, wonders: WonderDeal::Random };
+            let setup = Setup { edition: Edition::Second, players: n, seed, wonders: WonderDeal::Random, expansions: Default::default() };
             let mut g = Game::new(&setup).unwrap();
             assert!(std::ptr::eq(g.catalog(), cat()));
             let mut seen = Vec::new();
@@ -196,7 +196,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
     turn(
         &mut g,
         &[
-            (0, Action::Wonder { card: card("Altar"), pay: Payment::default() }),
+            (0, Action::Wonder { card: card("Altar"), pay: Payment::default(), extra: StageExtra::NONE }),
             (1, Action::Build { card: pool, pay: Payment::default() }),
         ],
     );
@@ -217,7 +217,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
         edition: Edition::First,
         players: 3,
         seed: 3,
-        wonders: WonderDeal::Chosen(chosen),
+        wonders: WonderDeal::Chosen(chosen), expansions: Default::default(),
     })
     .unwrap();
     while g1.turn() < 6 {
@@ -236,7 +236,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
     turn(
         &mut g1,
         &[
-            (0, Action::Wonder { card: c1("Altar", 1), pay: Payment::default() }),
+            (0, Action::Wonder { card: c1("Altar", 1), pay: Payment::default(), extra: StageExtra::NONE }),
             (1, Action::Build { card: vein, pay: Payment::default() }),
         ],
     );
@@ -248,7 +248,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
 fn players_draw_a_board_and_choose_its_side() {
     // 004 遊戲準備: each player takes a random board and chooses the side they like.
     let setup =
-        Setup { edition: Edition::Second, players: 3, seed: 8, wonders: WonderDeal::RandomBoardsChooseSides };
+        Setup { edition: Edition::Second, players: 3, seed: 8, wonders: WonderDeal::RandomBoardsChooseSides, expansions: Default::default() };
     let mut g = Game::new(&setup).unwrap();
     assert_eq!(g.phase(), Phase::ChooseSide);
     assert_eq!(g.to_act().as_slice(), &[0, 1, 2]);

@@ -35,7 +35,7 @@ proptest! {
     ) {
         let edition = if second && players > 2 { Edition::Second } else { Edition::First };
         let wonders = if choose_sides { WonderDeal::RandomBoardsChooseSides } else { WonderDeal::Random };
-        let mut g = Game::new(&Setup { edition, players, seed, wonders }).unwrap();
+        let mut g = Game::new(&Setup { edition, players, seed, wonders, expansions: Default::default() }).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut legal = Vec::new();
         let mut steps = 0;

@@ -10,7 +10,7 @@ pub fn setups(seed: u64) -> Vec<Setup> {
         edition: Edition::Second,
         players,
         seed,
-        wonders: WonderDeal::RandomBoardsChooseSides,
+        wonders: WonderDeal::RandomBoardsChooseSides, expansions: Default::default(),
     });
     first.chain(second).collect()
 }
