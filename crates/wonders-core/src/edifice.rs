@@ -555,6 +555,12 @@ impl Game {
         self.edifice.as_ref()
     }
 
+    /// Mutable access to the projects' state, for building positions (tests, puzzles); the
+    /// caller keeps the game consistent, as with [`Game::set_hand`].
+    pub fn edifice_mut(&mut self) -> Option<&mut EdificeState> {
+        self.edifice.as_mut()
+    }
+
     /// The project `city` may take part in with a stage now, with its definition: Edifice is
     /// played, a pawn is left on the current Age's card and the city has not taken part in this
     /// Age yet (001 A.).

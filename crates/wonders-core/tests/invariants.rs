@@ -80,8 +80,9 @@ proptest! {
     }
 
     #[test]
-    fn a_view_does_not_depend_on_what_the_seat_cannot_see(players in 2u8..=7, seed in any::<u64>(), steps in 0usize..40) {
-        let mut g = Game::new(&Setup::new(players, seed)).unwrap();
+    fn a_view_does_not_depend_on_what_the_seat_cannot_see(players in 2u8..=7, seed in any::<u64>(), steps in 0usize..40, edifice in any::<bool>()) {
+        let expansions = if edifice && players > 2 { Expansions::EDIFICE } else { Expansions::NONE };
+        let mut g = Game::new(&Setup { expansions, ..Setup::new(players, seed) }).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut legal = Vec::new();
         for _ in 0..steps {
@@ -115,7 +116,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(30))]
+    #![proptest_config(ProptestConfig::with_cases(16))]
 
     /// The same invariants with Edifice: cards conserved (a penalty moves a built card to the
     /// discard pile), every generated action checks, and the record (naming the expansion)
