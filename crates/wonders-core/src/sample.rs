@@ -339,6 +339,16 @@ fn sample_once<R: Rng + ?Sized>(
     for c in &view.cities {
         city_cards_of_age.extend(c.built.iter().filter(|&id| catalog.card(id).age == age));
     }
+    // Edifice: this Age's cards discarded from a city for a failed project's penalty are public
+    // (they are added to the discard pile below).
+    for e in &age_history {
+        if let Played::Edifice(crate::edifice::EdificeEvent::Discarded(c)) = e.played
+            && catalog.card(c).age == age
+            && !view.cities.iter().any(|city| city.built.contains(c))
+        {
+            city_cards_of_age.push(c);
+        }
+    }
     for e in &age_history {
         if let Played::BuiltDiscarded(x) = e.played
             && catalog.card(x).age == age

@@ -401,3 +401,33 @@ fn a_replacement_data_file_changes_a_value() {
     let err = Catalog::get(Edition::First).with_edifice_toml(&bad).unwrap_err().to_string();
     assert!(err.contains("Money Changer") && err.contains("LOSE_COWS"), "{err}");
 }
+
+/// The table format for a physical game (issue 8 item 8): Belvedere completed (1 VP per own
+/// stage), River Port failed, Agora completed. Ann: 2 stages → 2, Agora repeats her Workers
+/// Guild (Bob's and Cy's brown cards: 2), an Age II debt token −3: 1. Bob holds Belvedere's pawn
+/// with no stage: 0. Cy: debt tokens of Ages I and II: −5.
+#[test]
+fn the_table_format_scores_pawns_and_debt() {
+    use wonders_core::table::Table;
+    let text = r#"{"expansions": ["edifice"],
+        "projects": [{"name": "Belvedere", "completed": true}, {"name": "River Port", "completed": false},
+                     {"name": "Agora", "completed": true}],
+        "players": [
+          {"name": "Ann", "wonder": "Rhodes", "side": "A", "stages": 2, "cards": ["Workers Guild"],
+           "pawns": [1, 3], "debt": [2]},
+          {"name": "Bob", "wonder": "Giza", "side": "A", "cards": ["Lumber Yard"], "pawns": [1]},
+          {"name": "Cy", "wonder": "Ur", "side": "Day", "cards": ["Ore Vein"], "debt": [1, 2]}]}"#;
+    let t = Table::from_json(text).unwrap();
+    let s = t.scores();
+    assert_eq!([s[0].edifice, s[1].edifice, s[2].edifice], [1, 0, -5]);
+    assert_eq!(s[0].total, s[0].military + s[0].treasury + s[0].wonder + s[0].civilian + s[0].guilds + 1);
+    // Refused, with the problem named.
+    let wrong_age = text.replace("River Port", "Agora");
+    assert!(Table::from_json(&wrong_age).unwrap_err().to_string().contains("Agora is an Age 3 project, listed for Age 2"));
+    let unknown = text.replace("River Port", "River Pork");
+    assert!(Table::from_json(&unknown).unwrap_err().to_string().contains("unknown project `River Pork`"));
+    let bare = text.replace(r#""expansions": ["edifice"],"#, "");
+    assert!(Table::from_json(&bare).unwrap_err().to_string().contains("need"));
+    let bad_age = text.replace(r#""debt": [1, 2]"#, r#""debt": [4]"#);
+    assert!(Table::from_json(&bad_age).unwrap_err().to_string().contains("Age 4"));
+}
