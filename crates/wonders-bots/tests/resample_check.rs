@@ -17,7 +17,8 @@ fn every_decision_resamples_with_the_same_legal_actions() {
             edition: Edition::Second,
             players: p,
             seed,
-            wonders: WonderDeal::RandomBoardsChooseSides, expansions: Default::default(),
+            wonders: WonderDeal::RandomBoardsChooseSides,
+            expansions: Default::default(),
         }));
         for setup in kinds {
             let mut game = Game::new(&setup).unwrap();

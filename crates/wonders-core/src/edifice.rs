@@ -203,8 +203,12 @@ impl Reward {
             ["AGORA"] => Reward::RepeatGuild,
             ["PROD", what] => Reward::Produce(ResourceSet::from_letters(&what.replace('/', ""))?),
             ["VP_PER", "wonder", n] => Reward::PointsPer { what: Counted::WonderStages, points: num(n)? },
-            ["VP_PER", colours, n] => Reward::PointsPer { what: Counted::Colours(colour_mask(colours)?), points: num(n)? },
-            ["VP_PER_SET", colours, n] => Reward::PointsPerSet { colours: colour_mask(colours)?, points: num(n)? },
+            ["VP_PER", colours, n] => {
+                Reward::PointsPer { what: Counted::Colours(colour_mask(colours)?), points: num(n)? }
+            }
+            ["VP_PER_SET", colours, n] => {
+                Reward::PointsPerSet { colours: colour_mask(colours)?, points: num(n)? }
+            }
             ["VP_PER_KIND", n] => Reward::PointsPerKind(num(n)?),
             [single] => {
                 if let Some(n) = single.strip_prefix("COIN") {
@@ -225,7 +229,10 @@ impl Reward {
     pub const fn at_game_end(&self) -> bool {
         matches!(
             self,
-            Reward::PointsPer { .. } | Reward::PointsPerSet { .. } | Reward::PointsPerKind(_) | Reward::RepeatGuild
+            Reward::PointsPer { .. }
+                | Reward::PointsPerSet { .. }
+                | Reward::PointsPerKind(_)
+                | Reward::RepeatGuild
         )
     }
 }
@@ -336,7 +343,9 @@ impl ProjectDef {
 
     /// Whether any value of the card is provisional.
     pub fn provisional(&self) -> bool {
-        self.cost_status.provisional() || self.reward_status.provisional() || self.penalty_status.provisional()
+        self.cost_status.provisional()
+            || self.reward_status.provisional()
+            || self.penalty_status.provisional()
     }
 }
 
@@ -462,8 +471,8 @@ pub(crate) fn parse_file(text: &str) -> Result<(EdificeData, Vec<FileWonder>), C
             .iter()
             .map(|r| Reward::parse(r).ok_or_else(|| value_err(&what, format!("unknown reward code `{r}`"))))
             .collect::<Result<Vec<_>, _>>()?;
-        let penalty =
-            Penalty::parse(&p.penalty).ok_or_else(|| value_err(&what, format!("unknown penalty code `{}`", p.penalty)))?;
+        let penalty = Penalty::parse(&p.penalty)
+            .ok_or_else(|| value_err(&what, format!("unknown penalty code `{}`", p.penalty)))?;
         projects.push(ProjectDef {
             id: ProjectId(i as u8),
             age: p.age,
@@ -628,7 +637,10 @@ fn gain_reward(catalog: &Catalog, city: &mut City, age: u8, project: &ProjectDef
             }
             Reward::ClearDefeats => city.tokens.minus1 = 0,
             Reward::Shields(_) | Reward::Produce(_) => gain_lasting(city, r),
-            Reward::PointsPer { .. } | Reward::PointsPerSet { .. } | Reward::PointsPerKind(_) | Reward::RepeatGuild => {}
+            Reward::PointsPer { .. }
+            | Reward::PointsPerSet { .. }
+            | Reward::PointsPerKind(_)
+            | Reward::RepeatGuild => {}
         }
     }
     let _ = catalog;
@@ -709,7 +721,10 @@ pub(crate) fn after_placement(
                 let project = data.project(state.projects[pi]);
                 let before = income[city];
                 gain_reward(catalog, &mut game.cities[city], p, project, &mut income[city]);
-                let _ = log.try_push(LogEntry { age: p, ..entry(city, EdificeEvent::Rewarded, income[city] - before) });
+                let _ = log.try_push(LogEntry {
+                    age: p,
+                    ..entry(city, EdificeEvent::Rewarded, income[city] - before)
+                });
             }
         }
     }

@@ -98,7 +98,13 @@ impl Setup {
     /// assert_eq!(game.hand(0).len(), 7);
     /// ```
     pub fn new(players: u8, seed: u64) -> Setup {
-        Setup { edition: Edition::First, players, seed, wonders: WonderDeal::Random, expansions: Expansions::NONE }
+        Setup {
+            edition: Edition::First,
+            players,
+            seed,
+            wonders: WonderDeal::Random,
+            expansions: Expansions::NONE,
+        }
     }
 
     /// The catalog a game of this setup is played on: the edition's own, or the edition
@@ -589,7 +595,9 @@ impl Game {
                 f as usize
             }
             (
-                Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city } | Phase::EdificeDiscard { city },
+                Phase::PlayLastCard { city }
+                | Phase::BuildFromDiscard { city }
+                | Phase::EdificeDiscard { city },
                 _,
             ) => city as usize,
             _ => seat,
@@ -790,7 +798,8 @@ impl Game {
         // Edifice and the boards whose stages ask a choice (Carthage, Ur) list each way to build
         // the stage; the base game keeps its plain loop.
         let mut variants = ArrayVec::new();
-        let plain = self.edifice.is_none() && stages.get(city.stages as usize).is_none_or(|s| !s.has_choice());
+        let plain =
+            self.edifice.is_none() && stages.get(city.stages as usize).is_none_or(|s| !s.has_choice());
         if !plain {
             edifice::stage_variants(self, city_index, &stage, &mut variants);
         }
@@ -1141,8 +1150,11 @@ impl Game {
             }
         }
         // 2½. Edifice: pawns and the completion of the Age's project (crate::edifice).
-        let edifice_log =
-            if self.edifice.is_some() { edifice::after_placement(self, acts, turn, &mut income) } else { ArrayVec::new() };
+        let edifice_log = if self.edifice.is_some() {
+            edifice::after_placement(self, acts, turn, &mut income)
+        } else {
+            ArrayVec::new()
+        };
         // 3. Immediate effects, seeing every card placed this turn.
         for &(city, _, action) in acts {
             match action {

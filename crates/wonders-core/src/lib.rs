@@ -48,5 +48,5 @@ pub use effect::{Counted, Effect, Science, Scope, Sides};
 pub use game::{ActionError, Game, LogEntry, Phase, Played, Setup, SetupError, WonderDeal};
 pub use resources::{Resource, ResourceSet, Resources};
 pub use score::Score;
-pub use view::View;
+pub use view::{DataRef, View};
 pub use wire::{Record, RecordError, WireAction, WireView};

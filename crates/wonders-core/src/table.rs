@@ -355,7 +355,10 @@ impl Table {
                 return err("projects, pawns and debt need \"expansions\": [\"edifice\"]".into());
             }
             if let Some(c) = self.cities.iter().find(|c| self.catalog.wonder(c.wonder).only_with_edifice) {
-                return err(format!("{} is usable only with the Edifice expansion (001)", self.catalog.wonder(c.wonder).name));
+                return err(format!(
+                    "{} is usable only with the Edifice expansion (001)",
+                    self.catalog.wonder(c.wonder).name
+                ));
             }
             return Ok(());
         }
@@ -363,14 +366,20 @@ impl Table {
             return err("these data have no Edifice projects".into());
         };
         if file.projects.len() != 3 {
-            return err(format!("{} projects: list the three, one per Age in Age order", file.projects.len()));
+            return err(format!(
+                "{} projects: list the three, one per Age in Age order",
+                file.projects.len()
+            ));
         }
         let mut completed = [false; 3];
         let mut ids = [0u8; 3];
         for (a, p) in file.projects.iter().enumerate() {
             let id = data.find(&p.name).ok_or_else(|| {
-                TableError::Edifice(format!("unknown project `{}` (known: {})", shorten(&p.name),
-                    data.projects.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")))
+                TableError::Edifice(format!(
+                    "unknown project `{}` (known: {})",
+                    shorten(&p.name),
+                    data.projects.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+                ))
             })?;
             let def = data.project(id);
             if def.age as usize != a + 1 {
@@ -383,7 +392,9 @@ impl Table {
             let who = self.who(i);
             for &age in p.pawns.iter().chain(&p.debt) {
                 if !(1..=3).contains(&age) {
-                    return err(format!("{who}: Age {age} does not exist (pawns and debt tokens are of Age 1, 2 or 3)"));
+                    return err(format!(
+                        "{who}: Age {age} does not exist (pawns and debt tokens are of Age 1, 2 or 3)"
+                    ));
                 }
             }
             if p.pawns.len() > 9 || p.debt.len() > 9 {
@@ -402,7 +413,11 @@ impl Table {
         }
         for a in 0..3 {
             if completed[a] && !self.cities.iter().any(|c| c.edifice.pawns[a] > 0) {
-                return err(format!("Age {} project {} is completed but nobody holds its pawn", a + 1, data.project(crate::edifice::ProjectId(ids[a])).name));
+                return err(format!(
+                    "Age {} project {} is completed but nobody holds its pawn",
+                    a + 1,
+                    data.project(crate::edifice::ProjectId(ids[a])).name
+                ));
             }
         }
         self.expansions = crate::edifice::Expansions::EDIFICE;

@@ -60,6 +60,25 @@ pub struct View {
     /// Edifice: the great projects, their pawns left and outcomes (public; each city's pawns and
     /// debt are in its [`City::edifice`]).
     pub edifice: Option<EdificeState>,
+    /// The game's data (the edition's, or extended with an expansion's boards and projects):
+    /// what a bot reads card, wonder and project definitions from.
+    pub data: DataRef,
+}
+
+/// The data a game is played on, compared by identity.
+#[derive(Clone, Copy)]
+pub struct DataRef(pub &'static crate::catalog::Catalog);
+
+impl PartialEq for DataRef {
+    fn eq(&self, o: &DataRef) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+
+impl std::fmt::Debug for DataRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DataRef({} edition, {} wonders)", self.0.edition, self.0.wonders.len())
+    }
 }
 
 impl Game {
@@ -96,6 +115,7 @@ impl Game {
             own_choice: None,
             free_city_controller: None,
             edifice: None,
+            data: DataRef(self.catalog()),
         };
         self.view_into(seat, &mut view);
         view
@@ -142,5 +162,6 @@ impl Game {
         view.own_choice = self.own_choice(seat);
         view.free_city_controller = self.free_city_controller().map(|c| c as u8);
         view.edifice = self.edifice().copied();
+        view.data = DataRef(self.catalog());
     }
 }

@@ -3,9 +3,9 @@
 //! error that says what is wrong.
 
 use crate::action::{Action, FreeBy, Payment, StageExtra};
-use crate::edifice::{EdificeEvent, Expansions, Outcome};
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
+use crate::edifice::{EdificeEvent, Expansions, Outcome};
 use crate::game::{ActionError, Game, LogEntry, Phase, Played, Setup, SetupError, WonderDeal};
 use crate::score::Score;
 use crate::view::View;
@@ -416,7 +416,12 @@ pub struct WireProject {
 }
 
 /// The great projects of a game on the wire.
-pub fn wire_projects(catalog: &Catalog, state: &crate::EdificeState, cities: &[City], age: u8) -> Vec<WireProject> {
+pub fn wire_projects(
+    catalog: &Catalog,
+    state: &crate::EdificeState,
+    cities: &[City],
+    age: u8,
+) -> Vec<WireProject> {
     let Some(data) = catalog.edifice.as_deref() else {
         return Vec::new();
     };
@@ -424,7 +429,9 @@ pub fn wire_projects(catalog: &Catalog, state: &crate::EdificeState, cities: &[C
         .map(|a| {
             let p = data.project(state.projects[a]);
             let mut provisional_values = Vec::new();
-            for (name, st) in [("cost", p.cost_status), ("reward", p.reward_status), ("penalty", p.penalty_status)] {
+            for (name, st) in
+                [("cost", p.cost_status), ("reward", p.reward_status), ("penalty", p.penalty_status)]
+            {
                 if st.provisional() {
                     provisional_values.push(name.to_string());
                 }
@@ -444,7 +451,10 @@ pub fn wire_projects(catalog: &Catalog, state: &crate::EdificeState, cities: &[C
                 }
                 .into(),
                 pawns_left: state.left[a],
-                holders: (0..cities.len()).filter(|&c| cities[c].edifice.pawns[a] > 0).map(|c| c as u8).collect(),
+                holders: (0..cities.len())
+                    .filter(|&c| cities[c].edifice.pawns[a] > 0)
+                    .map(|c| c as u8)
+                    .collect(),
                 current: age as usize == a + 1 && state.outcome[a] == Outcome::Open,
                 provisional: p.provisional(),
                 provisional_values,
@@ -538,7 +548,11 @@ impl WireView {
             log: v.log.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect(),
             history: v.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect(),
             seen_hands: v.seen_hands.iter().map(|h| h.iter().map(name).collect()).collect(),
-            projects: v.edifice.as_ref().map(|e| wire_projects(catalog, e, &v.cities, v.age)).unwrap_or_default(),
+            projects: v
+                .edifice
+                .as_ref()
+                .map(|e| wire_projects(catalog, e, &v.cities, v.age))
+                .unwrap_or_default(),
         }
     }
 }

@@ -4,8 +4,8 @@
 use wonders_core::edifice::{BUILTIN, EdificeEvent, Outcome, ProjectId};
 use wonders_core::score::score_city;
 use wonders_core::{
-    Action, ActionError, CardId, Catalog, Edition, Expansions, Game, Payment, Phase, Played, Setup, SetupError,
-    Side, StageExtra, WonderDeal,
+    Action, ActionError, CardId, Catalog, Edition, Expansions, Game, Payment, Phase, Played, Setup,
+    SetupError, Side, StageExtra, WonderDeal,
 };
 
 fn ext() -> &'static Catalog {
@@ -60,7 +60,8 @@ fn discard_first(g: &Game, seat: usize) -> Action {
 /// Submits one turn: the given actions, every other seat discards its first card.
 fn turn(g: &mut Game, acts: &[(usize, Action)]) {
     for seat in 0..g.players() {
-        let a = acts.iter().find(|(s, _)| *s == seat).map(|(_, a)| *a).unwrap_or_else(|| discard_first(g, seat));
+        let a =
+            acts.iter().find(|(s, _)| *s == seat).map(|(_, a)| *a).unwrap_or_else(|| discard_first(g, seat));
         g.submit(seat, a).unwrap();
     }
 }
@@ -91,7 +92,9 @@ fn the_data_file_holds_the_fifteen_projects_with_their_status() {
     assert!(data.project(project("Agora")).cost_status.provisional());
     // §5.1 and §5.2.
     assert_eq!((3..=7).map(|n| data.pawns_for(n)).collect::<Vec<_>>(), vec![2, 3, 4, 5, 5]);
-    assert!(!data.pawns[3].1.provisional() && data.pawns[4].1.provisional() && !data.pawns[7].1.provisional());
+    assert!(
+        !data.pawns[3].1.provisional() && data.pawns[4].1.provisional() && !data.pawns[7].1.provisional()
+    );
     assert_eq!([1, 2, 3].map(|a| data.debt_points(a)), [2, 3, 5]);
     // Ur and Carthage follow the edition's own boards, which keep their ids.
     assert_eq!(ext().wonders.len(), Catalog::get(Edition::First).wonders.len() + 2);
@@ -200,7 +203,10 @@ fn taking_part_is_once_per_age() {
     assert_eq!(g.edifice().unwrap().left[0], 2);
     assert!(g.joinable_project(0).is_none());
     assert!(taking_part(&g, 0).is_empty());
-    assert!(g.legal_actions(0).iter().any(|a| matches!(a, Action::Wonder { .. })), "a plain stage is still legal");
+    assert!(
+        g.legal_actions(0).iter().any(|a| matches!(a, Action::Wonder { .. })),
+        "a plain stage is still legal"
+    );
     let forged = Action::Wonder {
         card: g.hand(0)[0],
         pay: Payment { bank: 1, ..Payment::default() },
@@ -303,8 +309,11 @@ fn nobody_took_part_everyone_suffers_and_the_owner_chooses_the_card() {
 #[test]
 fn an_ur_pawn_spares_the_penalty_without_using_the_participation() {
     let boards = ["Ur", "Alexandria", "Ephesos"].map(|w| (ext().find_wonder(w).unwrap(), Some(Side::B)));
-    let setup =
-        Setup { wonders: WonderDeal::Chosen(boards.to_vec()), expansions: Expansions::EDIFICE, ..Setup::new(3, 2) };
+    let setup = Setup {
+        wonders: WonderDeal::Chosen(boards.to_vec()),
+        expansions: Expansions::EDIFICE,
+        ..Setup::new(3, 2)
+    };
     let mut g = Game::new(&setup).unwrap();
     g.edifice_mut().unwrap().projects[0] = project("Money Changer");
     rich(&mut g, 0);
@@ -375,7 +384,10 @@ fn the_edifice_category_scores_rewards_held_and_debt() {
     let s = score_city(ext(), g.cities(), 0);
     assert_eq!(s.edifice, 2 - 3 + 2);
     assert_eq!(s.guilds, 2);
-    assert_eq!(s.total, s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds + 1);
+    assert_eq!(
+        s.total,
+        s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds + 1
+    );
 }
 
 /// A replacement data file changes a value without recompiling: Money Changer's reward 4 → 6
@@ -383,10 +395,15 @@ fn the_edifice_category_scores_rewards_held_and_debt() {
 #[test]
 fn a_replacement_data_file_changes_a_value() {
     let text = BUILTIN.replace(r#"reward = ["COIN4"]"#, r#"reward = ["COIN6"]"#);
-    let catalog: &'static Catalog = Box::leak(Box::new(Catalog::get(Edition::First).with_edifice_toml(&text).unwrap()));
-    let boards = ["Rhodes", "Alexandria", "Ephesos"].map(|w| (catalog.find_wonder(w).unwrap(), Some(Side::A)));
-    let setup =
-        Setup { wonders: WonderDeal::Chosen(boards.to_vec()), expansions: Expansions::EDIFICE, ..Setup::new(3, 11) };
+    let catalog: &'static Catalog =
+        Box::leak(Box::new(Catalog::get(Edition::First).with_edifice_toml(&text).unwrap()));
+    let boards =
+        ["Rhodes", "Alexandria", "Ephesos"].map(|w| (catalog.find_wonder(w).unwrap(), Some(Side::A)));
+    let setup = Setup {
+        wonders: WonderDeal::Chosen(boards.to_vec()),
+        expansions: Expansions::EDIFICE,
+        ..Setup::new(3, 11)
+    };
     let mut g = Game::with_catalog(catalog, &setup).unwrap();
     let data = catalog.edifice.as_ref().unwrap();
     g.edifice_mut().unwrap().projects[0] = data.find("Money Changer").unwrap();
@@ -423,7 +440,12 @@ fn the_table_format_scores_pawns_and_debt() {
     assert_eq!(s[0].total, s[0].military + s[0].treasury + s[0].wonder + s[0].civilian + s[0].guilds + 1);
     // Refused, with the problem named.
     let wrong_age = text.replace("River Port", "Agora");
-    assert!(Table::from_json(&wrong_age).unwrap_err().to_string().contains("Agora is an Age 3 project, listed for Age 2"));
+    assert!(
+        Table::from_json(&wrong_age)
+            .unwrap_err()
+            .to_string()
+            .contains("Agora is an Age 3 project, listed for Age 2")
+    );
     let unknown = text.replace("River Port", "River Pork");
     assert!(Table::from_json(&unknown).unwrap_err().to_string().contains("unknown project `River Pork`"));
     let bare = text.replace(r#""expansions": ["edifice"],"#, "");

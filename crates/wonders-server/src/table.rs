@@ -136,7 +136,8 @@ impl Table {
                 req.players
             )));
         }
-        let setup = Setup { edition, players: req.players, seed, wonders: deal, expansions: Default::default() };
+        let setup =
+            Setup { edition, players: req.players, seed, wonders: deal, expansions: Default::default() };
         Game::new(&setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let mut seats = Vec::new();
         for i in 0..req.players as usize {
@@ -204,7 +205,13 @@ impl Table {
     fn replay(st: &StoredTable) -> Result<(Setup, Live), String> {
         let edition = Edition::parse(&st.edition).ok_or_else(|| format!("unknown edition {}", st.edition))?;
         let (deal, _) = parse_wonders(&st.wonders, edition).map_err(|e| e.to_string())?;
-        let setup = Setup { edition, players: st.players, seed: st.seed, wonders: deal, expansions: Default::default() };
+        let setup = Setup {
+            edition,
+            players: st.players,
+            seed: st.seed,
+            wonders: deal,
+            expansions: Default::default(),
+        };
         if st.seats.len() != st.players as usize {
             return Err(format!("{} seats stored for {} players", st.seats.len(), st.players));
         }
