@@ -301,7 +301,8 @@ fn score_an_edifice_table() {
     let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], table.as_bytes())).expect("JSON");
     assert_eq!(out["provisional"], true);
     assert_eq!(out["players"][0]["edifice"], -1);
-    assert_eq!(out["players"][0]["wonder"], 3 + 2 * 0 + 0 * 1 + 0); // Rhodes A: 3 VP, then 2 shields
+    assert_eq!(out["players"][0]["wonder"], 3, "Rhodes A: stage 1 gives 3 VP, stage 2 shields");
+    assert_eq!(out["players"][2]["edifice"], 0, "Carthage, no pawn, no debt");
     let text = ok(&["score", "-"], table.as_bytes());
     assert!(text.contains("provisional"), "{text}");
 }

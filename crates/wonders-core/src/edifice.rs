@@ -734,11 +734,12 @@ pub(crate) fn after_placement(
         if state.left[a] == 0 {
             state.outcome[a] = Outcome::Completed;
             let project = data.project(state.projects[a]);
-            for city in 0..game.cities_n as usize {
-                if game.cities[city].edifice.pawns[a] > 0 && game.cities[city].edifice.held[a] == 0 {
-                    let before = income[city];
-                    gain_reward(catalog, &mut game.cities[city], age, project, &mut income[city]);
-                    let _ = log.try_push(entry(city, EdificeEvent::Rewarded, income[city] - before));
+            let n = game.cities_n as usize;
+            for (city, (c, coins)) in game.cities[..n].iter_mut().zip(income.iter_mut()).enumerate() {
+                if c.edifice.pawns[a] > 0 && c.edifice.held[a] == 0 {
+                    let before = *coins;
+                    gain_reward(catalog, c, age, project, coins);
+                    let _ = log.try_push(entry(city, EdificeEvent::Rewarded, *coins - before));
                 }
             }
         }

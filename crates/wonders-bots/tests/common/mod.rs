@@ -16,7 +16,8 @@ pub fn setups(seed: u64) -> Vec<Setup> {
     first.chain(second).collect()
 }
 
-/// Games with the Edifice expansion: both editions, 3 to 7 players.
+/// Games with the Edifice expansion: both editions, 3 to 7 players (used by `bots_play` only).
+#[allow(dead_code)]
 pub fn edifice_setups(seed: u64) -> Vec<Setup> {
     use wonders_core::Expansions;
     (3..=7u8)
