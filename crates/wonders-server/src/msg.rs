@@ -95,6 +95,9 @@ pub struct CreateTable {
     /// or `choose` (2nd edition: random boards, each player chooses its side).
     #[serde(default)]
     pub wonders: Option<String>,
+    /// Expansions to play: `["edifice"]`, or none.
+    #[serde(default)]
+    pub expansions: Vec<String>,
     /// One entry per seat (missing entries are seats for people); a seat is a bot when it
     /// names one.
     #[serde(default)]
@@ -236,6 +239,9 @@ pub struct TableInfo {
     /// Why the table is broken.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The expansions played (`["edifice"]`); absent for the base game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expansions: Vec<String>,
 }
 
 /// A view of the game: a seat's own (with its hand), or the public one (with no hand).
@@ -282,6 +288,9 @@ pub struct SeatView {
     pub discard: Option<Vec<String>>,
     /// The last resolved step.
     pub log: Vec<WireLogEntry>,
+    /// Edifice: the three great projects (absent without the expansion; public).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub projects: Vec<wonders_core::wire::WireProject>,
 }
 
 impl SeatView {
@@ -305,6 +314,7 @@ impl SeatView {
             discard_size: w.discard_size,
             discard: w.discard,
             log: w.log,
+            projects: w.projects,
         }
     }
 
