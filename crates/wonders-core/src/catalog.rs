@@ -92,6 +92,8 @@ pub struct StageDef {
     pub alt: Vec<Effect>,
     /// Whether a value of this stage is not confirmed by any public source.
     pub provisional: bool,
+    /// Whether building it asks a choice (set at load: see [`StageDef::has_choice`]).
+    choice: bool,
 }
 
 impl StageDef {
@@ -102,8 +104,9 @@ impl StageDef {
     }
 
     /// Whether building the stage asks a choice: two effects (Carthage), or the Age of a pawn (Ur).
+    #[inline]
     pub fn has_choice(&self) -> bool {
-        !self.alt.is_empty() || self.effects.contains(&Effect::TakePawn(0))
+        self.choice
     }
 }
 
@@ -498,11 +501,15 @@ fn parse_wonder(i: usize, w: &FileWonder, expansion: bool) -> Result<WonderDef, 
         stages
             .iter()
             .map(|s| {
+                let main = effects(&what, &s.effects)?;
+                let alt = effects(&what, &s.or)?;
+                let choice = !alt.is_empty() || main.contains(&Effect::TakePawn(0));
                 Ok(StageDef {
                     cost: resources(&what, &s.cost)?,
-                    effects: effects(&what, &s.effects)?,
-                    alt: effects(&what, &s.or)?,
+                    effects: main,
+                    alt,
                     provisional: s.provisional,
+                    choice,
                 })
             })
             .collect()

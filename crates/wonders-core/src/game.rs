@@ -17,6 +17,10 @@
 //!   of the Free City card (002 2人變體規則; base-1e.md §5): it draws a card from the Free City's
 //!   pile, chooses for its own city and then for the Free City; the two hands swap each turn.
 //!   All three actions resolve together, like any turn (base-1e.md §5, notes for the engine).
+//! - with the Edifice expansion, [`crate::edifice`] is called at named points: setup, the stage
+//!   actions ("stage" and "stage and take part"), resolution step 2½ (pawns, completion and
+//!   rewards, after every card is placed and before the immediate effects), and the end of the
+//!   Age before military conflicts (failure, penalties, debt, [`Phase::EdificeDiscard`]).
 
 use crate::action::{Action, FreeBy, Payment, StageExtra};
 use crate::card::{CardId, Colour};
