@@ -12,8 +12,7 @@ use wonders_core::Record;
 async fn an_edifice_table_plays_to_the_end_and_replays() {
     let (_dir, db) = temp_db();
     let s = TestServer::start(&db).await;
-    let (status, e) =
-        s.post(&"/api/tables".to_string(), &json!({"players": 3, "expansions": ["babel"]}), None).await;
+    let (status, e) = s.post("/api/tables", &json!({"players": 3, "expansions": ["babel"]}), None).await;
     assert_eq!(status, 400);
     assert!(e["error"]["message"].as_str().unwrap().contains("unknown expansion `babel`"));
     let body = json!({"players": 3, "expansions": ["edifice"], "seats": [{}, {"bot": "heuristic"}, {"bot": "random"}]});
@@ -41,7 +40,7 @@ async fn an_edifice_table_plays_to_the_end_and_replays() {
             assert!(a["bank"].as_u64().unwrap() >= 1, "{a}");
         }
     }
-    play_http(&s, &id, &[ann.clone()], 0).await;
+    play_http(&s, &id, std::slice::from_ref(&ann), 0).await;
     let (status, record) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(status, 200);
     assert_eq!(record["expansions"], json!(["edifice"]));
