@@ -27,6 +27,9 @@
 //!  "players": [{"name": "Ann", "wonder": "Ur", "side": "Day", "pawns": [1, 3], "debt": [2]}, …]}
 //! ```
 //!
+//! A Carthage stage built with its second effect is listed in the player's `"second_effects"`
+//! (stage numbers, e.g. `[2]`).
+//!
 //! A table is validated against the rules before anything is computed: 3 to 7 players, distinct
 //! wonders, no more stages than the side has, no two structures of the same name in a city
 //! (rulebook 002 2.a; the Age I and Age II Loom are the same structure, base-1e.md §4.9), no more
@@ -93,6 +96,9 @@ struct PlayerFile {
     /// Edifice: the Ages of the debt tokens held.
     #[serde(default)]
     debt: Vec<u8>,
+    /// Carthage: the stages (1-based) built with their second effect.
+    #[serde(default)]
+    second_effects: Vec<u8>,
 }
 
 /// A player of a table as named in messages: `player 0 (Ann)`.
@@ -473,8 +479,24 @@ impl Table {
                 }
                 city.place(catalog, card);
             }
-            for _ in 0..p.stages {
-                city.build_stage(catalog);
+            let stage_defs = catalog.wonder(wonder).stages(side);
+            for &k in &p.second_effects {
+                let ok = (1..=p.stages).contains(&k) && !stage_defs[k as usize - 1].alt.is_empty();
+                if !ok {
+                    return Err(TableError::Edifice(format!(
+                        "{who}: stage {k} was not built with a second effect ({} side {} has \
+                         two effects on stages {:?}, {} built)",
+                        catalog.wonder(wonder).name,
+                        side.label(catalog.edition),
+                        (1..=stage_defs.len())
+                            .filter(|&i| !stage_defs[i - 1].alt.is_empty())
+                            .collect::<Vec<_>>(),
+                        p.stages
+                    )));
+                }
+            }
+            for k in 1..=p.stages {
+                city.build_stage_choosing(catalog, p.second_effects.contains(&k));
             }
             city.coins = p.coins;
             for &token in &p.military {

@@ -453,3 +453,25 @@ fn the_table_format_scores_pawns_and_debt() {
     let bad_age = text.replace(r#""debt": [1, 2]"#, r#""debt": [4]"#);
     assert!(Table::from_json(&bad_age).unwrap_err().to_string().contains("Age 4"));
 }
+
+/// The table format records a Carthage stage built with its second effect (Day stage 2: +1
+/// shield and 2 VP instead of 7 coins): wonder 3 + 2 = 5, 1 shield; a stage without a second
+/// effect is refused.
+#[test]
+fn the_table_format_records_carthage_choices() {
+    use wonders_core::table::Table;
+    let table = |second: &str| {
+        format!(
+            r#"{{"players": [
+            {{"name": "Ann", "wonder": "Carthage", "side": "Day", "stages": 2, "second_effects": {second}}},
+            {{"name": "Bob", "wonder": "Giza", "side": "A"}},
+            {{"name": "Cy", "wonder": "Rhodes", "side": "A"}}]}}"#
+        )
+    };
+    let t = Table::from_json(&table("[2]")).unwrap();
+    assert_eq!(t.scores()[0].wonder, 5);
+    assert_eq!(t.cities()[0].shields, 1);
+    assert_eq!(Table::from_json(&table("[]")).unwrap().scores()[0].wonder, 3);
+    let err = Table::from_json(&table("[1]")).unwrap_err().to_string();
+    assert!(err.contains("stage 1 was not built with a second effect"), "{err}");
+}
