@@ -48,7 +48,7 @@ pub struct ArenaArgs {
     /// Base seed of the deals and of the bots.
     #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
     pub seed: u64,
-    /// Games played at once [default: all cores].
+    /// Games played at once [default: all cores; at most 4 per core].
     #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     /// The edition: 1e (random boards and sides) or 2e (random boards, the bots choose sides).

@@ -1,4 +1,4 @@
-//! `wonders play`: a whole game in the terminal, line by line, against bots (`--bots`; random
+//! `wonders play`: a whole game in the terminal, line by line, against bots (`--bots`; heuristic
 //! by default).
 //!
 //! The human sees what a person at the table would see: their hand, their city and their
@@ -53,11 +53,11 @@ pub struct PlayArgs {
     /// A bot plays your seat too: the whole game runs without input.
     #[arg(long)]
     pub auto: bool,
-    /// The bots at the other seats: one name for all of them, or a comma-separated list of one per
+    /// The bots at the other seats (default: the heuristic bot): one name for all of them, or a comma-separated list of one per
     /// other seat in seat order, skipping yours (with --auto, a list may also name all N seats;
     /// otherwise your seat plays random). Names: random, heuristic, search (100 ms per move),
     /// search:<T>ms, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t).
-    #[arg(long, short = 'b', value_name = "LIST", default_value = "random")]
+    #[arg(long, short = 'b', value_name = "LIST", default_value = "heuristic")]
     pub bots: String,
     /// Expansions and their data.
     #[command(flatten)]
@@ -103,7 +103,101 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let echo = !stdin.is_terminal();
+    if stdout.is_terminal() {
+        // Lines fit the terminal's width, wrapped at words.
+        let width = usize::from(console::Term::stdout().size().1).max(40);
+        let mut out = Wrapping { inner: stdout.lock(), width };
+        return play(args, &mut stdin.lock(), echo, &mut out);
+    }
     play(args, &mut stdin.lock(), echo, &mut stdout.lock())
+}
+
+/// A writer that wraps each line it is given at `width` columns (see [`wrap`]).
+struct Wrapping<W: Write> {
+    inner: W,
+    width: usize,
+}
+
+impl<W: Write> Write for Wrapping<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        self.inner.write_all(wrap(&text, self.width).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Wraps every line of `text` longer than `width` characters at spaces; continuation lines keep
+/// the line's indentation plus two spaces. A word longer than the width stays whole.
+pub(crate) fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.chars().count() <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let cont = " ".repeat(indent + 2);
+        let mut col = 0;
+        let mut first = true;
+        for word in line.trim_start().split(' ') {
+            let w = word.chars().count();
+            if first {
+                out.push_str(&line[..indent]);
+                out.push_str(word);
+                col = indent + w;
+                first = false;
+            } else if col + 1 + w > width {
+                out.push('\n');
+                out.push_str(&cont);
+                out.push_str(word);
+                col = cont.len() + w;
+            } else {
+                out.push(' ');
+                out.push_str(word);
+                col += 1 + w;
+            }
+        }
+    }
+    out
+}
+
+/// Refuses a record path that cannot be written (a directory, or in a missing directory),
+/// without creating or changing anything.
+fn check_record_path(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("cannot write the record to {}: it is a directory", path.display()));
+    }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if !parent.is_dir() {
+        return Err(format!(
+            "cannot write the record to {}: no directory {}",
+            path.display(),
+            parent.display()
+        ));
+    }
+    if path.exists() && std::fs::OpenOptions::new().append(true).open(path).is_err() {
+        return Err(format!("cannot write the record to {}: the file is not writable", path.display()));
+    }
+    Ok(())
+}
+
+/// Saves the record: written to a temporary file beside it, then renamed over it, so an existing
+/// file changes only once the whole record is written.
+fn save_record(path: &std::path::Path, json: &str) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, format!("{json}\n")).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("writing {}: {e}", path.display())
+    })
 }
 
 /// Writes text to `out` and flushes it.
@@ -126,14 +220,11 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
     let setup = Setup { expansions: args.exp.expansions, ..setup_for(args.edition, args.players, seed) };
     let mut game = args.exp.game(args.exp.catalog(args.edition)?, setup.clone())?;
     let catalog = game.catalog();
-    // Create the record file now, so a bad path fails before the game rather than after it.
-    let mut record_file = match &args.record {
-        Some(path) => Some((
-            path,
-            std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        )),
-        None => None,
-    };
+    // Check the record's path now, so a bad path fails before the game rather than after it; an
+    // existing file is left untouched until the record is saved.
+    if let Some(path) = &args.record {
+        check_record_path(path)?;
+    }
     let mut record = Record::new(&setup, catalog);
     let human = (!args.auto).then_some(args.seat);
     let bot_names = seat_bot_names(&args.bots, game.players(), args.seat, args.auto)?;
@@ -157,11 +248,17 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
         say!(text, "Each player chooses the side of the board drawn (its sides are shown first).");
     }
     if let Some(holder) = game.free_city_holder() {
-        say!(text, "{} holds the Free City card and chooses for the Free City first.", names.get(holder));
+        say!(
+            text,
+            "{} holds the Free City card: each turn its holder chooses its own card first, then the Free \
+             City's (the card passes with the hand).",
+            names.get(holder)
+        );
     }
     if human.is_none() {
         say!(text, "Every seat is played by a bot (--auto).");
     }
+    say!(text, "Resources: W wood, S stone, C clay, O ore (raw); G glass, L loom, P papyrus (manufactured).");
     emit(out, &text)?;
 
     let outcome =
@@ -172,12 +269,12 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
         say!(text, "Final scores:");
         score_sheet(&mut text, &game, &names);
     }
-    if let Some((path, file)) = &mut record_file {
+    if let Some(path) = &args.record {
         if game.is_over() {
             record.scores = Some(game.scores());
         }
         let json = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())?;
-        writeln!(file, "{json}").map_err(|e| format!("writing {}: {e}", path.display()))?;
+        save_record(path, &json)?;
         match &outcome {
             Ok(()) => {
                 say!(text, "The game record is in {} (check it with `wonders replay`).", path.display())
@@ -268,6 +365,11 @@ fn clock_seed() -> u64 {
 pub(crate) struct SeatNames(Vec<String>);
 
 impl SeatNames {
+    /// The number of cities named.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// Names for the cities of `game`; `human` is the human's seat, if any.
     pub(crate) fn new(game: &Game, human: Option<usize>) -> SeatNames {
         let catalog = game.catalog();
@@ -511,10 +613,21 @@ pub(crate) fn roman(age: u8) -> &'static str {
     }
 }
 
-/// A card's description: `Baths [blue] cost S → 3 VP`.
+/// A card's description with its chains both ways: `Baths [blue] cost S → 3 VP; makes free
+/// later: Aqueduct`.
 fn card_text(catalog: &Catalog, card: CardId) -> String {
     let d = catalog.card(card);
-    format!("{} [{}] cost {} → {}", d.name, d.colour, d.cost_text(), d.effect_text())
+    let mut s = format!("{} [{}] cost {} → {}", d.name, d.colour, d.cost_text(), d.effect_text());
+    if !d.chain_from.is_empty() {
+        let _ = write!(s, "; free with {}", d.chain_from.join(" or "));
+    }
+    let mut later: Vec<&str> =
+        catalog.cards.iter().filter(|c| c.chain_from.contains(&d.name)).map(|c| c.name.as_str()).collect();
+    later.dedup();
+    if !later.is_empty() {
+        let _ = write!(s, "; makes free later: {}", later.join(", "));
+    }
+    s
 }
 
 /// Shows the human's choices and reads one; returns the chosen action.
@@ -653,7 +766,7 @@ fn hand_choices(
             continue;
         }
         let copies = view.hand.iter().filter(|&&c| c == card).count();
-        let times = if copies > 1 { format!(" (×{copies})") } else { String::new() };
+        let times = if copies > 1 { format!(" — {copies} copies in your hand") } else { String::new() };
         say!(text, "  {}{times}", card_text(catalog, card));
         let builds: Vec<Action> = mine(|a| matches!(a, Action::Build { .. })).collect();
         if builds.is_empty() {
@@ -708,13 +821,24 @@ pub(crate) fn log_text(text: &mut String, catalog: &Catalog, log: &[LogEntry], n
         (t, _) => format!("Age {}, turn {t}", roman(first.age)),
     };
     say!(text, "-- {heading}:");
+    let n = names.len();
     for e in log {
-        say!(text, "   {}", entry_text(catalog, e, names));
+        // Coins the neighbours paid this city for its resources this step.
+        let trade: u16 = log
+            .iter()
+            .map(|o| {
+                let (l, r) = ((o.seat as usize + 1) % n, (o.seat as usize + n - 1) % n);
+                (if l == e.seat as usize { o.pay.left as u16 } else { 0 })
+                    + (if r == e.seat as usize { o.pay.right as u16 } else { 0 })
+            })
+            .sum();
+        say!(text, "   {}", entry_text(catalog, e, names, trade));
     }
 }
 
-/// One log entry: `seat 1 (Giza A) built Stockade (pay 2 left); +2 coins`.
-pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames) -> String {
+/// One log entry: `seat 1 (Giza A) built Stockade (pay 2 left); +3 coins (discard), +2 coins (trade)`;
+/// `trade` is what the neighbours paid this city in the same step.
+pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames, trade: u16) -> String {
     let who = names.get(e.seat as usize);
     let paid = |what: String| -> String {
         if e.pay.free.is_some() || e.pay.total() > 0 {
@@ -747,8 +871,18 @@ pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames) -> 
             }
         }
     };
-    if e.income > 0 {
-        let _ = write!(s, "; +{} coin{}", e.income, plural(e.income));
+    let trade = trade.min(e.income);
+    let own = e.income - trade;
+    let mut parts = Vec::new();
+    if own > 0 {
+        let why = if e.played == Played::Discarded { "discard" } else { "from the card or stage" };
+        parts.push(format!("+{own} coin{} ({why})", plural(own)));
+    }
+    if trade > 0 {
+        parts.push(format!("+{trade} coin{} (trade: paid by neighbours)", plural(trade)));
+    }
+    if !parts.is_empty() {
+        let _ = write!(s, "; {}", parts.join(", "));
     }
     s
 }
@@ -869,6 +1003,69 @@ mod tests {
         assert!(out.contains("99 is out of range"));
         assert!(out.contains("Final scores:"));
         assert!(out.contains("Your hand:"));
+    }
+
+    #[test]
+    fn the_record_file_is_untouched_until_the_game_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        std::fs::write(&path, "keep").unwrap();
+        // Checking the path before the game changes nothing.
+        check_record_path(&path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep");
+        let missing = dir.path().join("no/such/dir/game.json");
+        assert!(check_record_path(&missing).unwrap_err().contains("no directory"));
+        assert!(!missing.exists());
+        assert!(check_record_path(dir.path()).unwrap_err().contains("is a directory"));
+        // A whole game saves the record over it, with no temporary file left.
+        let mut a = args(0, true);
+        a.record = Some(path.clone());
+        play(&a, &mut Cursor::new(String::new()), false, &mut Vec::new()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let record: Record = serde_json::from_str(&text).unwrap();
+        assert!(record.actions.len() >= 3 * 18, "{}", record.actions.len());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn the_log_tells_discard_and_trade_income_apart() {
+        use wonders_core::Played;
+        let game = Game::new(&setup_for(Edition::First, 3, 1)).unwrap();
+        let names = SeatNames::new(&game, Some(0));
+        let catalog = game.catalog();
+        // Seat 1 bought 2 coins of resources from its left neighbour, seat 2; seat 2 discarded.
+        let built = LogEntry {
+            age: 1,
+            turn: 1,
+            seat: 1,
+            played: Played::Built(catalog.find_card("Baths").unwrap()),
+            pay: Payment { left: 2, right: 0, bank: 0, free: None },
+            income: 0,
+        };
+        let discarded =
+            LogEntry { seat: 2, played: Played::Discarded, pay: Payment::default(), income: 5, ..built };
+        let mut text = String::new();
+        log_text(&mut text, catalog, &[built, discarded], &names);
+        assert!(text.contains("+3 coins (discard), +2 coins (trade: paid by neighbours)"), "{text}");
+    }
+
+    #[test]
+    fn long_lines_wrap_at_words_keeping_their_indent() {
+        let line = "  Baths [blue] cost S → 3 VP; makes free later: Aqueduct";
+        assert_eq!(wrap(line, 30), "  Baths [blue] cost S → 3 VP;\n    makes free later: Aqueduct");
+        assert_eq!(wrap("short\nlines stay", 30), "short\nlines stay");
+        assert_eq!(wrap("a verylongwordthatdoesnotfit b", 10), "a\n  verylongwordthatdoesnotfit\n  b");
+    }
+
+    #[test]
+    fn the_default_opponents_are_heuristic_bots() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        assert_eq!(Cli::parse_from(["play"]).play.bots, "heuristic");
     }
 
     #[test]

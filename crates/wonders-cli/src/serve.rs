@@ -1,22 +1,177 @@
 //! `wonders serve`: the multiplayer server with its browser UI and SQLite store.
+//!
+//! Every limit of [`wonders_server::Limits`] is a flag, also read from an environment variable
+//! (`WONDERS_…`, named in `--help`); durations are in seconds. Logs go to standard error
+//! (`tracing`; level from `RUST_LOG`, `info` by default: refusals, errors, start and stop; `debug`
+//! adds one line per request with its id and time), as text or as JSON lines (`--log-format json`).
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
+use wonders_server::Limits;
+
+/// The format of the logs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+fn default() -> Limits {
+    Limits::default()
+}
 
 /// Options of `wonders serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The address to listen on (use 0.0.0.0:PORT to accept other machines).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, default_value = "127.0.0.1:8080", env = "WONDERS_ADDR")]
     addr: SocketAddr,
     /// The SQLite database file, created on first start.
-    #[arg(long, default_value = "wonders.db")]
+    #[arg(long, default_value = "wonders.db", env = "WONDERS_DB")]
     db: PathBuf,
+    /// Connections open at once, all clients together (lowered to fit the limit on open files).
+    #[arg(long, value_name = "N", env = "WONDERS_MAX_CONNECTIONS", default_value_t = default().max_connections)]
+    max_connections: usize,
+    /// Connections open at once from one IP address.
+    #[arg(long, value_name = "N", env = "WONDERS_MAX_CONNECTIONS_PER_IP",
+          default_value_t = default().max_connections_per_ip)]
+    max_connections_per_ip: usize,
+    /// Seconds to receive a request's headers (an idle keep-alive connection closes after it).
+    #[arg(long, value_name = "S", env = "WONDERS_HEADER_TIMEOUT",
+          default_value_t = default().header_timeout.as_secs_f64())]
+    header_timeout: f64,
+    /// Seconds without a byte read or written after which an HTTP connection closes.
+    #[arg(long, value_name = "S", env = "WONDERS_IDLE_TIMEOUT", default_value_t = default().idle_timeout.as_secs_f64())]
+    idle_timeout: f64,
+    /// Seconds to answer a request (then 503).
+    #[arg(long, value_name = "S", env = "WONDERS_REQUEST_TIMEOUT",
+          default_value_t = default().request_timeout.as_secs_f64())]
+    request_timeout: f64,
+    /// Largest request body, in bytes (then 413).
+    #[arg(long, value_name = "BYTES", env = "WONDERS_MAX_BODY", default_value_t = default().max_body)]
+    max_body: usize,
+    /// Largest WebSocket message from a client, in bytes (then the connection closes, code 1009).
+    #[arg(long, value_name = "BYTES", env = "WONDERS_WS_MAX_MESSAGE", default_value_t = default().ws_max_message)]
+    ws_max_message: usize,
+    /// Seconds between the server's WebSocket pings.
+    #[arg(long, value_name = "S", env = "WONDERS_WS_PING_INTERVAL",
+          default_value_t = default().ws_ping_interval.as_secs_f64())]
+    ws_ping_interval: f64,
+    /// Seconds without anything from a WebSocket client (not even a pong) before it is closed.
+    #[arg(long, value_name = "S", env = "WONDERS_WS_IDLE_TIMEOUT",
+          default_value_t = default().ws_idle_timeout.as_secs_f64())]
+    ws_idle_timeout: f64,
+    /// Open tables (waiting or playing) at most; creating more is refused (503).
+    #[arg(long, value_name = "N", env = "WONDERS_MAX_OPEN_TABLES", default_value_t = default().max_open_tables)]
+    max_open_tables: usize,
+    /// Tables one IP address may create per minute (0: no limit; then 429).
+    #[arg(long, value_name = "N", env = "WONDERS_TABLES_PER_MINUTE", default_value_t = default().tables_per_minute)]
+    tables_per_minute: u32,
+    /// Seats one IP address may take per minute (0: no limit).
+    #[arg(long, value_name = "N", env = "WONDERS_SEATS_PER_MINUTE", default_value_t = default().seats_per_minute)]
+    seats_per_minute: u32,
+    /// Rematches one IP address may ask for per minute (0: no limit).
+    #[arg(long, value_name = "N", env = "WONDERS_REMATCHES_PER_MINUTE",
+          default_value_t = default().rematches_per_minute)]
+    rematches_per_minute: u32,
+    /// An origin (https://example.org) allowed to send state-changing requests besides the
+    /// server's own; repeat for several (comma-separated in the environment variable).
+    #[arg(long, value_name = "ORIGIN", env = "WONDERS_ALLOWED_ORIGINS", value_delimiter = ',')]
+    allowed_origin: Vec<String>,
+    /// Behind a reverse proxy: rate limits count the address the proxy puts last in
+    /// X-Forwarded-For, and its X-Request-Id is kept.
+    #[arg(long, env = "WONDERS_BEHIND_PROXY")]
+    behind_proxy: bool,
+    /// Seconds open connections get to finish when the server is stopped (Ctrl-C, SIGTERM).
+    #[arg(long, value_name = "S", env = "WONDERS_SHUTDOWN_GRACE",
+          default_value_t = default().shutdown_grace.as_secs_f64())]
+    shutdown_grace: f64,
+    /// The format of the logs on standard error.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, env = "WONDERS_LOG_FORMAT")]
+    log_format: LogFormat,
 }
 
-/// Opens the store, replays every game and serves until interrupted.
+fn seconds(flag: &str, s: f64) -> Result<Duration, String> {
+    if s.is_finite() && s > 0.0 && s <= 86_400.0 {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err(format!("--{flag} is a number of seconds above 0 and at most 86400, not {s}"))
+    }
+}
+
+fn at_least_one(flag: &str, n: usize) -> Result<usize, String> {
+    if n == 0 { Err(format!("--{flag} must be at least 1")) } else { Ok(n) }
+}
+
+impl ServeArgs {
+    /// The limits the flags set.
+    pub fn limits(&self) -> Result<Limits, String> {
+        if self.ws_max_message < 256 {
+            return Err(format!("--ws-max-message must be at least 256 bytes, not {}", self.ws_max_message));
+        }
+        Ok(Limits {
+            max_connections: at_least_one("max-connections", self.max_connections)?,
+            max_connections_per_ip: at_least_one("max-connections-per-ip", self.max_connections_per_ip)?,
+            header_timeout: seconds("header-timeout", self.header_timeout)?,
+            idle_timeout: seconds("idle-timeout", self.idle_timeout)?,
+            request_timeout: seconds("request-timeout", self.request_timeout)?,
+            max_body: at_least_one("max-body", self.max_body)?,
+            ws_max_message: self.ws_max_message,
+            ws_ping_interval: seconds("ws-ping-interval", self.ws_ping_interval)?,
+            ws_idle_timeout: seconds("ws-idle-timeout", self.ws_idle_timeout)?,
+            max_open_tables: at_least_one("max-open-tables", self.max_open_tables)?,
+            tables_per_minute: self.tables_per_minute,
+            seats_per_minute: self.seats_per_minute,
+            rematches_per_minute: self.rematches_per_minute,
+            allowed_origins: self.allowed_origin.clone(),
+            behind_proxy: self.behind_proxy,
+            shutdown_grace: seconds("shutdown-grace", self.shutdown_grace)?,
+        })
+    }
+}
+
+fn init_logs(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    // A second initialisation (never in the binary) is ignored.
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
+/// Completes on Ctrl-C or (on Unix) SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(term) => term,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Opens the store, replays every game and serves until interrupted, then finishes the requests
+/// in progress.
 pub fn run(args: &ServeArgs) -> Result<(), String> {
+    let limits = args.limits()?;
+    init_logs(args.log_format);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -36,12 +191,10 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
             args.db.display()
         );
         println!("wonders: open http://{addr}/ in a browser");
-        tokio::select! {
-            served = wonders_server::serve(listener, server) => served.map_err(|e| format!("serving: {e}")),
-            _ = tokio::signal::ctrl_c() => {
-                println!("wonders: stopped (every game is saved)");
-                Ok(())
-            }
-        }
+        wonders_server::serve_with(listener, server, limits, stop_signal())
+            .await
+            .map_err(|e| format!("serving: {e}"))?;
+        println!("wonders: stopped (every game is saved)");
+        Ok(())
     })
 }

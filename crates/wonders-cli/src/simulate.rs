@@ -35,7 +35,7 @@ pub struct SimulateArgs {
     /// Base seed: game i's deal and its bots follow from (seed, i), whatever the thread count.
     #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
     pub seed: u64,
-    /// Worker threads [default: all cores].
+    /// Worker threads [default: all cores; at most 4 per core].
     #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     /// Print the statistics as JSON: `games`, `games_per_second`, `mean`, `win_share` (and with
@@ -285,12 +285,33 @@ pub(crate) fn expansions_text(e: Expansions) -> String {
     if names.is_empty() { String::new() } else { format!(" with {}", names.join(", ")) }
 }
 
-/// A pool of `threads` worker threads (default: every core).
+/// Worker threads per core at most: games are pure computation, so more threads than cores only
+/// add switching (and 65,535 threads would exhaust the machine).
+pub(crate) const THREADS_PER_CORE: usize = 4;
+
+/// `--threads` clamped to [`THREADS_PER_CORE`] per core, with the message saying so when it was.
+pub(crate) fn clamp_threads(asked: Option<u16>, cores: usize) -> (usize, Option<String>) {
+    let max = cores.max(1) * THREADS_PER_CORE;
+    match asked {
+        None | Some(0) => (cores.max(1), None),
+        Some(t) if usize::from(t) > max => (
+            max,
+            Some(format!(
+                "--threads {t} is more than this machine can use ({cores} cores); using {max} ({THREADS_PER_CORE} per core)"
+            )),
+        ),
+        Some(t) => (usize::from(t), None),
+    }
+}
+
+/// A pool of `threads` worker threads (default: every core; at most [`THREADS_PER_CORE`] per
+/// core, with a message on standard error when asked for more).
 pub(crate) fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
-    let threads = match threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (threads, message) = clamp_threads(threads, cores);
+    if let Some(m) = message {
+        eprintln!("wonders: {m}");
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -374,6 +395,19 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threads_are_clamped_to_four_per_core_with_a_message() {
+        assert_eq!(clamp_threads(None, 2), (2, None));
+        assert_eq!(clamp_threads(Some(3), 2), (3, None));
+        assert_eq!(clamp_threads(Some(8), 2), (8, None));
+        let (n, message) = clamp_threads(Some(65535), 2);
+        assert_eq!(n, 8);
+        assert_eq!(
+            message.as_deref(),
+            Some("--threads 65535 is more than this machine can use (2 cores); using 8 (4 per core)")
+        );
+    }
 
     #[test]
     fn seeds_are_spread_and_distinct() {

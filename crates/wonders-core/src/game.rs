@@ -1297,6 +1297,49 @@ impl Game {
         if seat >= self.players() { None } else { self.chosen[seat] }
     }
 
+    /// The action chosen for the Free City in the current step, not yet resolved (2-player
+    /// variant): known only to the holder of the Free City card, who chose it.
+    pub fn free_city_choice(&self) -> Option<Action> {
+        self.free_city.and_then(|f| self.chosen[f as usize])
+    }
+
+    /// Takes back `seat`'s last choice of the current simultaneous step (a card and action, a
+    /// wonder side, or, for the holder of the Free City card, the Free City's action first),
+    /// and returns it. A chosen card lies face down until every player has chosen, then all are
+    /// played at once (002 遊戲回合 1「打出一張手牌」; 004 2「每位玩家都選擇了一張卡牌之後，同時將其
+    /// 打出」), so until then the choice is not yet played; once the step has resolved it can no
+    /// longer be taken back. Nothing changes on an error.
+    pub fn retract(&mut self, seat: usize) -> Result<Action, ActionError> {
+        if self.phase == Phase::Over {
+            return Err(ActionError::GameOver);
+        }
+        if seat >= self.players() {
+            return Err(ActionError::NoSuchSeat(seat));
+        }
+        if !matches!(self.phase, Phase::Choose | Phase::ChooseSide) {
+            return Err(ActionError::WrongKind(format!(
+                "nothing to take back: {} (a one-city step resolves at once)",
+                self.waiting_text()
+            )));
+        }
+        // The holder's Free City choice is its latest one, so it goes first.
+        let city = match self.free_city {
+            Some(f)
+                if self.phase == Phase::Choose
+                    && seat == self.holder as usize
+                    && self.chosen[f as usize].is_some() =>
+            {
+                f as usize
+            }
+            _ => seat,
+        };
+        self.chosen[city].take().ok_or_else(|| {
+            ActionError::WrongKind(format!(
+                "seat {seat} has nothing to take back: it has not chosen this turn"
+            ))
+        })
+    }
+
     /// The hands `seat` has held this Age, turn by turn up to the current turn: what it has
     /// legitimately seen (so it knows which cards went to which neighbour).
     pub fn seen_hands(&self, seat: usize) -> &[Hand] {

@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod armada;
 pub mod card;
 pub mod catalog;
 pub mod city;
@@ -36,6 +37,7 @@ pub mod resources;
 pub mod sample;
 pub mod score;
 pub mod table;
+pub mod tensor;
 pub mod view;
 pub mod wire;
 

@@ -26,10 +26,15 @@ pub struct Score {
     pub guilds: i32,
     /// Edifice: end-game rewards of the completed projects held, minus debt tokens (0 without
     /// the expansion; [`crate::edifice::score`]).
-    #[serde(default)]
+    /// Left out of the JSON when 0, so base-game records and score lines read as before.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub edifice: i32,
     /// The sum.
     pub total: i32,
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
 }
 
 impl Score {

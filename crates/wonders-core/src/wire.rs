@@ -53,7 +53,9 @@ impl From<WireFree> for FreeBy {
 
 /// An action on the wire, e.g. `{"type": "build", "card": "Library", "left": 2}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+// Unknown fields are refused: an action with a stray `"bank"` or a misspelt field is an error,
+// not silently something else.
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum WireAction {
     /// Build the card.
     Build {
@@ -130,8 +132,9 @@ pub enum WireAction {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         age: Option<u8>,
     },
-    /// Halicarnassus: build nothing from the discard pile.
-    Pass,
+    /// Halicarnassus: build nothing from the discard pile. (An empty struct, not a unit variant,
+    /// so that unknown fields are refused here too; on the wire it is `{"type": "pass"}`.)
+    Pass {},
     /// 2nd edition: choose the side of the wonder board.
     ChooseSide {
         /// `A`/`B`, or `Day`/`Night`.
@@ -171,7 +174,7 @@ impl WireAction {
             Action::BuildDiscarded { card } => {
                 WireAction::BuildDiscarded { card: name(card), age: age(card) }
             }
-            Action::Pass => WireAction::Pass,
+            Action::Pass => WireAction::Pass {},
             Action::ChooseSide { side } => {
                 WireAction::ChooseSide { side: side.label(catalog.edition).to_string() }
             }
@@ -198,7 +201,7 @@ impl WireAction {
             | WireAction::Wonder { age, .. }
             | WireAction::Discard { age, .. }
             | WireAction::BuildDiscarded { age, .. } => age.is_some(),
-            WireAction::Pass | WireAction::ChooseSide { .. } | WireAction::DiscardBuilt { .. } => false,
+            WireAction::Pass {} | WireAction::ChooseSide { .. } | WireAction::DiscardBuilt { .. } => false,
         };
         if explicit_age {
             return Ok(action);
@@ -252,7 +255,7 @@ impl WireAction {
             WireAction::DiscardBuilt { card, age } => Action::DiscardBuilt { card: find(card, age)? },
             WireAction::Discard { card, age } => Action::Discard { card: find(card, age)? },
             WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
-            WireAction::Pass => Action::Pass,
+            WireAction::Pass {} => Action::Pass,
             WireAction::ChooseSide { side } => Action::ChooseSide {
                 side: Side::parse(side).ok_or_else(|| UnknownName {
                     kind: "wonder side",
@@ -742,5 +745,28 @@ impl Record {
             }
         }
         Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_refuse_unknown_fields_but_records_keep_their_seat() {
+        for (json, field) in [
+            (r#"{"type": "wonder", "card": "Altar", "free": "junk"}"#, "free"),
+            (r#"{"type": "discard", "card": "Altar", "zzz": 1}"#, "zzz"),
+            (r#"{"type": "pass", "card": "Altar"}"#, "card"),
+        ] {
+            let e = serde_json::from_str::<WireAction>(json).unwrap_err().to_string();
+            assert!(e.contains(&format!("unknown field `{field}`")), "{json}: {e}");
+        }
+        assert_eq!(serde_json::to_string(&WireAction::Pass {}).unwrap(), r#"{"type":"pass"}"#);
+        assert_eq!(serde_json::from_str::<WireAction>(r#"{"type": "pass"}"#).unwrap(), WireAction::Pass {});
+        let recorded: RecordedAction =
+            serde_json::from_str(r#"{"seat": 2, "type": "discard", "card": "Altar"}"#).unwrap();
+        assert_eq!(recorded.seat, 2);
+        assert_eq!(recorded.action, WireAction::Discard { card: "Altar".into(), age: None });
     }
 }

@@ -8,6 +8,10 @@
 //! cargo run --release -p wonders-server --example load -- --games 200
 //! ```
 //!
+//! The server runs with [`wonders_server::Limits::loopback`]: every client is on 127.0.0.1, so the
+//! per-IP rate limits and connection caps are lifted; the timeouts and message sizes are the
+//! defaults of `wonders serve`.
+//!
 //! Options: `--games N` (200), `--players P` (4), `--timeout SECONDS` (300). It stops by itself
 //! when every game is over or the time is up, and only ever talks to 127.0.0.1.
 
@@ -53,7 +57,10 @@ fn serve_only(db: &str) {
         let server = wonders_server::Server::open(std::path::Path::new(db)).unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         println!("ADDR {}", listener.local_addr().unwrap());
-        wonders_server::serve(listener, server).await.unwrap();
+        // 200 games from one address: the per-IP rate limits and connection caps are lifted
+        // (`Limits::loopback`); timeouts and message sizes stay the defaults.
+        let limits = wonders_server::Limits::loopback();
+        wonders_server::serve_with(listener, server, limits, std::future::pending()).await.unwrap();
     });
 }
 

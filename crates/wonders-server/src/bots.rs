@@ -2,9 +2,9 @@
 
 use wonders_bots::{Bot, bot_from_name};
 
-/// The names of the bots a seat can be given, first the default. The search bot is left out: it
-/// thinks for 100 ms a move, and the server plays bots' moves while holding the table.
-pub const BOT_NAMES: &[&str] = &["heuristic", "random"];
+/// The names of the bots a seat can be given, first the default: the rule-based bot, the
+/// Monte-Carlo search bot (100 ms a move) and the random one.
+pub const BOT_NAMES: &[&str] = &["heuristic", "search", "random"];
 
 /// A bot of the given name, its choices following from `seed`; an error names the known bots.
 /// To offer another bot of `wonders_bots::bot_from_name`, add its name to [`BOT_NAMES`].

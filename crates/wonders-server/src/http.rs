@@ -5,29 +5,44 @@
 //! | `GET /`, `GET /t/{id}` | the browser UI |
 //! | `GET /api/catalog/{edition}` | every card and wonder of an edition, with Chinese names |
 //! | `GET /api/bots` | the names of the bots a seat can be given |
-//! | `GET /api/tables` | open and finished tables |
+//! | `GET /api/tables` | open and finished tables, a page at a time (`?offset=0&limit=50`, at most 200; [`TablePage`]) |
 //! | `POST /api/tables` | create a table ([`CreateTable`]) |
 //! | `GET /api/tables/{id}` | a table's public info |
 //! | `GET /api/tables/{id}/state` | the state for the seat of the `Authorization: Bearer` token, or a spectator's |
 //! | `POST /api/tables/{id}/seats/{seat}` | take a seat (`{"name": …}`); returns the seat's token once |
 //! | `POST /api/tables/{id}/actions` | act for the token's seat ([`crate::msg::ActRequest`]) |
+//! | `POST /api/tables/{id}/retract` | take back the token's seat's last choice before the step resolves |
+//! | `POST /api/score` | the score sheet of a table JSON (the format `wonders score` reads; [`crate::scorepad`]) |
+//! | `GET /score` | the score pad page |
 //! | `POST /api/tables/{id}/rematch` | the table's rematch (created once) |
 //! | `GET /api/tables/{id}/record` | a finished game's record, with scores |
 //! | `GET /api/tables/{id}/ws` | the WebSocket ([`crate::ws`]) |
+//! | `GET /healthz` | `{"status": "ok"}` while serving |
+//! | `GET /metrics` | Prometheus metrics ([`crate::metrics`]) |
+//!
+//! Every request first goes through [`crate::net::guard`]: state-changing requests must be
+//! `application/json` from the server's own origin, bodies are limited in size, creating tables,
+//! taking seats and rematches are rate-limited per IP address ([`crate::limits`]). Request bodies
+//! are JSON objects; unknown fields are refused.
 //!
 //! Errors are `{"error": {"code": …, "message": …}}` with a 4xx/5xx status; see [`ApiError`].
 
-use crate::msg::{ActRequest, ApiError, CreateTable, TakeSeat};
+use crate::limits::Limits;
+use crate::msg::{ActRequest, ApiError, CreateTable, TablePage, TakeSeat};
+use crate::net::{self, Net};
 use crate::server::Server;
 use crate::{catalog, ui, ws};
-use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{Path, RawQuery, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::{Extension, Router, middleware};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::sync::Arc;
+use std::time::Instant;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -36,8 +51,14 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The routes of the server.
+/// The routes of the server, with the default [`Limits`].
 pub fn router(server: Server) -> Router {
+    router_with(Net::new(server, Limits::default()))
+}
+
+/// The routes of the server, under the limits of `net`.
+pub fn router_with(net: Arc<Net>) -> Router {
+    let server = net.server.clone();
     Router::new()
         .route("/", get(ui::index))
         .route("/t/{id}", get(ui::index))
@@ -50,10 +71,17 @@ pub fn router(server: Server) -> Router {
         .route("/api/tables/{id}/state", get(state))
         .route("/api/tables/{id}/seats/{seat}", post(take_seat))
         .route("/api/tables/{id}/actions", post(act))
+        .route("/api/tables/{id}/retract", post(retract))
+        .route("/api/score", post(score))
+        .route("/score", get(ui::index))
         .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/ws", get(websocket))
+        .route("/healthz", get(net::healthz))
+        .route("/metrics", get(net::metrics))
         .fallback(not_found)
+        .layer(Extension(net.clone()))
+        .layer(middleware::from_fn_with_state(net, net::guard))
         .with_state(server)
 }
 
@@ -68,7 +96,14 @@ fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
     }
 }
 
+/// Parses a request body: a JSON object (not an array or a bare value) of the expected fields.
 fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        return Err(ApiError::BadRequest(
+            "malformed request body: it must be a JSON object (`{…}`), not an array or a bare value".into(),
+        ));
+    }
     serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("malformed request body: {e}")))
 }
 
@@ -102,8 +137,40 @@ async fn bots() -> Response {
     json(StatusCode::OK, &crate::BOT_NAMES)
 }
 
-async fn list(State(server): State<Server>) -> Response {
-    json(StatusCode::OK, &server.list())
+/// Tables per list on a page of `GET /api/tables`: by default, and at most.
+const PAGE_DEFAULT: usize = 50;
+const PAGE_MAX: usize = 200;
+
+async fn list(State(server): State<Server>, RawQuery(query): RawQuery) -> Result<Response, ApiError> {
+    let (mut offset, mut limit) = (0, PAGE_DEFAULT);
+    for pair in query.as_deref().unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let number = || {
+            value
+                .parse::<usize>()
+                .map_err(|_| ApiError::BadRequest(format!("`{key}` must be a number, not `{value}`")))
+        };
+        match key {
+            "offset" => offset = number()?,
+            "limit" => limit = number()?,
+            _ => return Err(ApiError::BadRequest(format!("unknown parameter `{key}` (offset, limit)"))),
+        }
+    }
+    if !(1..=PAGE_MAX).contains(&limit) {
+        return Err(ApiError::BadRequest(format!("`limit` is 1 to {PAGE_MAX}, not {limit}")));
+    }
+    let all = server.list();
+    let page = |v: Vec<crate::msg::TableInfo>| v.into_iter().skip(offset).take(limit).collect();
+    let (open_total, finished_total) = (all.open.len(), all.finished.len());
+    let page = TablePage {
+        open: page(all.open),
+        finished: page(all.finished),
+        open_total,
+        finished_total,
+        offset,
+        limit,
+    };
+    Ok(json(StatusCode::OK, &page))
 }
 
 async fn create(State(server): State<Server>, body: Bytes) -> Result<Response, ApiError> {
@@ -141,16 +208,37 @@ async fn take_seat(
 
 async fn act(
     State(server): State<Server>,
+    Extension(net): Extension<Arc<Net>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    let arrived = Instant::now();
     let token = bearer(&headers)?.ok_or_else(|| {
         ApiError::Forbidden("acting needs the seat's token (Authorization: Bearer …)".into())
     })?;
     let req: ActRequest = parse(&body)?;
     let turn_id = blocking(move || server.act(&id, &token, req.turn_id, &req.action)).await?;
+    net.metrics.action(arrived.elapsed());
     Ok(json(StatusCode::OK, &serde_json::json!({"accepted": true, "turn_id": turn_id})))
+}
+
+async fn retract(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::Forbidden("taking back a choice needs the seat's token (Authorization: Bearer …)".into())
+    })?;
+    let turn_id = blocking(move || server.retract(&id, &token)).await?;
+    Ok(json(StatusCode::OK, &serde_json::json!({"retracted": true, "turn_id": turn_id})))
+}
+
+async fn score(body: Bytes) -> Result<Response, ApiError> {
+    let text =
+        std::str::from_utf8(&body).map_err(|_| ApiError::BadRequest("the table is not UTF-8 text".into()))?;
+    Ok(json(StatusCode::OK, &crate::scorepad::score(text)?))
 }
 
 async fn rematch(State(server): State<Server>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -165,9 +253,18 @@ async fn record(State(server): State<Server>, Path(id): Path<String>) -> Result<
 
 async fn websocket(
     State(server): State<Server>,
+    Extension(net): Extension<Arc<Net>>,
     Path(id): Path<String>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let cell = server.table(&id)?;
-    Ok(upgrade.on_upgrade(move |socket| ws::run(server, id, cell, socket)))
+    let upgrade =
+        upgrade.map_err(|e| ApiError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
+    let max = net.limits.ws_max_message;
+    let upgrade = upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        .read_buffer_size(ws::READ_BUFFER)
+        .write_buffer_size(0);
+    Ok(upgrade.on_upgrade(move |socket| ws::run(server, net, id, cell, socket)))
 }

@@ -31,21 +31,30 @@
 mod bots;
 pub mod catalog;
 pub mod http;
+pub mod limits;
+pub mod metrics;
 pub mod msg;
+pub mod net;
+pub mod scorepad;
+pub mod security;
 pub mod server;
 pub mod store;
+pub mod summary;
 pub mod table;
 pub mod token;
 pub mod ui;
 pub mod ws;
 
 pub use bots::{BOT_NAMES, make_bot};
-pub use http::router;
+pub use http::{router, router_with};
+pub use limits::Limits;
 pub use msg::ApiError;
+pub use net::serve_with;
 pub use server::Server;
 pub use store::{Store, StoreError};
 
-/// Serves `server` on `listener` until the process ends.
+/// Serves `server` on `listener` with the default [`Limits`] until the process ends (see
+/// [`serve_with`] for other limits and a graceful shutdown).
 pub async fn serve(listener: tokio::net::TcpListener, server: Server) -> std::io::Result<()> {
-    axum::serve(listener, router(server)).await
+    serve_with(listener, server, Limits::default(), std::future::pending()).await
 }

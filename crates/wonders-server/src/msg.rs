@@ -33,6 +33,19 @@ pub enum ApiError {
     /// The store failed; nothing was changed (HTTP 500).
     #[error("{0}")]
     Storage(String),
+    /// The request body is larger than the server accepts (HTTP 413).
+    #[error("{0}")]
+    TooLarge(String),
+    /// The request body is not `application/json` (HTTP 415).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// Too many requests of this kind from this address; try again later (HTTP 429).
+    #[error("{0}")]
+    RateLimited(String),
+    /// The server cannot take this now (too many open tables, a request that took too long,
+    /// shutting down); try again later (HTTP 503).
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl ApiError {
@@ -46,6 +59,10 @@ impl ApiError {
             ApiError::Stale(_) => "stale",
             ApiError::Illegal(_) => "illegal",
             ApiError::Storage(_) => "storage",
+            ApiError::TooLarge(_) => "too_large",
+            ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
+            ApiError::RateLimited(_) => "rate_limited",
+            ApiError::Unavailable(_) => "unavailable",
         }
     }
 
@@ -58,6 +75,10 @@ impl ApiError {
             ApiError::Conflict(_) | ApiError::Stale(_) => 409,
             ApiError::Illegal(_) => 422,
             ApiError::Storage(_) => 500,
+            ApiError::TooLarge(_) => 413,
+            ApiError::UnsupportedMediaType(_) => 415,
+            ApiError::RateLimited(_) => 429,
+            ApiError::Unavailable(_) => 503,
         }
     }
 
@@ -155,10 +176,18 @@ pub enum ClientMsg {
         /// The seat's token.
         token: String,
     },
-    /// Ask for the current state again.
-    Refresh,
+    /// Take back the seat's last choice of the current step, before it resolves
+    /// ([`wonders_core::Game::retract`]); answered by `accepted` or `error`.
+    Retract {
+        /// Echoed in the answer.
+        #[serde(default)]
+        id: Option<u64>,
+    },
+    /// Ask for the current state again. (Empty structs rather than unit variants, here and
+    /// below, so that unknown fields are refused.)
+    Refresh {},
     /// Keep-alive; answered by `pong`.
-    Ping,
+    Ping {},
 }
 
 /// What the server sends on the WebSocket.
@@ -363,6 +392,37 @@ pub struct StateMsg {
     pub history_from: usize,
     /// The final score sheet, once the game is over.
     pub scores: Option<Vec<ScoreLine>>,
+    /// Every city at a glance (production, what it sells, science, a running score), from
+    /// public information; empty before the game starts.
+    pub summaries: Vec<crate::summary::CitySummary>,
+    /// The military conflicts of every Age that has ended, oldest first.
+    pub age_ends: Vec<crate::summary::AgeEnd>,
+    /// `you`'s choices of the current step not yet resolved (its own, then the Free City's): it
+    /// may take the last one back (`retract`) until the step resolves.
+    pub pending: Vec<WireAction>,
+    /// For each card of `you`'s hand (same order), why the acting city cannot build it, or `null`.
+    pub reasons: Vec<Option<String>>,
+    /// Why the acting city cannot build its next wonder stage now, if it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage_reason: Option<String>,
+}
+
+/// One page of the list of tables (`GET /api/tables?offset=…&limit=…`): the same slice of the
+/// open and of the finished tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TablePage {
+    /// Open tables on this page, newest first.
+    pub open: Vec<TableInfo>,
+    /// Finished (and broken) tables on this page, newest first.
+    pub finished: Vec<TableInfo>,
+    /// Open tables in all.
+    pub open_total: usize,
+    /// Finished tables in all.
+    pub finished_total: usize,
+    /// Index of this page's first table in each list.
+    pub offset: usize,
+    /// Tables per list on a page.
+    pub limit: usize,
 }
 
 /// A table in the list of tables.

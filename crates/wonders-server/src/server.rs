@@ -203,6 +203,23 @@ impl Server {
         Ok(next)
     }
 
+    /// Takes back the last choice of the seat of `token` in the current step (stored, then
+    /// applied); refused once the step resolved. Returns the seat's new `turn_id`.
+    pub fn retract(&self, id: &str, token: &str) -> Result<u64, ApiError> {
+        let cell = self.table(id)?;
+        let mut table = cell.lock();
+        let seat = table
+            .seat_of_token(token)
+            .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
+        let plan = table.plan_retract(seat)?;
+        self.store().append(id, plan.first_index, &plan.stored)?;
+        table.apply(&plan);
+        let next = table.turn_id(Some(seat));
+        drop(table);
+        cell.notify();
+        Ok(next)
+    }
+
     /// Every table: open ones (waiting or playing) and finished ones, newest first.
     pub fn list(&self) -> TableList {
         let cells: Vec<Arc<TableCell>> =

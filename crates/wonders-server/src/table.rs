@@ -7,6 +7,7 @@
 use crate::bots::make_bot;
 use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, StateMsg, TableInfo};
 use crate::store::{StoredSeat, StoredTable};
+use crate::summary::{AgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
 use wonders_bots::Bot;
 use wonders_core::score::ranks;
@@ -28,20 +29,55 @@ struct Live {
     history: Vec<WireLogEntry>,
     last_log: Vec<LogEntry>,
     actions: Vec<RecordedAction>,
-    /// Actions made by each seat.
+    /// Actions made by each seat (a retraction counts as one).
     acted: Vec<u64>,
+    /// Entries of the stored log: the actions, and the retractions.
+    stored: usize,
+    /// The military conflicts of each Age that has ended.
+    age_ends: Vec<AgeEnd>,
+    /// Every city's summary, computed once per resolved step (cities change only then).
+    summaries: Vec<CitySummary>,
 }
 
 impl Live {
     fn new(game: Game) -> Live {
         let acted = vec![0; game.players()];
-        Live { game, step: 0, history: Vec::new(), last_log: Vec::new(), actions: Vec::new(), acted }
+        Live {
+            step: 0,
+            history: Vec::new(),
+            last_log: Vec::new(),
+            actions: Vec::new(),
+            acted,
+            stored: 0,
+            age_ends: Vec::new(),
+            summaries: summaries(game.catalog(), game.cities()),
+            game,
+        }
+    }
+
+    /// Takes back the seat's last choice of the step: it leaves the record too (a retracted
+    /// choice was never played).
+    fn retract(&mut self, seat: u8) -> Result<(), wonders_core::ActionError> {
+        self.game.retract(seat as usize)?;
+        if let Some(i) = self.actions.iter().rposition(|a| a.seat == seat) {
+            self.actions.remove(i);
+        }
+        if let Some(n) = self.acted.get_mut(seat as usize) {
+            *n += 1;
+        }
+        self.stored += 1;
+        Ok(())
     }
 
     /// Submits an action and keeps the step, the history and the record up to date.
     fn apply(&mut self, seat: u8, action: Action) -> Result<(), wonders_core::ActionError> {
         let before = step_key(&self.game);
+        let cities_before = self.game.cities().to_vec();
         self.game.submit(seat as usize, action)?;
+        self.stored += 1;
+        if self.game.age() != before.0 || (self.game.is_over() && before.2 != Phase::Over) {
+            self.age_ends.push(age_end(before.0, &cities_before, self.game.cities()));
+        }
         let catalog = self.game.catalog();
         self.actions.push(RecordedAction { seat, action: WireAction::from_action(catalog, &action) });
         if let Some(n) = self.acted.get_mut(seat as usize) {
@@ -49,6 +85,7 @@ impl Live {
         }
         if step_key(&self.game) != before {
             self.step += 1;
+            self.summaries = summaries(self.game.catalog(), self.game.cities());
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
@@ -64,6 +101,8 @@ impl Live {
 pub struct Plan {
     /// The actions, in order: the seat and the action.
     pub actions: Vec<(u8, Action)>,
+    /// A seat taking back its last choice, before the actions.
+    pub retract: Option<u8>,
     /// The same, as stored: the seat and the action's JSON.
     pub stored: Vec<(u8, String)>,
     /// Index in the log of the first action.
@@ -83,16 +122,18 @@ pub struct Table {
     rematch_of: Option<String>,
 }
 
-/// Display names: 1–32 characters, no control characters, trimmed.
+/// How a retraction is stored in a table's log (the other entries are `WireAction`s).
+pub const RETRACT_JSON: &str = r#"{"type":"retract"}"#;
+
+/// Display names: 1–32 characters, trimmed, with no control or format characters
+/// ([`crate::security::check_name_chars`]).
 pub fn check_name(name: &str) -> Result<String, ApiError> {
     let name = name.trim();
     let len = name.chars().count();
     if len == 0 || len > 32 {
         return Err(ApiError::BadRequest(format!("a name has 1 to 32 characters, not {len}")));
     }
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::BadRequest("a name cannot hold control characters".into()));
-    }
+    crate::security::check_name_chars(name)?;
     Ok(name.to_string())
 }
 
@@ -191,7 +232,7 @@ impl Table {
                 Err(format!("table {}: its stored log does not replay: {e}", st.id)),
             ),
         };
-        let actions = live.as_ref().map_or(0, |l| l.actions.len()) as u64;
+        let actions = live.as_ref().map_or(0, |l| l.stored) as u64;
         let bots = st
             .seats
             .iter()
@@ -224,6 +265,10 @@ impl Table {
         }
         let mut live = Live::new(Game::new(&setup).map_err(|e| e.to_string())?);
         for (i, (seat, json)) in st.actions.iter().enumerate() {
+            if json == RETRACT_JSON {
+                live.retract(*seat).map_err(|e| format!("action {i} (seat {seat} takes back): {e}"))?;
+                continue;
+            }
             let wire: WireAction =
                 serde_json::from_str(json).map_err(|e| format!("action {i}: not an action: {e}"))?;
             let action =
@@ -332,6 +377,11 @@ impl Table {
             history: Vec::new(),
             history_from: 0,
             scores: None,
+            summaries: Vec::new(),
+            age_ends: Vec::new(),
+            pending: Vec::new(),
+            reasons: Vec::new(),
+            stage_reason: None,
         };
         let Ok(live) = &self.live else {
             return msg;
@@ -356,6 +406,25 @@ impl Table {
         }
         msg.waiting = game.to_act().iter().map(|&s| s as u8).collect();
         msg.history = live.history.clone();
+        msg.summaries = live.summaries.clone();
+        msg.age_ends = live.age_ends.clone();
+        if let Some(seat) = you {
+            let s = seat as usize;
+            msg.pending = [
+                game.own_choice(s),
+                if game.free_city_holder() == Some(s) { game.free_city_choice() } else { None },
+            ]
+            .into_iter()
+            .flatten()
+            .map(|a| WireAction::from_action(catalog, &a))
+            .collect();
+            if game.must_act(s) && matches!(game.phase(), Phase::Choose | Phase::PlayLastCard { .. }) {
+                let city = game.acting_city(s);
+                let hand = game.hand(s);
+                msg.reasons = hand.iter().map(|&c| card_reason(catalog, game.cities(), city, c)).collect();
+                msg.stage_reason = stage_reason(catalog, game.cities(), city);
+            }
+        }
         if game.is_over() {
             msg.scores = Some(score_lines(game));
         }
@@ -435,7 +504,7 @@ impl Table {
             )));
         }
         let mut game = live.game.clone();
-        let first_index = live.actions.len();
+        let first_index = live.stored;
         let action =
             action.to_action_in(&game, seat as usize).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         game.submit(seat as usize, action).map_err(|e| ApiError::Illegal(e.to_string()))?;
@@ -452,7 +521,7 @@ impl Table {
             return Ok(Plan::default());
         }
         let mut game = live.game.clone();
-        let first_index = live.actions.len();
+        let first_index = live.stored;
         let mut actions = Vec::new();
         run_bots(&mut game, &mut self.bots, &mut actions)?;
         Ok(self.finish_plan(actions, first_index))
@@ -468,7 +537,21 @@ impl Table {
                 (*s, json)
             })
             .collect();
-        Plan { actions, stored, first_index }
+        Plan { actions, retract: None, stored, first_index }
+    }
+
+    /// Plans taking back `seat`'s last choice of the current step: refused once the step
+    /// resolved. Nothing changes.
+    pub fn plan_retract(&mut self, seat: u8) -> Result<Plan, ApiError> {
+        let live = self.live()?;
+        let mut copy = live.clone();
+        copy.retract(seat).map_err(|e| ApiError::Illegal(format!("cannot take the choice back: {e}")))?;
+        Ok(Plan {
+            actions: Vec::new(),
+            retract: Some(seat),
+            stored: vec![(seat, RETRACT_JSON.to_string())],
+            first_index: live.stored,
+        })
     }
 
     /// Checks that a person can take `seat`.
@@ -499,11 +582,11 @@ impl Table {
             .enumerate()
             .all(|(i, s)| i == seat || s.bot.is_some() || s.token_hash.is_some());
         if !others_taken {
-            return Ok(Plan { first_index: self.live()?.actions.len(), ..Plan::default() });
+            return Ok(Plan { first_index: self.live()?.stored, ..Plan::default() });
         }
         let live = self.live()?;
         let mut game = live.game.clone();
-        let first_index = live.actions.len();
+        let first_index = live.stored;
         let mut actions = Vec::new();
         run_bots(&mut game, &mut self.bots, &mut actions)?;
         Ok(self.finish_plan(actions, first_index))
@@ -521,6 +604,12 @@ impl Table {
     /// the same game, so they apply; should one not, the table is marked broken.
     pub fn apply(&mut self, plan: &Plan) {
         if let Ok(live) = &mut self.live {
+            if let Some(seat) = plan.retract
+                && let Err(e) = live.retract(seat)
+            {
+                self.live = Err(format!("a planned retraction failed to apply: {e}"));
+                return;
+            }
             for &(seat, action) in &plan.actions {
                 if let Err(e) = live.apply(seat, action) {
                     self.live = Err(format!("a planned action failed to apply: {e}"));

@@ -11,14 +11,28 @@
 //! - `{"type": "act", "id": 7, "turn_id": 12, "action": {"type": "build", "card": "Library", …}}`:
 //!   answered by `accepted` (stored, then applied) or `error` (nothing changed), both echoing
 //!   `id`;
+//! - `{"type": "retract", "id": 8}`: takes back the seat's last choice of the current step,
+//!   before it resolves; answered like `act`;
 //! - `{"type": "refresh"}` and `{"type": "ping"}`.
 //!
 //! A malformed message is answered by an `error` with code `bad_request`.
+//!
+//! Limits ([`crate::limits::Limits`]): a client's message (and frame) is at most `ws_max_message`
+//! bytes (4 KiB by default; a larger one closes the connection with code 1009, "message too
+//! big"); the server sends a WebSocket ping every `ws_ping_interval` and closes a connection
+//! from which nothing (not even a pong) arrived for `ws_idle_timeout`; when the server shuts
+//! down, each connection gets a close with code 1001 ("going away") after the action it may be
+//! storing is acknowledged.
 
 use crate::msg::{ApiError, ClientMsg, ServerMsg};
+use crate::net::Net;
 use crate::server::{Server, TableCell};
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use std::sync::Arc;
+use std::time::Instant;
+
+/// The size of a connection's read buffer: client messages are small.
+pub const READ_BUFFER: usize = 4 * 1024;
 
 fn error(id: Option<u64>, e: &ApiError) -> ServerMsg {
     ServerMsg::Error { id, code: e.code().to_string(), message: e.to_string() }
@@ -31,8 +45,18 @@ async fn send(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
     }
 }
 
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+    let frame = CloseFrame { code, reason: Utf8Bytes::from_static(reason) };
+    let _ = socket.send(Message::Close(Some(frame))).await;
+}
+
 /// Serves one WebSocket connection until it closes.
-pub async fn run(server: Server, id: String, cell: Arc<TableCell>, mut socket: WebSocket) {
+pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>, mut socket: WebSocket) {
+    let _counted = net.metrics.websocket();
+    let mut shutdown = net.shutdown_signal();
+    let (ping_every, idle_after) = (net.limits.ws_ping_interval, net.limits.ws_idle_timeout);
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    let mut last_heard = tokio::time::Instant::now();
     let mut changes = cell.subscribe();
     changes.mark_unchanged();
     let mut token: Option<String> = None;
@@ -53,6 +77,19 @@ pub async fn run(server: Server, id: String, cell: Arc<TableCell>, mut socket: W
     }
     loop {
         tokio::select! {
+            _ = shutdown.changed() => {
+                close(&mut socket, close_code::AWAY, "the server is shutting down").await;
+                return;
+            }
+            () = tokio::time::sleep_until(last_heard + idle_after) => {
+                close(&mut socket, close_code::AWAY, "idle for too long").await;
+                return;
+            }
+            _ = pings.tick() => {
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            }
             changed = changes.changed() => {
                 if changed.is_err() {
                     return;
@@ -63,8 +100,21 @@ pub async fn run(server: Server, id: String, cell: Arc<TableCell>, mut socket: W
                 }
             }
             incoming = socket.recv() => {
+                last_heard = tokio::time::Instant::now();
+                let arrived = Instant::now();
                 let text = match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                    None | Some(Ok(Message::Close(_))) => return,
+                    Some(Err(e)) => {
+                        // Over the size limit (tungstenite's "Space limit exceeded: Message too
+                        // long"), or a broken frame.
+                        let text = e.to_string();
+                        if text.contains("too long") || text.contains("limit") {
+                            close(&mut socket, close_code::SIZE, "message too big").await;
+                        } else {
+                            close(&mut socket, close_code::PROTOCOL, "malformed frame").await;
+                        }
+                        return;
+                    }
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
                         let e = ApiError::BadRequest("messages are JSON text".into());
@@ -77,8 +127,8 @@ pub async fn run(server: Server, id: String, cell: Arc<TableCell>, mut socket: W
                 };
                 let reply = match serde_json::from_str::<ClientMsg>(text.as_str()) {
                     Err(e) => vec![error(None, &ApiError::BadRequest(format!("malformed message: {e}")))],
-                    Ok(ClientMsg::Ping) => vec![ServerMsg::Pong],
-                    Ok(ClientMsg::Refresh) => vec![state(seat, true)],
+                    Ok(ClientMsg::Ping {}) => vec![ServerMsg::Pong],
+                    Ok(ClientMsg::Refresh {}) => vec![state(seat, true)],
                     Ok(ClientMsg::Auth { token: t }) => match server.authorize(&id, &t) {
                         Ok(s) => {
                             token = Some(t);
@@ -86,6 +136,22 @@ pub async fn run(server: Server, id: String, cell: Arc<TableCell>, mut socket: W
                             vec![ServerMsg::AuthOk { seat: s }, state(seat, true)]
                         }
                         Err(e) => vec![error(None, &e)],
+                    },
+                    Ok(ClientMsg::Retract { id: msg_id }) => match &token {
+                        None => vec![error(
+                            msg_id,
+                            &ApiError::Forbidden("send `auth` with the seat's token before taking back a choice".into()),
+                        )],
+                        Some(t) => {
+                            let (server2, table, t) = (server.clone(), id.clone(), t.clone());
+                            let result = tokio::task::spawn_blocking(move || server2.retract(&table, &t))
+                                .await
+                                .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
+                            match result {
+                                Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
+                                Err(e) => vec![error(msg_id, &e)],
+                            }
+                        }
                     },
                     Ok(ClientMsg::Act { id: msg_id, turn_id, action }) => match &token {
                         None => vec![error(
@@ -98,7 +164,10 @@ pub async fn run(server: Server, id: String, cell: Arc<TableCell>, mut socket: W
                                 .await
                                 .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
                             match result {
-                                Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
+                                Ok(turn_id) => {
+                                    net.metrics.action(arrived.elapsed());
+                                    vec![ServerMsg::Accepted { id: msg_id, turn_id }]
+                                }
                                 Err(e) => vec![error(msg_id, &e)],
                             }
                         }

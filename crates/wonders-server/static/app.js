@@ -1,19 +1,36 @@
-// The 7 Wonders browser client: the lobby (/) and a table (/t/{id}).
-// Plain JavaScript, no build step. Every game action comes from the server's `legal` list and is
-// sent back as it is; unknown action types are shown as generic buttons.
+// The 7 Wonders browser client: the lobby (/), a table (/t/{id}) and the score pad (/score).
+// Plain JavaScript, no build step, no inline handlers or styles (the page runs under a strict
+// Content-Security-Policy). Every game action comes from the server's `legal` list and is sent
+// back as it is; unknown action types are shown as generic buttons.
 'use strict';
 
 // ---------------------------------------------------------------- helpers
 
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') el.className = v;
+    if (k === 'class') el.setAttribute('class', v);
     else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'value' && 'value' in el) el.value = v;
     else el.setAttribute(k, v === true ? '' : v);
   }
+}
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVGNS, tag);
+  setAttrs(el, attrs);
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -26,6 +43,8 @@ const store = {
   set lang(v) { localStorage.setItem('wonders.lang', v); },
   get name() { return localStorage.getItem('wonders.name') || ''; },
   set name(v) { localStorage.setItem('wonders.name', v); },
+  get notify() { return localStorage.getItem('wonders.notify') === '1'; },
+  set notify(v) { localStorage.setItem('wonders.notify', v ? '1' : '0'); },
   tokens() {
     try { return JSON.parse(localStorage.getItem('wonders.tokens') || '{}'); } catch (e) { return {}; }
   },
@@ -45,34 +64,67 @@ const TEXT = {
   seats: ['Seats', '座位'], person: ['a person', '真人'], bot: ['bot', '電腦'],
   yourName: ['Your name', '你的名字'], create: ['Create and sit down', '建立並入座'],
   openTables: ['Open tables', '進行中的牌桌'], finishedTables: ['Finished games', '已結束的遊戲'],
-  none: ['none yet', '暫無'], open: ['open', '進入'], table: ['Table', '牌桌'],
+  none: ['none yet', '暫無'], join: ['Join', '加入'], watch: ['Watch', '觀戰'], resume: ['Resume', '回到牌桌'],
+  table: ['Table', '牌桌'], seated: ['seated', '已入座'], page: ['page', '頁'],
   share: ['Invite friends with this link:', '用這個連結邀請朋友：'], copy: ['Copy', '複製'],
   take: ['Take this seat', '坐這裡'], free: ['free', '空位'], you: ['you', '你'],
   waitingSeats: ['Waiting for every seat to be taken.', '等待所有座位坐滿。'],
   age: ['Age', '時代'], turn: ['Turn', '回合'], yourMove: ['Your move', '輪到你了'],
   waitingOthers: ['Waiting for the others…', '等待其他玩家…'], hand: ['Your hand', '你的手牌'],
-  build: ['Build', '建造'], stage: ['Wonder stage', '建造奇蹟階段'], discard: ['Discard +3', '棄牌 +3'],
-  cannotBuild: ['cannot be built', '無法建造'], ways: ['ways', '種付法'], bank: ['bank', '銀行'],
-  nothing: ['no cost', '不用付錢'], freeChain: ['free (chain)', '免費（連鎖）'], freeBy: ['free', '免費'],
-  yourCity: ['Your city', '你的城市'], leftN: ['Left neighbour', '左鄰'], rightN: ['Right neighbour', '右鄰'],
-  allCities: ['Every city', '所有城市'], log: ['Turn log', '回合紀錄'], scores: ['Final scores', '最終分數'],
-  military: ['Military', '軍事'], treasury: ['Treasury', '金錢'], wonder: ['Wonder', '奇蹟'],
+  build: ['Build', '建造'], discard: ['Discard for 3 coins', '棄牌換 3 錢幣'],
+  ways: ['ways', '種付法'], bank: ['bank', '銀行'], from: ['from', '最少'],
+  nothing: ['no cost', '不用付錢'], free_chain: ['free (chain)', '免費（連鎖）'],
+  free_free_build: ['free (wonder: once per Age)', '免費（奇蹟：每時代一次）'],
+  free_first_of_colour: ['free (first of its colour)', '免費（該顏色第一張）'], free_first_of_age: ['free (first card of the Age)', '免費（本時代第一張）'],
+  free_last_of_age: ['free (last card of the Age)', '免費（本時代最後一張）'], freeChain: ['free (chain)', '免費（連鎖）'], freeBy: ['free', '免費'],
+  yourCity: ['Your city', '你的城市'], leftN: ['left neighbour', '左鄰'], rightN: ['right neighbour', '右鄰'],
+  allCities: ['Every city', '所有城市'], otherCities: ['Other cities', '其他城市'], log: ['Turn log', '回合紀錄'],
+  scores: ['Final scores', '最終分數'],
+  military: ['Military', '軍事'], treasury: ['Coins', '金錢'], wonder: ['Wonder', '奇蹟'],
   civilian: ['Civilian', '市政'], science: ['Science', '科技'], commercial: ['Commercial', '商業'],
-  guilds: ['Guilds', '行會'], total: ['Total', '總分'], rank: ['Rank', '名次'],
+  guilds: ['Guilds', '行會'], total: ['Total', '總分'], rank: ['Place', '名次'], coinsLeft: ['Coins left', '剩餘錢幣'],
   rematch: ['Rematch', '再來一局'], joinRematch: ['Join the rematch', '加入再來一局'],
   record: ['Download the game record', '下載遊戲紀錄'], discardPile: ['Discard pile', '棄牌堆'],
   otherActions: ['Actions', '動作'], spectator: ['You are watching.', '你正在觀戰。'],
   coins: ['coins', '錢幣'], shields: ['shields', '盾牌'], chosen: ['has chosen', '已選'],
   choosing: ['choosing', '選擇中'], over: ['Game over', '遊戲結束'], freeCity: ['Free City', '自由城市'],
-  forFreeCity: ['This action is for the Free City.', '這個動作是替自由城市做的。'],
-  chainFrom: ['free with', '連鎖自'], live: ['live', '已連線'], reconnecting: ['reconnecting…', '重新連線中…'],
+  chainFrom: ['free with', '可免費建造，若已有'], chainTo: ['makes free', '之後可免費建造'], owned: ['you own it', '你已擁有'],
+  live: ['live', '已連線'], reconnecting: ['reconnecting…', '重新連線中…'],
   broken: ['This table could not be restored.', '這張牌桌無法恢復。'], cards: ['cards', '張牌'],
-  discardCount: ['in the discard pile', '張在棄牌堆'], pass: ['Pass', '略過'],
-  chooseSide: ['Choose side', '選擇面'], left: ['left', '左'], right: ['right', '右'],
+  discardCount: ['in the discard pile', '張在棄牌堆'], pass: ['Build nothing', '不建造'],
+  chooseSide: ['Choose this side', '選這一面'], left: ['left', '左'], right: ['right', '右'],
   builtX: ['built', '建造了'], stageX: ['built wonder stage', '建造奇蹟階段'], discardedX: ['discarded a card', '棄了一張牌'],
-  fromDiscard: ['from the discard pile', '（從棄牌堆）'], passedX: ['passed', '略過'], choseSideX: ['chose side', '選了'], buildDiscarded: ['Build free', '免費建造'], bots: ['bot', '電腦'],
+  fromDiscard: ['from the discard pile', '（從棄牌堆）'], passedX: ['built nothing from the discard pile', '未從棄牌堆建造'],
+  choseSideX: ['chose side', '選了'], buildDiscarded: ['Build free', '免費建造'],
   status_waiting: ['waiting for players', '等待玩家'], status_playing: ['playing', '進行中'],
-  status_over: ['over', '已結束'], status_broken: ['broken', '損壞'], winner: ['winner', '勝者'],
+  status_over: ['over', '已結束'], status_broken: ['broken', '損壞'],
+  produces: ['Produces', '生產'], sells: ['Neighbours may buy', '鄰居可買'], nothingMade: ['nothing', '無'],
+  scienceNow: ['points now', '分（目前）'], scoreNow: ['score now', '目前分數'], tokens: ['tokens', '衝突標記'],
+  buyFrom: ['You can buy', '你可以購買'], each: ['each', '每個'], stages: ['Stages', '階段'],
+  nextStage: ['next', '下一個'], built: ['built', '已建'], key: ['Key', '圖示說明'],
+  yourChoice: ['Your choice', '你的選擇'], takeBack: ['Take back', '收回'], changeable: ['you can change it until everyone has chosen', '所有人選好之前都可以更改'],
+  wonderCtl: ['Wonder', '奇蹟'], buildStage: ['Build stage', '建造階段'], withCard: ['with which card?', '用哪張牌？'],
+  wonderDone: ['Your wonder is complete.', '你的奇蹟已全部建成。'],
+  youHave: ['you have', '你有'], payTotal: ['total', '共'],
+  ageEnd: ['End of Age', '時代結束'], conflicts: ['Military conflicts', '軍事衝突'],
+  vsLeft: ['vs left', '對左鄰'], vsRight: ['vs right', '對右鄰'], passLeft: ['Hands now pass to the left (clockwise).', '手牌現在向左傳（順時針）。'],
+  passRight: ['Hands now pass to the right (counter-clockwise).', '手牌現在向右傳（逆時針）。'],
+  tie: ['tie', '平手'], beat: ['beat', '勝'], lostTo: ['lost to', '負於'],
+  setupSides: ['Setup · sides chosen', '遊戲準備 · 選擇奇蹟面'], income: ['income', '收入'],
+  discardIncome: ['discard', '棄牌'], tradeIncome: ['trade', '貿易'], cardIncome: ['from the card', '卡牌'],
+  notify: ['Notify me when it is my move', '輪到我時通知我'],
+  freeCityTurn: ['Free City: chosen this turn by', '自由城市：本回合由此玩家選擇'],
+  forFreeCity: ['Now choose for the Free City (your own card is set aside).', '現在替自由城市選牌（你自己的牌已放在一旁）。'],
+  youFinished: ['You finished', '你的名次：'], of: ['of', '共'], winnerIs: ['Winner', '勝者'],
+  chart: ['Points by category', '各類得分'], sideOf: ['side', '面'], chooseYourSide: ['Choose the side of your wonder board', '選擇你的奇蹟圖板面'],
+  scorePad: ['Score pad', '計分板'], scorePadIntro: ['Score a game played with the box: enter each city clockwise, then Score.', '為實體遊戲計分：依順時針輸入每座城市，然後按「計分」。'],
+  addPlayer: ['Add a player', '新增玩家'], remove: ['Remove', '移除'], name: ['Name', '名字'], side: ['Side', '面'],
+  searchCard: ['type a card name…', '輸入卡牌名稱…'], add: ['Add', '加入'], tokensHelp: ['military tokens', '軍事標記'],
+  scoreIt: ['Score', '計分'], download: ['Download table JSON', '下載牌桌 JSON'], load: ['Load table JSON', '載入牌桌 JSON'],
+  freeCityRow: ['Free City (2 players)', '自由城市（2 人）'],
+  phase_choose: ['choose a card', '選一張牌'], phase_choose_side: ['choose the wonder sides', '選擇奇蹟面'],
+  phase_play_last_card: ['last card of the Age', '打出時代的最後一張牌'], phase_build_from_discard: ['build from the discard pile', '從棄牌堆建造'],
+  phase_over: ['game over', '遊戲結束'], lobbyLink: ['Lobby', '大廳'],
 };
 
 function t(key) {
@@ -80,10 +132,107 @@ function t(key) {
   if (!pair) return key;
   return store.lang === 'zh' ? pair[1] : pair[0];
 }
+const zh = () => store.lang === 'zh';
 
 const ROMAN = ['', 'I', 'II', 'III'];
 const COLOURS = ['brown', 'grey', 'blue', 'yellow', 'red', 'green', 'purple'];
-const RES_NAMES = { W: 'wood', S: 'stone', C: 'clay', O: 'ore', G: 'glass', L: 'loom', P: 'papyrus' };
+const CATS = ['military', 'treasury', 'wonder', 'civilian', 'science', 'commercial', 'guilds'];
+const CAT_COLOURS = { military: '#b8322a', treasury: '#e8b923', wonder: '#9a4d12', civilian: '#2f6db3',
+  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96' };
+
+// Resources: letter → names, colour and a distinct shape.
+const RES = {
+  W: { en: 'wood', zh: '木材', fill: '#6b4421', shape: 'tri' },
+  S: { en: 'stone', zh: '石材', fill: '#8a8a80', shape: 'pent' },
+  C: { en: 'clay', zh: '黏土', fill: '#c05a2c', shape: 'square' },
+  O: { en: 'ore', zh: '礦石', fill: '#2f3138', shape: 'diamond' },
+  G: { en: 'glass', zh: '玻璃', fill: '#3aa3b8', shape: 'hex' },
+  L: { en: 'loom', zh: '織布', fill: '#8a5fb8', shape: 'circle' },
+  P: { en: 'papyrus', zh: '紙草', fill: '#d8c48f', shape: 'scroll' },
+};
+function resName(l) { const r = RES[l]; return r ? (zh() ? r.zh : r.en) : l; }
+
+function resIcon(letter) {
+  const r = RES[letter];
+  if (!r) return h('span', {}, letter);
+  let shape;
+  switch (r.shape) {
+    case 'tri': shape = s('polygon', { points: '9,1 17,16 1,16', fill: r.fill }); break;
+    case 'pent': shape = s('polygon', { points: '9,1 17,7 14,17 4,17 1,7', fill: r.fill }); break;
+    case 'square': shape = s('rect', { x: 2, y: 3, width: 14, height: 12, rx: 1, fill: r.fill }); break;
+    case 'diamond': shape = s('polygon', { points: '9,0 18,9 9,18 0,9', fill: r.fill }); break;
+    case 'hex': shape = s('polygon', { points: '5,1 13,1 17,9 13,17 5,17 1,9', fill: r.fill }); break;
+    case 'circle': shape = s('circle', { cx: 9, cy: 9, r: 8, fill: r.fill }); break;
+    default: shape = s('rect', { x: 1, y: 4, width: 16, height: 10, rx: 4, fill: r.fill });
+  }
+  const dark = letter === 'P';
+  return s('svg', { class: 'res res-' + letter, viewBox: '0 0 18 18', width: 18, height: 18, role: 'img', 'aria-label': resName(letter) },
+    s('title', {}, resName(letter)), shape,
+    s('text', { x: 9, y: 13, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700, fill: dark ? '#4a3d1c' : '#fff' }, letter));
+}
+
+function coinsText(n) { return zh() ? `${n} 錢幣` : `${n} coin${n === 1 ? '' : 's'}`; }
+
+function coinIcon(n) { return h('span', { class: 'coin', title: n + ' ' + t('coins') }, n); }
+
+function costIcons(coins, letters) {
+  const parts = [];
+  if (coins) parts.push(coinIcon(coins));
+  for (const ch of letters || '') parts.push(resIcon(ch));
+  if (!parts.length) parts.push(h('span', { class: 'muted free-cost' }, zh() ? '免費' : 'free'));
+  return h('span', { class: 'cost' }, parts);
+}
+
+// Text with resource letters (standalone capitals W S C O G L P) drawn as icons.
+function withIcons(text) {
+  const out = [];
+  const re = /\b([WSCOGLP]+)\b/g;
+  let last = 0; let m;
+  while ((m = re.exec(text))) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    for (const ch of m[1]) out.push(resIcon(ch));
+    last = re.lastIndex;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+function sideLabel(label) {
+  if (!zh()) return label;
+  return { A: 'A 面', B: 'B 面', Day: '白天', Night: '夜晚' }[label] || label;
+}
+function editionLabel(code) {
+  return zh() ? ({ '1e': '第一版', '2e': '第二版' }[code] || code) : ({ '1e': '1st edition', '2e': '2nd edition' }[code] || code);
+}
+function phaseLabel(p) { return TEXT['phase_' + p] ? t('phase_' + p) : p.replace(/_/g, ' '); }
+function ordinal(n) {
+  if (zh()) return '第 ' + n + ' 名';
+  const s = ['th', 'st', 'nd', 'rd'][(n % 100 >= 11 && n % 100 <= 13) ? 0 : Math.min(n % 10, 4) % 4] || 'th';
+  return n + s;
+}
+
+function tokenChip(v) {
+  return h('span', { class: 'token ' + (v < 0 ? 'tok-neg' : 'tok-' + v), title: (v > 0 ? '+' : '') + v }, v > 0 ? '+' + v : '−' + (-v));
+}
+
+// Reasons from the server are English sentences of a few known forms: translated here.
+function reasonText(r) {
+  if (!zh()) return r;
+  let m;
+  const tr = [
+    [/^stage (\d+): (.*)$/, x => `第 ${x[1]} 階段：` + reasonText(x[2])],
+    [/^costs (\d+) coins, you have (\d+)$/, x => `需要 ${x[1]} 錢幣，你只有 ${x[2]}`],
+    [/^needs ([WSCOGLP]): you make none and no neighbour sells it$/, x => `需要 ${x[1]}：你不生產，鄰居也不賣`],
+    [/^needs (\d+) ([WSCOGLP]): you make (\d+) and no neighbour sells it$/, x => `需要 ${x[1]} 個 ${x[2]}：你只生產 ${x[3]} 個，鄰居不賣`],
+    [/^needs (\d+) ([WSCOGLP]): you and your neighbours make only (\d+)$/, x => `需要 ${x[1]} 個 ${x[2]}：你和鄰居共只有 ${x[3]} 個`],
+    [/^buying its resources costs (\d+) coins( plus (\d+) to the bank)?, you have (\d+)$/, x => `購買資源需要 ${x[1]} 錢幣${x[3] ? `（另付銀行 ${x[3]}）` : ''}，你只有 ${x[4]}`],
+    [/^already built/, () => '已建造：城市不能有兩座同名建築'],
+    [/^every stage of the wonder is built$/, () => '奇蹟已全部建成'],
+    [/^its resources cannot all be found this turn$/, () => '本回合湊不齊所需資源'],
+  ];
+  for (const [re, f] of tr) { if ((m = r.match(re))) return f(m); }
+  return r;
+}
 
 function banner(message, kind) {
   const b = document.getElementById('banner');
@@ -99,7 +248,7 @@ async function api(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = 'Bearer ' + token;
-  const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)) });
   let data = null;
   try { data = await resp.json(); } catch (e) { data = null; }
   if (!resp.ok) {
@@ -107,6 +256,38 @@ async function api(method, path, body, token) {
     throw new Error(msg);
   }
   return data;
+}
+
+// ---------------------------------------------------------------- pure helpers (tested in the browser test)
+
+// The legal actions of each card name: every copy of a card in the hand shows the same actions
+// (two Guard Towers are two cards with the same choices).
+function actionsByCard(legal) {
+  const by = new Map();
+  for (const a of legal) {
+    if (a.card === undefined || !['build', 'wonder', 'discard'].includes(a.type)) continue;
+    if (!by.has(a.card)) by.set(a.card, []);
+    by.get(a.card).push(a);
+  }
+  return by;
+}
+
+function payTotal(a) { return (a.left || 0) + (a.right || 0) + (a.bank || 0); }
+
+// Ways to pay, cheapest first; at equal totals, less to the bank first, then less to the left.
+function sortPayments(actions) {
+  return actions.slice().sort((x, y) => (x.free ? -1 : 0) - (y.free ? -1 : 0) || payTotal(x) - payTotal(y)
+    || (x.bank || 0) - (y.bank || 0) || (x.left || 0) - (y.left || 0));
+}
+
+// Coins each city received from its neighbours' purchases in one step's log entries.
+function tradeIncome(entries, n) {
+  const got = new Array(n).fill(0);
+  for (const e of entries) {
+    if (e.left) got[(e.seat + 1) % n] += e.left;
+    if (e.right) got[(e.seat + n - 1) % n] += e.right;
+  }
+  return got;
 }
 
 // ---------------------------------------------------------------- catalog
@@ -117,12 +298,17 @@ async function catalog(edition) {
   if (!catalogs[edition]) {
     const data = await api('GET', '/api/catalog/' + edition);
     const cards = new Map();
+    const makesFree = new Map();
     for (const c of data.cards) {
       if (!cards.has(c.name)) cards.set(c.name, []);
       cards.get(c.name).push(c);
+      for (const p of c.chain_from) {
+        if (!makesFree.has(p)) makesFree.set(p, []);
+        if (!makesFree.get(p).includes(c.name)) makesFree.get(p).push(c.name);
+      }
     }
     const wonders = new Map(data.wonders.map(w => [w.name, w]));
-    catalogs[edition] = { cards, wonders };
+    catalogs[edition] = { cards, wonders, makesFree, list: data.cards, wonderList: data.wonders };
   }
   return catalogs[edition];
 }
@@ -131,44 +317,21 @@ function cardDef(cat, name, age) {
   const list = (cat && cat.cards.get(name)) || [];
   return list.find(c => age === undefined || age === null || c.age === age) || list[0] || null;
 }
-
 function cardName(cat, name, age) {
   const d = cardDef(cat, name, age);
-  return d && store.lang === 'zh' && d.zh ? d.zh : name;
+  return d && zh() && d.zh ? d.zh : name;
 }
-
 function wonderName(cat, name) {
   const w = cat && cat.wonders.get(name);
-  return w && store.lang === 'zh' && w.zh ? w.zh : name;
+  return w && zh() && w.zh ? w.zh : name;
 }
+function effectText(d) { return zh() && d.effect_zh ? d.effect_zh : d.effect; }
 
-function costIcons(coins, letters) {
-  const parts = [];
-  if (coins) parts.push(h('span', { class: 'coin', title: coins + ' ' + t('coins') }, coins));
-  for (const ch of letters || '') {
-    parts.push(h('span', { class: 'res res-' + ch, title: RES_NAMES[ch] || ch }, ch));
-  }
-  if (!parts.length) parts.push(h('span', { class: 'muted' }, '–'));
-  return h('span', { class: 'cost' }, parts);
-}
-
-function effectText(d) {
-  return store.lang === 'zh' && d.effect_zh ? d.effect_zh : d.effect;
-}
-
-function cardBox(cat, name, age, extra) {
-  const d = cardDef(cat, name, age);
-  const colour = d ? d.colour : 'grey';
-  const box = h('div', { class: 'card c-' + colour, dataset: { card: name } },
-    h('div', { class: 'card-head' },
-      h('span', { class: 'card-name' }, cardName(cat, name, age)),
-      d ? costIcons(d.coins, d.cost) : null),
-    d ? h('div', { class: 'card-effect' }, effectText(d)) : null,
-    d && d.chain_from.length
-      ? h('div', { class: 'card-chain' }, t('chainFrom') + ' ' + d.chain_from.map(n => cardName(cat, n)).join(', '))
-      : null,
-    extra || null);
-  return box;
+function resourceKey() {
+  return h('div', { class: 'res-key' }, h('b', {}, t('key') + ': '),
+    Object.keys(RES).map(l => h('span', { class: 'key-item' }, resIcon(l), ' ', resName(l))),
+    h('span', { class: 'key-item' }, coinIcon(1), ' ', t('coins')),
+    h('span', { class: 'key-item' }, h('span', { class: 'shield' }, '⚔'), ' ', t('shields')));
 }
 
 // ---------------------------------------------------------------- router
@@ -177,8 +340,11 @@ let current = null; // the live table page, if any
 
 function route() {
   if (current) { current.close(); current = null; }
+  document.title = '7 Wonders';
   const m = location.pathname.match(/^\/t\/([0-9a-zA-Z]+)\/?$/);
-  if (m) { current = new TablePage(m[1]); } else { lobby(); }
+  if (m) current = new TablePage(m[1]);
+  else if (location.pathname.replace(/\/$/, '') === '/score') scorePad();
+  else lobby();
 }
 
 function go(path) {
@@ -186,44 +352,61 @@ function go(path) {
   route();
 }
 
+function link(path, text, attrs) {
+  return h('a', Object.assign({ href: path, onclick: ev => { ev.preventDefault(); go(path); } }, attrs || {}), text);
+}
+
 window.addEventListener('popstate', route);
 document.getElementById('lang').addEventListener('click', () => {
-  store.lang = store.lang === 'zh' ? 'en' : 'zh';
+  store.lang = zh() ? 'en' : 'zh';
   paintLangButton();
-  if (current) current.render(); else lobby();
+  if (current) current.render();
+  else if (location.pathname.startsWith('/score')) scorePad(true);
+  else lobby();
 });
 
 function paintLangButton() {
-  document.getElementById('lang').textContent = store.lang === 'zh' ? 'English' : '中文';
-  document.documentElement.lang = store.lang === 'zh' ? 'zh-Hant' : 'en';
+  document.getElementById('lang').textContent = zh() ? 'English' : '中文';
+  document.documentElement.lang = zh() ? 'zh-Hant' : 'en';
+  const pad = document.getElementById('nav-score');
+  if (pad) pad.textContent = t('scorePad');
 }
 
 // ---------------------------------------------------------------- lobby
+
+const PAGE = 8;
+const lobbyPages = { open: 0, finished: 0 };
+
+function tableTitle(tbl) {
+  const names = tbl.seats.map(s => s.name || t('free'));
+  return names.join(' · ');
+}
 
 async function lobby() {
   document.getElementById('conn').textContent = '';
   document.body.dataset.page = 'lobby';
   const app = document.getElementById('app');
-  let bots = ['random'];
+  let bots = ['heuristic', 'random'];
   try { bots = await api('GET', '/api/bots'); } catch (e) { /* keep the default */ }
 
   const players = h('select', { id: 'players', name: 'players' },
     [2, 3, 4, 5, 6, 7].map(n => h('option', { value: n, selected: n === 4 }, n)));
   const edition = h('select', { id: 'edition', name: 'edition' },
-    h('option', { value: '1e' }, '1st (2010)'), h('option', { value: '2e' }, '2nd (2020)'));
+    h('option', { value: '1e' }, editionLabel('1e') + ' (2010)'), h('option', { value: '2e' }, editionLabel('2e') + ' (2020)'));
   const wonders = h('select', { id: 'wonders', name: 'wonders' },
     h('option', { value: 'random' }, t('random')), h('option', { value: 'A' }, t('allA')),
     h('option', { value: 'B' }, t('allB')), h('option', { value: 'choose' }, t('choose')));
   const edificeBox = h('input', { id: 'edifice', name: 'edifice', type: 'checkbox' });
   const seats = h('div', { class: 'seat-choices' });
   const name = h('input', { id: 'name', name: 'name', maxlength: 32, placeholder: t('yourName'), value: store.name });
+  const botLabel = b => t('bot') + ': ' + b + (b === 'search' ? (zh() ? '（最強，較慢）' : ' (strongest, slower)') : b === 'heuristic' ? (zh() ? '（穩健）' : ' (solid)') : b === 'random' ? (zh() ? '（隨機）' : ' (random moves)') : '');
   const paintSeats = () => {
-    const old = [...seats.querySelectorAll('select')].map(s => s.value);
+    const old = [...seats.querySelectorAll('select')].map(x => x.value);
     seats.replaceChildren();
     for (let i = 0; i < Number(players.value); i++) {
       const sel = h('select', { id: 'seat-' + i, 'aria-label': t('seats') + ' ' + (i + 1) },
         h('option', { value: '' }, t('person')),
-        bots.map(b => h('option', { value: b }, t('bot') + ': ' + b)));
+        bots.map(b => h('option', { value: b }, botLabel(b))));
       sel.value = old[i] !== undefined ? old[i] : (i === 0 ? '' : bots[0]);
       seats.append(h('label', { class: 'seat-choice' }, '#' + (i + 1) + ' ', sel));
     }
@@ -238,12 +421,12 @@ async function lobby() {
     try {
       const who = name.value.trim() || 'Player';
       store.name = who;
-      const seatList = [...seats.querySelectorAll('select')].map(s => (s.value ? { bot: s.value } : {}));
+      const seatList = [...seats.querySelectorAll('select')].map(x => (x.value ? { bot: x.value } : {}));
       const info = await api('POST', '/api/tables', {
         players: Number(players.value), edition: edition.value, wonders: wonders.value, seats: seatList,
         expansions: edificeBox.checked ? ['edifice'] : [],
       });
-      const mine = seatList.findIndex(s => !s.bot);
+      const mine = seatList.findIndex(x => !x.bot);
       if (mine >= 0) {
         const tok = await api('POST', `/api/tables/${info.id}/seats/${mine}`, { name: who });
         store.setToken(info.id, tok.seat, tok.token);
@@ -259,35 +442,52 @@ async function lobby() {
     h('label', {}, t('players'), players), h('label', {}, t('edition'), edition),
     h('label', {}, t('wonders'), wonders), h('label', {}, t('yourName'), name),
     edificeLobbyOption(edificeBox)),
-  h('h3', {}, t('seats')), seats, create);
+  h('h3', {}, t('seats')), seats, create,
+  h('p', { class: 'muted' }, link('/score', t('scorePad'), { id: 'to-score' }), ' — ', t('scorePadIntro')));
 
   const lists = h('div', { class: 'panel tables' }, h('p', { class: 'muted' }, '…'));
   app.replaceChildren(form, lists);
-  const paintLists = async () => {
-    try {
-      const data = await api('GET', '/api/tables');
-      const row = tbl => {
-        const mine = store.token(tbl.id);
-        const taken = tbl.seats.filter(s => s.taken).length;
-        return h('li', { class: 'table-row' },
-          h('a', { href: '/t/' + tbl.id, onclick: ev => { ev.preventDefault(); go('/t/' + tbl.id); } }, tbl.id),
-          ' ', h('span', { class: 'tag' }, tbl.edition), ' ',
-          tbl.seats.map(s => s.name || '·').join(', '),
-          ' ', h('span', { class: 'muted' }, `${taken}/${tbl.players} · ${t('status_' + tbl.status)}` +
-            (tbl.status === 'playing' ? ` · ${t('age')} ${ROMAN[tbl.age] || tbl.age}` : '')),
-          mine ? h('span', { class: 'tag you' }, t('you')) : null);
-      };
-      lists.replaceChildren(
-        h('h2', {}, t('openTables')),
-        data.open.length ? h('ul', { id: 'open-tables' }, data.open.map(row)) : h('p', { class: 'muted' }, t('none')),
-        h('h2', {}, t('finishedTables')),
-        data.finished.length ? h('ul', { id: 'finished-tables' }, data.finished.slice(0, 50).map(row))
-          : h('p', { class: 'muted' }, t('none')));
-    } catch (e) {
-      lists.replaceChildren(h('p', { class: 'error' }, e.message));
-    }
+  let data = null;
+  const row = tbl => {
+    const mine = store.token(tbl.id);
+    const taken = tbl.seats.filter(x => x.taken).length;
+    const canJoin = !mine && tbl.status === 'waiting' && taken < tbl.players;
+    return h('li', { class: 'table-row', dataset: { table: tbl.id } },
+      h('div', { class: 'table-title' }, tableTitle(tbl)),
+      h('div', { class: 'table-meta' },
+        h('span', { class: 'tag' }, editionLabel(tbl.edition)), ' ',
+        h('span', { class: 'tag' }, `${taken}/${tbl.players} ${t('seated')}`), ' ',
+        h('span', { class: 'tag status-' + tbl.status }, t('status_' + tbl.status)),
+        tbl.status === 'playing' ? h('span', { class: 'muted' }, ` ${t('age')} ${ROMAN[tbl.age] || tbl.age} · ${t('turn')} ${tbl.turn}`) : null,
+        mine ? h('span', { class: 'tag you' }, t('you')) : null,
+        h('span', { class: 'row-actions' },
+          canJoin ? link('/t/' + tbl.id, t('join'), { class: 'button primary join' }) : null,
+          link('/t/' + tbl.id, mine ? t('resume') : t('watch'), { class: 'button watch' }))));
   };
-  paintLists();
+  const pager = (key, list) => {
+    const pages = Math.max(1, Math.ceil(list.length / PAGE));
+    lobbyPages[key] = Math.min(lobbyPages[key], pages - 1);
+    const p = lobbyPages[key];
+    const items = list.slice(p * PAGE, (p + 1) * PAGE);
+    return [
+      items.length ? h('ul', { id: key + '-tables' }, items.map(row)) : h('p', { class: 'muted' }, t('none')),
+      pages > 1 ? h('div', { class: 'pager' },
+        h('button', { type: 'button', disabled: p === 0, onclick: () => { lobbyPages[key]--; paint(); } }, '◀'),
+        ` ${t('page')} ${p + 1} / ${pages} `,
+        h('button', { type: 'button', class: 'next-page', disabled: p >= pages - 1, onclick: () => { lobbyPages[key]++; paint(); } }, '▶')) : null,
+    ];
+  };
+  const paint = () => {
+    lists.replaceChildren(...[
+      h('h2', {}, t('openTables')), ...pager('open', data.open),
+      h('h2', {}, t('finishedTables')), ...pager('finished', data.finished)].filter(Boolean));
+  };
+  try {
+    data = await api('GET', '/api/tables');
+    paint();
+  } catch (e) {
+    lists.replaceChildren(h('p', { class: 'error' }, e.message));
+  }
 }
 
 // ---------------------------------------------------------------- table page
@@ -302,6 +502,8 @@ class TablePage {
     this.closed = false;
     this.retry = 500;
     this.nextId = 1;
+    this.stageCard = null;
+    this.wasMyMove = false;
     document.body.dataset.page = 'table';
     document.getElementById('app').replaceChildren(h('p', { class: 'muted' }, '…'));
     this.connect();
@@ -328,7 +530,6 @@ class TablePage {
       if (this.closed) return;
       document.getElementById('conn').textContent = '○ ' + t('reconnecting');
       document.getElementById('conn').className = 'conn bad';
-      this.pending = false;
       setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     };
@@ -336,16 +537,15 @@ class TablePage {
 
   async onMessage(msg) {
     if (msg.type === 'state') {
+      if (!this.cat && msg.table) this.cat = await catalog(msg.table.edition);
       const old = this.state;
-      if (!this.cat || !old || old.table.edition !== msg.table.edition) {
-        this.cat = await catalog(msg.table.edition);
-      }
       if (!old || old.turn_id !== msg.turn_id || old.step !== msg.step) { this.pending = false; this.open.clear(); }
       // The log arrives in pieces: keep what came before `history_from`.
       const before = old && msg.history_from ? (old.history || []).slice(0, msg.history_from) : [];
       msg.history = before.concat(msg.history || []);
       this.state = msg;
       this.render();
+      this.announce();
     } else if (msg.type === 'accepted') {
       this.pending = false;
     } else if (msg.type === 'error') {
@@ -353,12 +553,23 @@ class TablePage {
       banner(msg.message);
       if (this.state) this.render();
       if (msg.code === 'forbidden' && msg.id === undefined) {
-        // The stored token no longer holds a seat here (an old database): forget it.
         const all = store.tokens();
         delete all[this.id];
         localStorage.setItem('wonders.tokens', JSON.stringify(all));
       }
     }
+  }
+
+  // "Your move" in the tab's title, and a notification when the tab is hidden (if allowed).
+  announce() {
+    const st = this.state;
+    const mine = st.you !== null && st.legal.length > 0;
+    document.title = (mine ? '● ' + t('yourMove') + ' · ' : '') + '7 Wonders';
+    if (mine && !this.wasMyMove && document.hidden && store.notify && window.Notification
+      && Notification.permission === 'granted') {
+      try { new Notification('7 Wonders', { body: t('yourMove') + ' — ' + t('table') + ' ' + tableTitle(st.table) }); } catch (e) { /* ignore */ }
+    }
+    this.wasMyMove = mine;
   }
 
   send(action) {
@@ -368,10 +579,23 @@ class TablePage {
     this.render();
   }
 
+  retract() {
+    if (this.pending || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    this.pending = true;
+    this.ws.send(JSON.stringify({ type: 'retract', id: this.nextId++ }));
+    this.render();
+  }
+
   seatName(i) {
-    const s = this.state.table.seats[i];
-    if (!s) return t('freeCity');
-    return s.name || '#' + (i + 1);
+    const seat = this.state.table.seats[i];
+    if (!seat) return t('freeCity');
+    return seat.name || '#' + (i + 1);
+  }
+
+  cityLabel(i) {
+    const v = this.state.view;
+    if (v && v.free_city !== undefined && v.free_city === i) return t('freeCity');
+    return this.seatName(i);
   }
 
   render() {
@@ -381,6 +605,7 @@ class TablePage {
     document.body.dataset.turnId = st.turn_id;
     document.body.dataset.step = st.step;
     document.body.dataset.legal = st.legal.length;
+    document.body.dataset.pending = (st.pending || []).length;
     const app = document.getElementById('app');
     const parts = [this.header()];
     if (st.table.status === 'broken') {
@@ -388,11 +613,14 @@ class TablePage {
     } else if (st.table.status === 'waiting') {
       parts.push(this.seatsPanel());
     } else if (st.view) {
-      if (st.table.status === 'over') parts.push(this.scoresPanel());
+      const over = st.table.status === 'over';
+      if (over) parts.push(this.gameOverPanel());
       parts.push(this.statusPanel());
       if (st.view.projects) parts.push(edificePanel(this));
-      if (st.you !== null && st.table.status !== 'over') parts.push(this.handPanel());
-      parts.push(this.citiesPanel());
+      const ageEnd = this.ageEndPanel();
+      if (ageEnd) parts.push(ageEnd);
+      if (st.you !== null && !over) parts.push(this.playPanel());
+      parts.push(this.citiesPanel(over));
       parts.push(this.logPanel());
     }
     const scroll = window.scrollY;
@@ -402,17 +630,17 @@ class TablePage {
 
   header() {
     const st = this.state;
-    const link = location.origin + '/t/' + this.id;
-    const input = h('input', { class: 'share-link', readonly: true, value: link, onfocus: e => e.target.select() });
+    const url = location.origin + '/t/' + this.id;
+    const input = h('input', { class: 'share-link', readonly: true, value: url, onfocus: e => e.target.select() });
     return h('section', { class: 'panel table-head' },
-      h('h1', {}, t('table') + ' ' + this.id, ' ',
-        h('span', { class: 'tag' }, st.table.edition), ' ',
-        h('span', { class: 'tag' }, st.table.wonders), ' ',
+      h('h1', {}, tableTitle(st.table), ' ',
+        h('span', { class: 'tag' }, editionLabel(st.table.edition)), ' ',
+        h('span', { class: 'tag' }, st.table.wonders === 'random' ? t('random') : st.table.wonders === 'choose' ? t('choose') : sideLabel(st.table.wonders)), ' ',
         h('span', { class: 'tag status-' + st.table.status }, t('status_' + st.table.status))),
       st.table.status === 'waiting' ? h('div', { class: 'share' }, t('share'), ' ', input,
         h('button', { type: 'button', onclick: () => {
           input.select();
-          if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+          if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
         } }, t('copy'))) : null,
       st.you === null && st.table.status !== 'waiting' ? h('p', { class: 'muted' }, t('spectator')) : null);
   }
@@ -424,17 +652,17 @@ class TablePage {
     return h('section', { class: 'panel seats' },
       h('p', {}, t('waitingSeats')),
       canTake ? h('label', {}, t('yourName') + ' ', name) : null,
-      h('ul', { class: 'seat-list' }, st.table.seats.map(s => h('li', { class: 'seat' + (s.taken ? ' taken' : '') },
-        h('b', {}, '#' + (s.seat + 1)), ' ',
-        s.bot ? `${s.name} (${t('bot')})` : (s.name || t('free')),
-        st.you === s.seat ? h('span', { class: 'tag you' }, t('you')) : null,
-        !s.taken && canTake ? h('button', { class: 'primary take', type: 'button', dataset: { seat: s.seat },
+      h('ul', { class: 'seat-list' }, st.table.seats.map(x => h('li', { class: 'seat' + (x.taken ? ' taken' : '') },
+        h('b', {}, '#' + (x.seat + 1)), ' ',
+        x.bot ? `${x.name} (${t('bot')})` : (x.name || t('free')),
+        st.you === x.seat ? h('span', { class: 'tag you' }, t('you')) : null,
+        !x.taken && canTake ? h('button', { class: 'primary take', type: 'button', dataset: { seat: x.seat },
           onclick: async ev => {
             ev.target.disabled = true;
             try {
               const who = name.value.trim() || 'Player';
               store.name = who;
-              const tok = await api('POST', `/api/tables/${this.id}/seats/${s.seat}`, { name: who });
+              const tok = await api('POST', `/api/tables/${this.id}/seats/${x.seat}`, { name: who });
               store.setToken(this.id, tok.seat, tok.token);
               this.ws.send(JSON.stringify({ type: 'auth', token: tok.token }));
             } catch (e) { banner(e.message); ev.target.disabled = false; }
@@ -446,127 +674,281 @@ class TablePage {
     const v = st.view;
     const waiting = new Set(st.waiting);
     const phase = v.phase === 'over' ? t('over')
-      : `${t('age')} ${ROMAN[v.age] || v.age} · ${t('turn')} ${v.turn}` + (v.phase !== 'choose' ? ` · ${v.phase.replace(/_/g, ' ')}` : '');
+      : `${t('age')} ${ROMAN[v.age] || v.age} · ${t('turn')} ${v.turn}` + (v.phase !== 'choose' ? ` · ${phaseLabel(v.phase)}` : '');
     let prompt = null;
     if (st.you !== null && st.table.status === 'playing') {
       prompt = st.legal.length ? h('strong', { class: 'prompt go' }, t('yourMove'))
         : h('span', { class: 'prompt muted' }, t('waitingOthers'));
     }
+    const notify = st.you !== null && st.table.status === 'playing' && window.Notification
+      ? h('label', { class: 'notify' }, h('input', { type: 'checkbox', id: 'notify', checked: store.notify && Notification.permission === 'granted',
+        onchange: async ev => {
+          store.notify = ev.target.checked;
+          if (ev.target.checked && Notification.permission !== 'granted') {
+            const p = await Notification.requestPermission();
+            if (p !== 'granted') { store.notify = false; ev.target.checked = false; }
+          }
+        } }), ' ', t('notify')) : null;
+    const freeLine = v.free_city !== undefined && v.free_city_holder !== undefined && v.phase !== 'over'
+      ? h('p', { class: 'note free-city-line' }, t('freeCityTurn'), ' ', h('b', {}, this.seatName(v.free_city_holder)),
+        st.you === v.free_city_holder ? h('span', { class: 'tag you' }, t('you')) : null) : null;
+    if (v.phase === 'over') return h('section', { class: 'panel status' }, h('div', { class: 'phase' }, phase));
     return h('section', { class: 'panel status' },
       h('div', { class: 'phase' }, phase, ' ', prompt,
         h('span', { class: 'muted discard-count' }, ` · ${v.discard_size} ${t('discardCount')}`)),
-      h('div', { class: 'chips' }, st.table.seats.map((s, i) => h('span', {
+      freeLine,
+      h('div', { class: 'chips' }, st.table.seats.map((x, i) => h('span', {
         class: 'chip' + (waiting.has(i) ? ' waiting' : ' done') + (st.you === i ? ' me' : ''),
         title: waiting.has(i) ? t('choosing') : t('chosen'),
-      }, (waiting.has(i) ? '… ' : '✓ ') + this.seatName(i) + (v.hand_sizes[i] !== undefined ? ` · ${v.hand_sizes[i]}` : '')))));
+      }, (waiting.has(i) ? '… ' : '✓ ') + this.seatName(i) + (v.hand_sizes[i] !== undefined ? ` · ${v.hand_sizes[i]} ${t('cards')}` : '')))),
+      notify);
   }
 
-  paymentText(a, city) {
+  // The panel of the last Age's military conflicts: shown at the start of the next Age and at
+  // the end of the game.
+  ageEndPanel() {
+    const st = this.state;
+    const v = st.view;
+    const ends = st.age_ends || [];
+    if (!ends.length) return null;
+    const last = ends[ends.length - 1];
+    const fresh = v.phase === 'over' || (v.age === last.age + 1 && v.turn === 1);
+    if (!fresh) return null;
+    return h('section', { class: 'panel age-end', id: 'age-end' },
+      h('h2', {}, `${t('ageEnd')} ${ROMAN[last.age]} — ${t('conflicts')}`),
+      this.conflictTable(last),
+      v.phase !== 'over' ? h('p', { class: 'note' }, last.age + 1 === 2 ? t('passRight') : t('passLeft')) : null);
+  }
+
+  conflictTable(end) {
+    const n = end.cities.length;
+    return h('div', { class: 'table-scroll' }, h('table', { class: 'conflicts' },
+      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, '⚔'), h('th', {}, t('vsLeft')), h('th', {}, t('vsRight')))),
+      h('tbody', {}, end.cities.map((c, i) => h('tr', { class: this.state.you === i ? 'me' : '' },
+        h('th', {}, this.cityLabel(i)), h('td', {}, c.shields),
+        h('td', {}, this.conflictCell(c.left, (i + 1) % n, end.cities[(i + 1) % n].shields)),
+        h('td', {}, this.conflictCell(c.right, (i + n - 1) % n, end.cities[(i + n - 1) % n].shields)))))));
+  }
+
+  conflictCell(token, other, otherShields) {
+    const word = token > 0 ? t('beat') : token < 0 ? t('lostTo') : t('tie');
+    return [token ? tokenChip(token) : h('span', { class: 'token tok-0' }, '0'), ' ',
+      h('span', { class: 'muted' }, `${word} ${this.cityLabel(other)} (${otherShields}⚔)`)];
+  }
+
+  paymentParts(a, city) {
     const n = this.state.view.cities.length;
-    const leftName = this.cityLabel((city + 1) % n);
-    const rightName = this.cityLabel((city + n - 1) % n);
-    if (a.free) return a.free === 'chain' ? t('freeChain') : `${t('freeBy')} (${a.free.replace(/_/g, ' ')})`;
+    if (a.free) return [t('free_' + a.free)];
     const parts = [];
-    if (a.left) parts.push(`${a.left} → ${t('left')} ${leftName}`);
-    if (a.right) parts.push(`${a.right} → ${t('right')} ${rightName}`);
+    if (a.left) parts.push(`${a.left} → ${this.cityLabel((city + 1) % n)}`);
+    if (a.right) parts.push(`${a.right} → ${this.cityLabel((city + n - 1) % n)}`);
     if (a.bank) parts.push(`${a.bank} → ${t('bank')}`);
-    return (parts.length ? parts.join(', ') : t('nothing')) + edificeActionText(a);
+    const out = parts.length ? parts : [t('nothing')];
+    const extra = edificeActionText(a);
+    if (extra) out.push(extra.slice(3));
+    return out;
   }
 
-  cityLabel(i) {
-    const v = this.state.view;
-    if (v.free_city !== undefined && v.free_city === i) return t('freeCity');
-    return this.seatName(i);
+  paymentLabel(a, city) {
+    const total = payTotal(a);
+    const coins = this.state.view.cities[city].coins;
+    if (a.free || total === 0) return h('span', { class: 'pay' }, this.paymentParts(a, city).join(', '));
+    return h('span', { class: 'pay' }, h('b', {}, coinsText(total)), ' ',
+      h('span', { class: 'pay-detail' }, '(' + this.paymentParts(a, city).join(', ') + ')'),
+      ' ', h('span', { class: 'muted' }, `· ${t('youHave')} ${coins}`));
   }
 
-  // Buttons for one kind of action on one card: one button, or a chooser when there are several
-  // ways to pay.
+  // One kind of action: a single button, or a chooser of the ways to pay, cheapest first.
   actionGroup(key, label, actions, city) {
     if (!actions.length) return null;
     const disabled = this.pending;
-    if (actions.length === 1) {
-      const a = actions[0];
-      const pay = (a.type === 'build' || a.type === 'wonder') ? ' · ' + this.paymentText(a, city) : '';
-      return h('button', { class: 'act act-' + a.type, type: 'button', disabled, onclick: () => this.send(a) }, label + pay);
+    const sorted = sortPayments(actions);
+    if (sorted.length === 1) {
+      const a = sorted[0];
+      return h('button', { class: 'act act-' + a.type, type: 'button', disabled, onclick: () => this.send(a) },
+        h('span', { class: 'act-label' }, label), ' ', this.paymentLabel(a, city));
     }
     const open = this.open.has(key);
     return h('div', { class: 'chooser' + (open ? ' open' : '') },
       h('button', { class: 'choose', type: 'button', disabled, onclick: () => {
         if (this.open.has(key)) this.open.delete(key); else this.open.add(key);
         this.render();
-      } }, `${label} ▾ (${actions.length} ${t('ways')})`),
-      open ? h('div', { class: 'options' }, actions.map(a => h('button', {
+      } }, `${label} ▾ ${sorted[0].free || !payTotal(sorted[0]) ? t('freeBy') : t('from') + ' ' + coinsText(payTotal(sorted[0]))} (${sorted.length} ${t('ways')})`),
+      open ? h('div', { class: 'options' }, sorted.map(a => h('button', {
         class: 'act act-' + a.type, type: 'button', disabled, onclick: () => this.send(a),
-      }, this.paymentText(a, city)))) : null);
+      }, this.paymentLabel(a, city)))) : null);
   }
 
   genericLabel(a) {
     const base = { pass: t('pass'), choose_side: t('chooseSide'), build_discarded: t('buildDiscarded') }[a.type]
       || a.type.replace(/_/g, ' ');
     const details = Object.entries(a).filter(([k]) => k !== 'type')
-      .map(([k, v]) => (k === 'card' ? cardName(this.cat, v, a.age) : k === 'age' ? null : k === 'side' ? v : `${k}: ${v}`))
+      .map(([k, v]) => (k === 'card' ? cardName(this.cat, v, a.age) : k === 'age' ? null : k === 'side' ? sideLabel(v) : `${k}: ${v}`))
       .filter(x => x !== null);
     return details.length ? `${base}: ${details.join(', ')}` : base;
   }
 
-  handPanel() {
+  actionText(a, city) {
+    switch (a.type) {
+      case 'build': return `${t('build')} ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}`;
+      case 'wonder': return `${t('buildStage')} · ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}`;
+      case 'discard': return `${t('discard')} · ${cardName(this.cat, a.card, a.age)}`;
+      case 'choose_side': return `${t('chooseSide')}: ${sideLabel(a.side)}`;
+      default: return this.genericLabel(a);
+    }
+  }
+
+  // A card: colour, name, cost, effect, chains both ways, and the reason it cannot be built.
+  cardBox(name, age, opts) {
+    const cat = this.cat;
+    const o = opts || {};
+    const d = cardDef(cat, name, age);
+    const colour = d ? d.colour : 'grey';
+    const city = o.city !== undefined ? this.state.view.cities[o.city] : null;
+    const owns = n => city && city.cards.includes(n);
+    const from = d ? d.chain_from : [];
+    const to = (cat.makesFree.get(name) || []);
+    return h('div', { class: 'card c-' + colour + (o.reason ? ' unbuildable' : '') + (o.picked ? ' picked' : ''), dataset: { card: name } },
+      h('div', { class: 'card-head' },
+        h('span', { class: 'card-name' }, cardName(cat, name, age)),
+        d ? costIcons(d.coins, d.cost) : null),
+      d ? h('div', { class: 'card-effect' }, withIcons(effectText(d))) : null,
+      from.length ? h('div', { class: 'card-chain' }, '← ' + t('chainFrom') + ' ',
+        from.map((n, k) => [k ? ', ' : '', h('span', { class: owns(n) ? 'chain-owned' : '' }, cardName(cat, n) + (owns(n) ? ' ✓' : ''))])) : null,
+      to.length ? h('div', { class: 'card-chain' }, '→ ' + t('chainTo') + ': ' + to.map(n => cardName(cat, n)).join(', ')) : null,
+      o.reason ? h('div', { class: 'reason' }, '✗ ', withIcons(reasonText(o.reason))) : null,
+      o.controls || null);
+  }
+
+  playPanel() {
     const st = this.state;
     const v = st.view;
-    const city = v.acting_city !== undefined ? v.acting_city : st.you;
-    const byCard = new Map();
-    const other = [];
-    for (const a of st.legal) {
-      if (a.card !== undefined && ['build', 'wonder', 'discard'].includes(a.type)) {
-        const key = a.card + '|' + (a.age || '');
-        if (!byCard.has(key)) byCard.set(key, []);
-        byCard.get(key).push(a);
-      } else {
-        other.push(a);
-      }
+    const me = st.you;
+    const city = v.acting_city !== undefined ? v.acting_city : me;
+    const pending = st.pending || [];
+    const parts = [];
+    // The pending choice: highlighted, and taken back until the step resolves.
+    if (pending.length) {
+      parts.push(h('div', { class: 'pending', id: 'pending' },
+        h('b', {}, t('yourChoice') + ': '),
+        pending.map((a, k) => h('span', { class: 'pending-action' }, (k ? ' + ' + t('freeCity') + ': ' : '') + this.actionText(a, k ? v.free_city : me))),
+        ' ', h('button', { type: 'button', id: 'take-back', disabled: this.pending, onclick: () => this.retract() }, '↶ ' + t('takeBack')),
+        ' ', h('span', { class: 'muted' }, t('changeable'))));
     }
-    const handCards = (v.hand || []).map((name, i) => {
-      const key = [...byCard.keys()].find(k => k.split('|')[0] === name) || name + '|';
-      const acts = byCard.get(key) || [];
-      byCard.delete(key);
+    if (v.phase === 'choose_side') {
+      parts.push(this.sidePanel());
+      return h('section', { class: 'panel hand' }, parts);
+    }
+    const forFree = v.free_city !== undefined && city === v.free_city && st.legal.length;
+    if (forFree) parts.push(h('p', { class: 'note for-free-city' }, t('forFreeCity')));
+    // The hand: during the Free City step, the card chosen for the own city is set aside.
+    let hand = (v.hand || []).slice();
+    const picked = pending.length ? pending[0].card : null;
+    if (forFree && picked) {
+      const i = hand.indexOf(picked);
+      if (i >= 0) hand.splice(i, 1);
+    }
+    const reasons = st.reasons || [];
+    const reasonOf = name => {
+      const i = (v.hand || []).indexOf(name);
+      return i >= 0 ? reasons[i] : null;
+    };
+    const by = actionsByCard(st.legal);
+    const other = st.legal.filter(a => a.card === undefined || !['build', 'wonder', 'discard'].includes(a.type));
+    const canAct = st.legal.length > 0;
+    if (canAct && v.phase !== 'build_from_discard') parts.push(this.wonderControl(hand, by, city));
+    const handCards = hand.map((name, i) => {
+      const acts = by.get(name) || [];
       const builds = acts.filter(a => a.type === 'build');
-      const stages = acts.filter(a => a.type === 'wonder');
       const discards = acts.filter(a => a.type === 'discard');
-      const age = acts.length && acts[0].age ? acts[0].age : undefined;
-      const controls = st.legal.length ? h('div', { class: 'card-actions' },
-        builds.length ? this.actionGroup('b' + i, t('build'), builds, city)
-          : (acts.length ? h('span', { class: 'cant' }, t('cannotBuild')) : null),
-        this.actionGroup('w' + i, t('stage'), stages, city),
-        this.actionGroup('d' + i, t('discard'), discards, city)) : null;
-      return cardBox(this.cat, name, age || v.age, controls);
+      const reason = canAct && !builds.length ? (reasonOf(name) || null) : null;
+      const controls = canAct ? h('div', { class: 'card-actions' },
+        this.actionGroup('b' + name, t('build'), builds, city),
+        discards.length ? h('button', { class: 'act act-discard', type: 'button', disabled: this.pending, onclick: () => this.send(discards[0]) }, t('discard')) : null)
+        : null;
+      return this.cardBox(name, v.age, { city, reason: reason || (canAct && !builds.length && acts.length ? '—' : null), controls,
+        picked: !canAct && pending.some(a => a.card === name) });
     });
-    // Cards that are not in the hand (future action types): shown with their actions.
-    for (const [key, acts] of byCard) other.push(...acts);
-    const discardCards = v.discard ? v.discard.map((name, i) => {
+    const discardCards = v.discard ? v.discard.map(name => {
       const acts = other.filter(a => a.card === name);
-      return cardBox(this.cat, name, acts.length && acts[0].age ? acts[0].age : undefined,
-        h('div', { class: 'card-actions' }, acts.map(a => h('button', {
+      return this.cardBox(name, acts.length && acts[0].age ? acts[0].age : undefined, { city,
+        controls: h('div', { class: 'card-actions' }, acts.map(a => h('button', {
           class: 'act act-' + a.type, type: 'button', disabled: this.pending, onclick: () => this.send(a),
-        }, this.genericLabel(a).split(':')[0]))));
+        }, this.genericLabel(a).split(':')[0]))) });
     }) : [];
     const loose = other.filter(a => !(v.discard && a.card !== undefined && v.discard.includes(a.card)));
-    return h('section', { class: 'panel hand' },
-      h('h2', {}, t('hand'), ' ', h('span', { class: 'muted' }, `(${(v.hand || []).length})`)),
-      v.free_city !== undefined && v.acting_city === v.free_city && st.legal.length
-        ? h('p', { class: 'note' }, t('forFreeCity')) : null,
+    parts.unshift(h('h2', {}, t('hand'), ' ', h('span', { class: 'muted' }, `(${hand.length})`)));
+    parts.push(
       loose.length ? h('div', { class: 'generic' }, h('h3', {}, t('otherActions')), loose.map(a => h('button', {
         class: 'act act-' + a.type, type: 'button', disabled: this.pending, onclick: () => this.send(a),
       }, this.genericLabel(a)))) : null,
+      discardCards.length ? [h('h3', {}, t('discardPile')), h('div', { class: 'cards' }, discardCards)] : null,
       h('div', { class: 'cards' }, handCards),
-      discardCards.length ? [h('h3', {}, t('discardPile')), h('div', { class: 'cards' }, discardCards)] : null);
+      resourceKey());
+    return h('section', { class: 'panel hand' }, parts);
   }
 
-  cityPanel(i, role) {
-    const v = this.state.view;
+  // One wonder control: the next stage (cost, effect), which card to use, and how to pay.
+  wonderControl(hand, by, city) {
+    const st = this.state;
+    const c = st.view.cities[city];
+    const w = this.cat.wonders.get(c.wonder);
+    const side = w && w.sides.find(x => x.label === c.side);
+    const stages = side ? side.stages : [];
+    if (c.stages >= stages.length) return h('div', { class: 'wonder-ctl done' }, t('wonderDone'));
+    const next = stages[c.stages];
+    const withCard = [...new Set(hand)].filter(n => (by.get(n) || []).some(a => a.type === 'wonder'));
+    const whose = city !== st.you ? this.cityLabel(city) + ' · ' : '';
+    const head = h('div', { class: 'wonder-head' }, h('b', {}, `${whose}${t('buildStage')} ${c.stages + 1}/${stages.length}`), ' ',
+      costIcons(0, next.cost), ' → ', h('span', {}, withIcons(effectText(next))));
+    if (!withCard.length) {
+      return h('div', { class: 'wonder-ctl unbuildable', id: 'wonder-ctl' }, head,
+        st.stage_reason ? h('div', { class: 'reason' }, '✗ ', withIcons(reasonText(st.stage_reason))) : null);
+    }
+    if (!withCard.includes(this.stageCard)) this.stageCard = withCard[withCard.length - 1];
+    const select = h('select', { id: 'stage-card', onchange: ev => { this.stageCard = ev.target.value; this.render(); } },
+      withCard.map(n => h('option', { value: n, selected: n === this.stageCard }, cardName(this.cat, n, st.view.age))));
+    const acts = (by.get(this.stageCard) || []).filter(a => a.type === 'wonder');
+    return h('div', { class: 'wonder-ctl', id: 'wonder-ctl' }, head,
+      h('div', { class: 'wonder-pick' }, h('label', {}, t('withCard') + ' ', select), ' ',
+        this.actionGroup('w', t('buildStage') + ' ' + (c.stages + 1), acts, city)));
+  }
+
+  // 2nd edition: both sides of the board drawn, each with its stages, to choose from.
+  sidePanel() {
+    const st = this.state;
+    const v = st.view;
+    const c = v.cities[st.you];
+    const w = this.cat.wonders.get(c.wonder);
+    const chosen = (st.pending || []).find(a => a.type === 'choose_side');
+    return h('div', { class: 'side-choice', id: 'side-choice' },
+      h('h3', {}, t('chooseYourSide'), ': ', wonderName(this.cat, c.wonder), w ? [' (', resIcon(w.start), ')'] : null),
+      h('div', { class: 'sides' }, (w ? w.sides : []).map(sd => {
+        const act = st.legal.find(a => a.type === 'choose_side' && a.side === sd.label);
+        return h('div', { class: 'side' + (chosen && chosen.side === sd.label ? ' picked' : ''), dataset: { side: sd.label } },
+          h('h4', {}, sideLabel(sd.label)),
+          h('ol', { class: 'stage-list' }, sd.stages.map(x => h('li', {}, costIcons(0, x.cost), ' → ', withIcons(effectText(x))))),
+          act ? h('button', { class: 'act act-choose_side primary', type: 'button', disabled: this.pending, onclick: () => this.send(act) },
+            t('chooseSide') + ': ' + sideLabel(sd.label)) : null);
+      })));
+  }
+
+  productionLine(p) {
+    const items = [];
+    for (const l of p.fixed) items.push(resIcon(l));
+    for (const e of p.either) items.push(h('span', { class: 'either' }, [...e].map((l, k) => [k ? '/' : '', resIcon(l)])));
+    return items.length ? items : [h('span', { class: 'muted' }, t('nothingMade'))];
+  }
+
+  cityPanel(i, role, expanded) {
+    const st = this.state;
+    const v = st.view;
     const c = v.cities[i];
+    const sum = (st.summaries || [])[i];
     const cat = this.cat;
     const w = cat.wonders.get(c.wonder);
-    const sideIdx = w ? w.sides.findIndex(s => s.label === c.side) : -1;
-    const stages = w && sideIdx >= 0 ? w.sides[sideIdx].stages : [];
+    const side = w ? w.sides.find(x => x.label === c.side) : null;
+    const stages = side ? side.stages : [];
     const byColour = new Map(COLOURS.map(col => [col, []]));
     for (const name of c.cards) {
       const d = cardDef(cat, name);
@@ -574,34 +956,61 @@ class TablePage {
       if (!byColour.has(col)) byColour.set(col, []);
       byColour.get(col).push(name);
     }
-    const mil = c.military.reduce((a, b) => a + b, 0);
+    const n = v.cities.length;
+    const roleText = role === 'left' ? t('leftN') : role === 'right' ? t('rightN') : null;
+    const sci = sum ? [['◎', 0], ['⚙', 1], ['▤', 2]].map(([g, k]) => h('span', { class: 'sci' }, g + ' ' + sum.science[k])) : [];
+    const trade = role === 'mine' && sum ? [[(i + 1) % n, 'left'], [(i + n - 1) % n, 'right']].map(([o, dir]) => {
+      const other = st.summaries[o];
+      const prices = sum.prices[dir];
+      const letters = new Set([...other.for_sale.fixed, ...other.for_sale.either.join('')]);
+      const groups = new Map();
+      for (const l of 'WSCOGLP') if (letters.has(l)) {
+        const p = prices['WSCOGLP'.indexOf(l)];
+        if (!groups.has(p)) groups.set(p, []);
+        groups.get(p).push(l);
+      }
+      return h('div', { class: 'trade-line' }, h('span', { class: 'muted' }, `${t('buyFrom')} (${t(dir)}, ${this.cityLabel(o)}): `),
+        groups.size ? [...groups].map(([p, ls]) => h('span', { class: 'trade-group' }, ls.map(resIcon), ` ${p} ${t('each')}`))
+          : h('span', { class: 'muted' }, t('nothingMade')));
+    }) : null;
+    const sellsDiffers = sum && JSON.stringify(sum.for_sale) !== JSON.stringify(sum.production);
     return h('div', { class: 'city ' + role, dataset: { city: i } },
       h('div', { class: 'city-head' },
-        h('b', {}, this.cityLabel(i)),
-        role !== 'mine' && role !== 'other' ? h('span', { class: 'muted' }, ' · ' + t(role === 'left' ? 'leftN' : 'rightN')) : null,
+        h('b', {}, this.cityLabel(i)), st.you === i ? h('span', { class: 'tag you' }, t('you')) : null,
+        roleText ? h('span', { class: 'muted' }, ' · ' + roleText) : null,
         h('span', { class: 'stats' },
-          h('span', { class: 'coin', title: t('coins') }, c.coins), ' ',
-          h('span', { class: 'shield', title: t('shields') }, '⚔ ' + c.shields), ' ',
-          h('span', { class: 'mil' + (mil < 0 ? ' neg' : ''), title: t('military') + ': ' + c.military.join(' ') }, '★ ' + mil))),
+          coinIcon(c.coins),
+          h('span', { class: 'shield', title: t('shields') }, '⚔ ' + c.shields),
+          h('span', { class: 'tokens', title: t('tokens') }, c.military.length ? c.military.map(tokenChip) : h('span', { class: 'muted' }, '·')),
+          sum ? h('span', { class: 'score-now', title: t('scoreNow') }, '≈ ' + sum.score_now + (zh() ? ' 分' : ' pts')) : null)),
+      sum ? h('div', { class: 'summary' },
+        h('div', { class: 'prod' }, h('span', { class: 'muted' }, t('produces') + ': '), this.productionLine(sum.production)),
+        sellsDiffers ? h('div', { class: 'prod' }, h('span', { class: 'muted' }, t('sells') + ': '), this.productionLine(sum.for_sale)) : null,
+        h('div', { class: 'sci-line' }, h('span', { class: 'muted' }, t('science') + ': '), sci,
+          sum.science_wild ? h('span', { class: 'sci' }, '✱ ' + sum.science_wild) : null,
+          ` = ${sum.science_points} ${t('scienceNow')}`),
+        trade) : null,
       h('div', { class: 'wonder' },
-        h('span', { class: 'wonder-name' }, wonderName(cat, c.wonder) + ' ' + c.side + (w ? ' · ' + w.start : '')),
-        h('span', { class: 'stages' }, stages.map((s, k) => h('span', {
-          class: 'stage' + (k < c.stages ? ' built' : ''), title: effectText(s),
-        }, costIcons(0, s.cost), h('small', {}, effectText(s)))))),
-      h('div', { class: 'built' }, [...byColour].filter(([, l]) => l.length).map(([col, list]) => h('div', { class: 'row' },
+        h('span', { class: 'wonder-name' }, wonderName(cat, c.wonder) + ' · ' + sideLabel(c.side)),
+        w ? h('span', { class: 'muted' }, ' ', resIcon(w.start)) : null,
+        h('ol', { class: 'stages' }, stages.map((x, k) => h('li', {
+          class: 'stage' + (k < c.stages ? ' built' : k === c.stages ? ' next' : ''),
+        }, k < c.stages ? '✓ ' : '', costIcons(0, x.cost), h('small', {}, withIcons(effectText(x))))))),
+      h('div', { class: 'built' + (expanded ? ' expanded' : '') }, [...byColour].filter(([, l]) => l.length).map(([col, list]) => h('div', { class: 'row' },
         list.map(name => {
           const d = cardDef(cat, name);
-          return h('span', { class: 'mini c-' + col, title: d ? effectText(d) : name }, cardName(cat, name));
+          return h('span', { class: 'mini c-' + col, title: d ? effectText(d) : name }, cardName(cat, name),
+            (expanded || role === 'mine') && d ? h('small', { class: 'mini-effect' }, ' · ', effectText(d)) : null);
         })))));
   }
 
-  citiesPanel() {
+  citiesPanel(over) {
     const st = this.state;
     const v = st.view;
     const n = v.cities.length;
-    if (st.you === null) {
+    if (st.you === null || over) {
       return h('section', { class: 'panel cities' }, h('h2', {}, t('allCities')),
-        h('div', { class: 'city-grid' }, v.cities.map((_, i) => this.cityPanel(i, 'other'))));
+        h('div', { class: 'city-grid' }, v.cities.map((_, i) => this.cityPanel(i, st.you === i ? 'mine' : 'other', over))));
     }
     const me = st.you;
     const left = (me + 1) % n;
@@ -610,15 +1019,16 @@ class TablePage {
     return h('section', { class: 'panel cities' },
       h('h2', {}, t('yourCity')), this.cityPanel(me, 'mine'),
       h('div', { class: 'neighbours' }, this.cityPanel(right, 'right'), left !== right ? this.cityPanel(left, 'left') : null),
-      others.length ? h('details', { class: 'others' }, h('summary', {}, t('allCities') + ` (${others.length})`),
+      others.length ? h('details', { class: 'others' }, h('summary', {}, t('otherCities') + ` (${others.length})`),
         h('div', { class: 'city-grid' }, others.map(i => this.cityPanel(i, 'other')))) : null);
   }
 
-  logText(e) {
+  logText(e, trade) {
+    const n = this.state.view.cities.length;
     const who = this.cityLabel(e.seat);
     const pay = [];
-    if (e.left) pay.push(`${e.left} → ${t('left')} ${this.cityLabel((e.seat + 1) % this.state.view.cities.length)}`);
-    if (e.right) pay.push(`${e.right} → ${t('right')} ${this.cityLabel((e.seat + this.state.view.cities.length - 1) % this.state.view.cities.length)}`);
+    if (e.left) pay.push(`${e.left} → ${this.cityLabel((e.seat + 1) % n)}`);
+    if (e.right) pay.push(`${e.right} → ${this.cityLabel((e.seat + n - 1) % n)}`);
     if (e.bank) pay.push(`${e.bank} → ${t('bank')}`);
     let what;
     switch (e.played) {
@@ -627,44 +1037,118 @@ class TablePage {
       case 'discarded': what = t('discardedX'); break;
       case 'built_discarded': what = `${t('builtX')} ${cardName(this.cat, e.card)} ${t('fromDiscard')}`; break;
       case 'passed': what = t('passedX'); break;
-      case 'chose_side': what = `${t('choseSideX')} ${e.card}`; break;
+      case 'chose_side': what = `${t('choseSideX')} ${sideLabel(e.card)}`; break;
       default: what = edificeLogText(this, e) || (e.played + (e.card ? ' ' + e.card : ''));
     }
-    return `${who} ${what}` + (pay.length ? ` (${pay.join(', ')})` : '') + (e.income ? ` · +${e.income}` : '');
+    // Income split: what the neighbours paid (trade), the discard's 3, and the card's own coins.
+    const inc = [];
+    const fromTrade = Math.min(trade || 0, e.income);
+    const own = e.income - fromTrade;
+    if (own) inc.push(`+${own} ${e.played === 'discarded' ? t('discardIncome') : t('cardIncome')}`);
+    if (fromTrade) inc.push(`+${fromTrade} ${t('tradeIncome')}`);
+    return `${who} ${what}` + (pay.length ? ` (${pay.join(', ')})` : '') + (inc.length ? ` · ${inc.join(', ')}` : '');
   }
 
   logPanel() {
-    const hist = this.state.history || [];
+    const st = this.state;
+    const n = st.view.cities.length;
+    const hist = st.history || [];
     const groups = [];
     for (const e of hist) {
-      const key = e.age + '.' + e.turn;
+      const key = e.age + '.' + e.turn + '.' + (e.played === 'built_discarded' || e.played === 'passed' ? 'd' : '');
       if (!groups.length || groups[groups.length - 1].key !== key) groups.push({ key, age: e.age, turn: e.turn, list: [] });
       groups[groups.length - 1].list.push(e);
     }
-    groups.reverse();
+    // An Age-end block after each Age's last group.
+    const blocks = [];
+    const ends = new Map((st.age_ends || []).map(x => [x.age, x]));
+    groups.forEach((g, k) => {
+      blocks.push({ kind: 'turn', g });
+      const next = groups[k + 1];
+      if (ends.has(g.age) && (!next || next.age !== g.age) && g.turn !== 0) blocks.push({ kind: 'end', end: ends.get(g.age) });
+    });
+    blocks.reverse();
     return h('section', { class: 'panel log' }, h('h2', {}, t('log')),
-      h('div', { class: 'log-list' }, groups.map(g => h('div', { class: 'log-turn' },
-        h('b', {}, `${t('age')} ${ROMAN[g.age] || g.age} · ${t('turn')} ${g.turn}`),
-        h('ul', {}, g.list.map(e => h('li', {}, this.logText(e))))))));
+      h('div', { class: 'log-list' }, blocks.map(b => {
+        if (b.kind === 'end') {
+          return h('div', { class: 'log-turn log-age-end' }, h('b', {}, `${t('ageEnd')} ${ROMAN[b.end.age]} — ${t('conflicts')}`),
+            h('ul', {}, b.end.cities.map((c, i) => h('li', {}, `${this.cityLabel(i)} (${c.shields}⚔): `,
+              [[c.left, (i + 1) % n], [c.right, (i + n - 1) % n]].map(([tok, o], k) => [k ? ', ' : '',
+                tok ? tokenChip(tok) : h('span', { class: 'token tok-0' }, '0'), ` ${tok > 0 ? t('beat') : tok < 0 ? t('lostTo') : t('tie')} ${this.cityLabel(o)}`])))));
+        }
+        const g = b.g;
+        const trade = tradeIncome(g.list, n);
+        const title = g.turn === 0 ? t('setupSides') : `${t('age')} ${ROMAN[g.age] || g.age} · ${t('turn')} ${g.turn === 7 ? '6+' : g.turn}`;
+        return h('div', { class: 'log-turn' }, h('b', {}, title),
+          h('ul', {}, g.list.map(e => h('li', {}, this.logText(e, trade[e.seat])))));
+      })));
   }
 
-  scoresPanel() {
+  gameOverPanel() {
     const st = this.state;
-    const cats = ['military', 'treasury', 'wonder', 'civilian', 'science', 'commercial', 'guilds',
-      ...((st.table.expansions || []).includes('edifice') ? ['edifice'] : []), 'total'];
+    const cats = [...CATS, ...((st.table.expansions || []).includes('edifice') ? ['edifice'] : [])];
     const lines = st.scores || [];
+    const v = st.view;
     const rematchId = st.table.rematch;
+    const ranked = lines.map((l, i) => ({ l, i })).filter(x => x.l.rank !== null && x.l.rank !== undefined);
+    const players = ranked.length;
+    const mine = st.you !== null ? lines[st.you] : null;
+    const winners = ranked.filter(x => x.l.rank === 1).map(x => this.cityLabel(x.i));
+    const headline = mine && mine.rank
+      ? h('p', { class: 'finish', id: 'finish' }, zh() ? `${t('youFinished')}${ordinal(mine.rank)}（${t('of')} ${players} 人）`
+        : `${t('youFinished')} ${ordinal(mine.rank)} ${t('of')} ${players}`, mine.rank === 1 ? ' 🏆' : '')
+      : h('p', { class: 'finish' }, `${t('winnerIs')}: ${winners.join(', ')}`);
     return h('section', { class: 'panel scores' },
-      h('h2', {}, t('scores')),
+      h('h2', {}, t('scores')), headline,
       h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet' },
-        h('thead', {}, h('tr', {}, h('th', {}, ''), cats.map(c => h('th', {}, t(c))), h('th', {}, t('rank')))),
-        h('tbody', {}, lines.map((l, i) => h('tr', { class: (l.rank === 1 ? 'winner' : '') + (st.you === i ? ' me' : '') },
-          h('th', {}, this.cityLabel(i)), cats.map(c => h('td', { class: 'cat-' + c }, l[c])),
-          h('td', { class: 'rank' }, l.rank === null || l.rank === undefined ? '–' : l.rank)))))),
+        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, t('wonder')), cats.map(c => h('th', { class: 'cat-' + c }, t(c))),
+          h('th', {}, t('total')), h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
+        h('tbody', {}, lines.map((l, i) => {
+          const c = v.cities[i];
+          return h('tr', { class: (l.rank === 1 ? 'winner' : '') + (st.you === i ? ' me' : '') },
+            h('th', {}, this.cityLabel(i)),
+            h('td', { class: 'wonder-cell' }, `${wonderName(this.cat, c.wonder)} ${sideLabel(c.side)} · ${c.stages}/${c.stages_total}`),
+            cats.map(k => h('td', { class: 'cat-' + k }, l[k] ?? 0)),
+            h('td', { class: 'cat-total' }, l.total), h('td', { class: 'coins-left' }, l.coins),
+            h('td', { class: 'rank' }, l.rank === null || l.rank === undefined ? '–' : l.rank));
+        })))),
+      h('h3', {}, t('chart')), this.chart(lines),
       h('div', { class: 'after' },
         h('button', { class: 'primary', id: 'rematch', type: 'button', onclick: () => this.rematch() },
           rematchId ? t('joinRematch') : t('rematch')),
-        ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json` }, t('record'))));
+        ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record'))));
+  }
+
+  // Each player's points by category as a stacked bar (negative military to the left of 0).
+  chart(lines) {
+    const W = 640; const rowH = 26; const labelW = 110;
+    const neg = Math.max(0, ...lines.map(l => -Math.min(0, l.military)));
+    const pos = Math.max(1, ...lines.map(l => CATS.reduce((a, k) => a + Math.max(0, l[k]), 0)));
+    const scale = (W - labelW - 40) / (pos + neg);
+    const x0 = labelW + neg * scale;
+    const height = lines.length * rowH + 30;
+    const rows = lines.map((l, i) => {
+      let x = x0;
+      const y = i * rowH + 4;
+      const bars = [];
+      if (l.military < 0) {
+        bars.push(s('rect', { x: x0 + l.military * scale, y, width: -l.military * scale, height: rowH - 8, fill: CAT_COLOURS.military, opacity: 0.6 },
+          s('title', {}, `${t('military')} ${l.military}`)));
+      }
+      for (const k of CATS) {
+        const val = Math.max(0, l[k]);
+        if (!val) continue;
+        bars.push(s('rect', { x, y, width: val * scale, height: rowH - 8, fill: CAT_COLOURS[k] }, s('title', {}, `${t(k)} ${l[k]}`)));
+        if (val * scale > 16) bars.push(s('text', { x: x + val * scale / 2, y: y + rowH / 2 + 1, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, val));
+        x += val * scale;
+      }
+      return s('g', {}, s('text', { x: 4, y: y + rowH / 2 + 1, 'font-size': 12 }, this.cityLabel(i)), bars,
+        s('text', { x: x + 4, y: y + rowH / 2 + 1, 'font-size': 12, 'font-weight': 700 }, l.total));
+    });
+    const legend = CATS.map((k, j) => s('g', {}, s('rect', { x: labelW + j * 76, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
+      s('text', { x: labelW + j * 76 + 14, y: height - 9, 'font-size': 10 }, t(k))));
+    return s('svg', { class: 'chart', id: 'score-chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chart') },
+      rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
   }
 
   async rematch() {
@@ -748,5 +1232,145 @@ function edificePanel(page) {
       '暫定數值：規則書的表格遺失，沒有印刷來源確認。')));
 }
 
+// ---------------------------------------------------------------- score pad
+
+// The table being entered: the format `wonders score` reads.
+const pad = { edition: '1e', players: [], sheet: null };
+
+function padPlayer(i) {
+  return { name: 'Player ' + (i + 1), wonder: '', side: 'A', stages: 0, cards: [], coins: 0, military: [] };
+}
+
+async function scorePad(keep) {
+  document.getElementById('conn').textContent = '';
+  document.body.dataset.page = 'score';
+  if (!keep && !pad.players.length) pad.players = [0, 1, 2].map(padPlayer);
+  const cat = await catalog(pad.edition);
+  if (!pad.players.some(p => p.wonder)) {
+    pad.players.forEach((p, i) => { p.wonder = cat.wonderList[i % cat.wonderList.length].name; p.side = cat.wonderList[0].sides[0].label; });
+  }
+  const app = document.getElementById('app');
+  const cardOptions = h('datalist', { id: 'card-names' }, cat.list.filter((c, k, all) => all.findIndex(o => o.name === c.name) === k)
+    .map(c => h('option', { value: c.name }, zh() ? c.zh : `${c.name} (${c.colour}, ${ROMAN[c.age]})`)));
+  const edition = h('select', { id: 'pad-edition', onchange: async ev => {
+    pad.edition = ev.target.value;
+    pad.players.forEach(p => { p.wonder = ''; p.cards = []; });
+    pad.sheet = null;
+    scorePad(true);
+  } }, ['1e', '2e'].map(e => h('option', { value: e, selected: e === pad.edition }, editionLabel(e))));
+  const rows = pad.players.map((p, i) => padRow(cat, p, i));
+  const result = h('div', { id: 'pad-result' }, pad.sheet ? padSheet(pad.sheet) : null);
+  const fileInput = h('input', { type: 'file', id: 'pad-file', accept: 'application/json,.json', onchange: ev => {
+    const f = ev.target.files[0];
+    if (!f) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      try { loadPad(JSON.parse(reader.result)); } catch (e) { banner(e.message); }
+    };
+    reader.readAsText(f);
+  } });
+  app.replaceChildren(h('section', { class: 'panel pad' },
+    h('h1', {}, t('scorePad')), h('p', { class: 'muted' }, t('scorePadIntro'), ' ', link('/', t('lobbyLink'))),
+    h('label', {}, t('edition') + ' ', edition), cardOptions,
+    h('div', { class: 'pad-rows' }, rows),
+    h('div', { class: 'after' },
+      h('button', { type: 'button', id: 'pad-add', disabled: pad.players.length >= 7, onclick: () => { pad.players.push(padPlayer(pad.players.length)); scorePad(true); } }, '+ ' + t('addPlayer')),
+      h('button', { type: 'button', class: 'primary', id: 'pad-score', onclick: () => scoreIt() }, t('scoreIt')),
+      h('button', { type: 'button', id: 'pad-download', onclick: () => downloadPad() }, '⬇ ' + t('download')),
+      h('label', { class: 'button' }, '⬆ ' + t('load') + ' ', fileInput)),
+    result), h('section', { class: 'panel' }, resourceKey()));
+}
+
+function padTable() {
+  const players = pad.players.map(p => {
+    const o = { name: p.name, wonder: p.wonder, side: p.side, stages: p.stages, cards: p.cards, coins: p.coins, military: p.military };
+    if (p.free_city) o.free_city = true;
+    return o;
+  });
+  return { edition: pad.edition, players };
+}
+
+function loadPad(table) {
+  if (!table || !Array.isArray(table.players)) throw new Error('not a table: it needs a "players" list');
+  pad.edition = table.edition || '1e';
+  pad.players = table.players.map((p, i) => Object.assign(padPlayer(i), p, { cards: p.cards || [], military: p.military || [] }));
+  pad.sheet = null;
+  scorePad(true);
+}
+
+function downloadPad() {
+  const blob = new Blob([JSON.stringify(padTable(), null, 1)], { type: 'application/json' });
+  const a = h('a', { href: URL.createObjectURL(blob), download: 'table.json' });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+async function scoreIt() {
+  try {
+    pad.sheet = await api('POST', '/api/score', padTable());
+    banner(null);
+    document.getElementById('pad-result').replaceChildren(padSheet(pad.sheet));
+  } catch (e) {
+    banner(e.message);
+    document.getElementById('pad-result').replaceChildren(h('p', { class: 'error', id: 'pad-error' }, e.message));
+  }
+}
+
+function padSheet(sheet) {
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet', id: 'pad-sheet' },
+    h('thead', {}, h('tr', {}, h('th', {}, ''), CATS.map(c => h('th', { class: 'cat-' + c }, t(c))), h('th', {}, t('total')),
+      h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
+    h('tbody', {}, sheet.players.map(l => h('tr', { class: l.rank === 1 ? 'winner' : '' },
+      h('th', {}, l.name), CATS.map(k => h('td', { class: 'cat-' + k }, l[k])),
+      h('td', { class: 'cat-total' }, l.total), h('td', {}, l.coins), h('td', { class: 'rank' }, l.rank === null ? '–' : l.rank))))));
+}
+
+function padRow(cat, p, i) {
+  const w = cat.wonders.get(p.wonder);
+  const sides = w ? w.sides : cat.wonderList[0].sides;
+  const side = sides.find(x => x.label === p.side) || sides[0];
+  const upd = (k, f) => ev => { p[k] = f ? f(ev.target.value) : ev.target.value; };
+  const wonderSel = h('select', { class: 'pad-wonder', 'aria-label': t('wonder'), onchange: ev => { p.wonder = ev.target.value; p.stages = 0; scorePad(true); } },
+    cat.wonderList.map(x => h('option', { value: x.name, selected: x.name === p.wonder }, zh() ? x.zh : x.name)));
+  const sideSel = h('select', { class: 'pad-side', 'aria-label': t('side'), onchange: ev => { p.side = ev.target.value; p.stages = 0; scorePad(true); } },
+    sides.map(x => h('option', { value: x.label, selected: x.label === side.label }, sideLabel(x.label))));
+  const stages = h('select', { class: 'pad-stages', 'aria-label': t('stages'), onchange: upd('stages', Number) },
+    Array.from({ length: side.stages.length + 1 }, (_, k) => h('option', { value: k, selected: k === p.stages }, k + '/' + side.stages.length)));
+  const search = h('input', { class: 'pad-card', list: 'card-names', placeholder: t('searchCard'), 'aria-label': t('searchCard') });
+  const addCard = () => {
+    const v = search.value.trim();
+    if (!v) return;
+    const d = cat.list.find(c => c.name.toLowerCase() === v.toLowerCase() || c.zh === v);
+    const name = d ? d.name : v;
+    if (!p.cards.includes(name)) p.cards.push(name);
+    scorePad(true);
+    const again = document.querySelectorAll('.pad-card')[i];
+    if (again) again.focus();
+  };
+  search.addEventListener('keydown', ev => { if (ev.key === 'Enter') { ev.preventDefault(); addCard(); } });
+  search.addEventListener('change', () => { if (cat.list.some(c => c.name === search.value.trim())) addCard(); });
+  const tokenCount = v => p.military.filter(x => x === v).length;
+  const tokenInput = v => h('label', { class: 'tok-input' }, tokenChip(v), ' ×', h('input', { type: 'number', min: 0, max: 6, value: tokenCount(v), class: 'pad-tok-' + (v < 0 ? 'm1' : v),
+    onchange: ev => { p.military = p.military.filter(x => x !== v).concat(new Array(Math.max(0, Number(ev.target.value) || 0)).fill(v)); } }));
+  return h('div', { class: 'pad-row city', dataset: { row: i } },
+    h('div', { class: 'pad-line' },
+      h('b', {}, '#' + (i + 1)),
+      h('input', { class: 'pad-name', value: p.name, maxlength: 32, 'aria-label': t('name'), onchange: upd('name') }),
+      wonderSel, sideSel, h('label', {}, t('stages') + ' ', stages),
+      h('label', {}, coinIcon('¤'), ' ', h('input', { class: 'pad-coins', type: 'number', min: 0, max: 999, value: p.coins, 'aria-label': t('coins'), onchange: upd('coins', Number) })),
+      pad.players.length > 3 ? h('button', { type: 'button', onclick: () => { pad.players.splice(i, 1); scorePad(true); } }, t('remove')) : null),
+    h('div', { class: 'pad-line' }, h('span', { class: 'muted' }, t('tokensHelp') + ': '), [1, 3, 5, -1].map(tokenInput)),
+    h('div', { class: 'pad-line' }, search, h('button', { type: 'button', class: 'pad-add-card', onclick: addCard }, t('add'))),
+    h('div', { class: 'row pad-cards' }, p.cards.map((name, k) => {
+      const d = cardDef(cat, name);
+      return h('span', { class: 'mini c-' + (d ? d.colour : 'grey') }, cardName(cat, name), ' ',
+        h('button', { type: 'button', class: 'x', 'aria-label': t('remove'), onclick: () => { p.cards.splice(k, 1); scorePad(true); } }, '×'));
+    })));
+}
+
+// ---------------------------------------------------------------- start
+
+document.querySelector('.top .spacer').before(h('a', { href: '/score', id: 'nav-score', class: 'nav', onclick: ev => { ev.preventDefault(); go('/score'); } }, t('scorePad')));
 paintLangButton();
 route();

@@ -30,7 +30,11 @@ async fn creating_tables_validates_every_option() {
         assert!(message.contains(needle), "{body}: {message}");
     }
     let (_, list) = s.get("/api/tables", None).await;
-    assert_eq!(list, json!({"open": [], "finished": []}), "a refused table is not created");
+    assert_eq!(
+        list,
+        json!({"open": [], "finished": [], "open_total": 0, "finished_total": 0, "offset": 0, "limit": 50}),
+        "a refused table is not created"
+    );
 
     let (status, info) =
         s.post_raw("/api/tables", r#"{"players": 4, "edition": "2e", "wonders": "night"}"#, None).await;

@@ -1,6 +1,8 @@
 //! End to end in a real headless Chromium driven over WebDriver: create a table with two bots
-//! from the lobby, play a whole game by clicking, check the score sheet, then look at the page
-//! on a phone-sized screen, in Chinese, and as a spectator. Screenshots go to
+//! from the lobby, play a whole game by clicking (checking the city summary, a greyed card with
+//! its reason, the payment chooser, the Age-end panel, the phone layout, the score sheet with its
+//! chart), look at it in Chinese and as a spectator; then take back a choice, choose a side in the
+//! 2nd edition, play the Free City step, and score a table on the score pad. Screenshots go to
 //! `target/screenshots/` at the workspace root.
 //!
 //! Skipped (with a message) when `chromium` or `chromedriver` is not installed; CI installs them
@@ -10,6 +12,7 @@ mod common;
 
 use common::{TestServer, temp_db};
 use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -141,6 +144,8 @@ async fn a_whole_game_in_headless_chromium() {
     let name = c.find(Locator::Id("name")).await.unwrap();
     name.clear().await.unwrap();
     name.send_keys("Ada").await.unwrap();
+    let bots = js(&c, "return [...document.querySelectorAll('#seat-1 option')].map(o => o.value)").await;
+    assert_eq!(bots, json!(["", "heuristic", "search", "random"]), "every bot level is offered");
     shot(&c, "01-lobby.png").await;
     c.find(Locator::Id("create")).await.unwrap().click().await.unwrap();
     wait_for(
@@ -151,25 +156,144 @@ async fn a_whole_game_in_headless_chromium() {
     .await;
     let url = c.current_url().await.unwrap();
     let table = url.path().trim_start_matches("/t/").to_string();
-    shot(&c, "02-game-start.png").await;
+    assert_eq!(js(&c, "return document.title").await, json!("● Your move · 7 Wonders"));
+
+    // Defect 1: two copies of a card in the hand both get their buttons (the page used to
+    // match actions by name and consume the first match).
+    let dup = js(
+        &c,
+        "const st = current.state; const copy = JSON.parse(JSON.stringify(st));
+         const name = copy.view.hand[0]; copy.view.hand[1] = name;
+         current.state = copy; current.render();
+         const cards = [...document.querySelectorAll('.hand .card')].filter(e => e.dataset.card === name);
+         const counts = cards.map(e => e.querySelectorAll('button').length);
+         current.state = st; current.render();
+         return counts",
+    )
+    .await;
+    let dup: Vec<u64> = dup.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(dup.len(), 2);
+    assert!(dup[0] > 0 && dup[0] == dup[1], "both copies have the same buttons: {dup:?}");
+    // Defect 8: trade income is told apart from the discard's coins.
+    assert_eq!(
+        js(&c, "return tradeIncome([{seat: 0, left: 2, right: 1}, {seat: 1, left: 0, right: 0}], 3)").await,
+        json!([0, 2, 1])
+    );
+
+    // The city summary: production, science and the running score, as the server computes them.
+    let me = s.state(&table, None).await;
+    assert!(me["summaries"].as_array().unwrap().len() == 3);
+    let shown = js(
+        &c,
+        "const c = document.querySelector('.city.mine');
+         return [c.querySelector('.score-now').textContent, c.querySelectorAll('.prod svg.res').length,
+                 c.querySelectorAll('.trade-line').length, document.querySelectorAll('.res-key svg.res').length]",
+    )
+    .await;
+    let score_now = me["summaries"][0]["score_now"].as_i64().unwrap();
+    assert_eq!(shown[0], json!(format!("≈ {score_now} pts")));
+    assert!(shown[1].as_u64().unwrap() >= 1, "the wonder's own resource is drawn as an icon");
+    assert_eq!(shown[2], json!(2), "what can be bought from each neighbour");
+    assert_eq!(shown[3], json!(7), "a key to the seven resources");
+    c.execute("document.querySelector('.cities').scrollIntoView()", vec![]).await.unwrap();
+    shot(&c, "02-city-summary.png").await;
+    c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    shot(&c, "02b-game-start.png").await;
 
     // Play by clicking: a direct action button, or every third time a payment chooser.
     let mut clicks = 0;
-    let mut chooser_shot = false;
-    let mut age2_shot = false;
+    let (mut chooser_seen, mut greyed_seen, mut age_end_seen) = (false, false, false);
     let started = Instant::now();
     while body_data(&c, "status").await != "over" {
         assert!(started.elapsed() < Duration::from_secs(240), "the game did not end in time");
         let turn = body_data(&c, "turnId").await;
+        if !greyed_seen
+            && js(&c, "return !!document.querySelector('.hand .card.unbuildable .reason')").await
+                == json!(true)
+        {
+            greyed_seen = true;
+            // Defect 10: greyed, with the reason, and no build button.
+            let card = js(
+                &c,
+                "const e = document.querySelector('.hand .card.unbuildable'); e.scrollIntoView({block: 'center'});
+                 return [e.querySelector('.reason').textContent, e.querySelectorAll('.act-build, .choose').length,
+                         getComputedStyle(e.querySelector('.card-head')).filter]",
+            )
+            .await;
+            let reason = card[0].as_str().unwrap();
+            assert!(reason.len() > 4 && !reason.contains('—'), "a reason in words: {reason}");
+            assert_eq!(card[1], json!(0));
+            assert!(card[2].as_str().unwrap().contains("grayscale"), "{}", card[2]);
+            shot(&c, "03-greyed-card.png").await;
+        }
+        // Defect 5: one wonder control, never a stage button on every card.
+        assert_eq!(js(&c, "return document.querySelectorAll('.card .act-wonder').length").await, json!(0));
+        assert!(
+            js(&c, "return document.querySelectorAll('.wonder-ctl').length").await.as_u64().unwrap() <= 1
+        );
+        if !age_end_seen && js(&c, "return !!document.getElementById('age-end')").await == json!(true) {
+            age_end_seen = true;
+            // Defect 2: each conflict's token, and each city's tokens shown one by one.
+            let st = s.state(&table, None).await;
+            assert_eq!(st["age_ends"].as_array().unwrap().len(), 1);
+            let tokens: Vec<usize> = st["view"]["cities"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["military"].as_array().unwrap().len())
+                .collect();
+            let shown = js(
+                &c,
+                "return [...document.querySelectorAll('.cities .city')].sort((a, b) => a.dataset.city - b.dataset.city)
+                   .map(c => c.querySelectorAll('.tokens .token').length)",
+            )
+            .await;
+            assert_eq!(shown, json!(tokens));
+            let rows = js(&c, "return document.querySelectorAll('#age-end tbody tr').length").await;
+            assert_eq!(rows, json!(3));
+            assert!(
+                js(&c, "return document.querySelector('.log-age-end').textContent")
+                    .await
+                    .as_str()
+                    .unwrap()
+                    .contains("End of Age I")
+            );
+            c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+            shot(&c, "04-age-end.png").await;
+            c.set_window_size(390, 844).await.unwrap();
+            c.execute("window.scrollTo(0, document.querySelector('.hand').offsetTop - 50)", vec![])
+                .await
+                .unwrap();
+            shot(&c, "05-phone-hand.png").await;
+            let overflow = js(&c, "return document.documentElement.scrollWidth - window.innerWidth").await;
+            assert!(overflow.as_i64().unwrap() <= 0, "the phone layout scrolls sideways by {overflow}px");
+            c.execute("document.querySelector('.city.mine').scrollIntoView()", vec![]).await.unwrap();
+            shot(&c, "05b-phone-city.png").await;
+            c.set_window_size(1280, 1100).await.unwrap();
+        }
         let chooser = if clicks % 3 == 0 { first_enabled(&c, "button.choose").await } else { None };
         let button = match chooser {
             Some(ch) => {
-                ch.click().await.unwrap();
+                click(&c, &ch).await;
                 wait_for(&c, "the payment chooser", "document.querySelector('.chooser.open button.act')")
                     .await;
-                if !chooser_shot {
-                    chooser_shot = true;
-                    shot(&c, "03-payment-chooser.png").await;
+                // Defect 4: cheapest first, each with its total and the coins at hand.
+                let totals = js(
+                    &c,
+                    "return [...document.querySelectorAll('.chooser.open .options button')].map(b => b.textContent)",
+                )
+                .await;
+                let totals: Vec<String> =
+                    totals.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+                let numbers: Vec<u32> = totals
+                    .iter()
+                    .map(|t| t.split_whitespace().next().unwrap().parse().unwrap_or(0))
+                    .collect();
+                assert!(numbers.windows(2).all(|w| w[0] <= w[1]), "{totals:?}");
+                assert!(totals.iter().all(|t| t.contains("you have") || t.contains("free")), "{totals:?}");
+                if !chooser_seen {
+                    chooser_seen = true;
+                    shot(&c, "06-payment-chooser.png").await;
                 }
                 first_enabled(&c, ".chooser.open button.act").await
             }
@@ -179,7 +303,7 @@ async fn a_whole_game_in_headless_chromium() {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        button.click().await.unwrap();
+        click(&c, &button).await;
         clicks += 1;
         wait_for(
             &c,
@@ -187,58 +311,74 @@ async fn a_whole_game_in_headless_chromium() {
             &format!("document.body.dataset.turnId !== '{turn}' || document.body.dataset.status === 'over'"),
         )
         .await;
-        if !age2_shot
-            && c.execute("return document.querySelector('.phase').textContent", vec![])
-                .await
-                .unwrap()
-                .as_str()
-                .is_some_and(|t| t.contains("Age II ·"))
-        {
-            age2_shot = true;
-            shot(&c, "04-age-two.png").await;
-            c.set_window_size(390, 844).await.unwrap();
-            shot(&c, "04b-phone-hand.png").await;
-            c.set_window_size(1280, 1100).await.unwrap();
-        }
     }
     assert!(clicks >= 18, "{clicks} clicks");
+    assert!(
+        greyed_seen && age_end_seen,
+        "greyed card seen: {greyed_seen}; Age-end panel seen: {age_end_seen}"
+    );
     wait_for(&c, "the score sheet", "document.querySelector('.score-sheet')").await;
-    shot(&c, "05-final-scores.png").await;
+    c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    shot(&c, "07-final-scores.png").await;
 
-    // The score sheet shows the server's totals.
+    // The score sheet shows the server's totals, coins and places, "you finished …", a chart and
+    // every city expanded.
     let state = s.state(&table, None).await;
     let totals: Vec<String> =
         state["scores"].as_array().unwrap().iter().map(|l| l["total"].to_string()).collect();
-    let shown = c
-        .execute(
-            "return [...document.querySelectorAll('.score-sheet td.cat-total')].map(td => td.textContent)",
-            vec![],
-        )
-        .await
-        .unwrap();
+    let shown = js(
+        &c,
+        "return [...document.querySelectorAll('.score-sheet td.cat-total')].map(td => td.textContent)",
+    )
+    .await;
     let shown: Vec<String> =
         shown.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
     assert_eq!(shown, totals);
-    let ranks = c
-        .execute(
-            "return [...document.querySelectorAll('.score-sheet td.rank')].map(td => td.textContent)",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(ranks.as_array().unwrap().len(), 3);
+    let coins: Vec<String> =
+        state["scores"].as_array().unwrap().iter().map(|l| l["coins"].to_string()).collect();
+    let shown = js(
+        &c,
+        "return [...document.querySelectorAll('.score-sheet td.coins-left')].map(td => td.textContent)",
+    )
+    .await;
+    assert_eq!(shown, json!(coins));
+    let rank = state["scores"][0]["rank"].as_u64().unwrap();
+    let finish = js(&c, "return document.getElementById('finish').textContent").await;
+    let ordinal = ["", "1st", "2nd", "3rd"][rank as usize];
+    assert!(finish.as_str().unwrap().starts_with(&format!("You finished {ordinal} of 3")), "{finish}");
+    assert_eq!(js(&c, "return document.querySelectorAll('#score-chart g').length").await, json!(3 + 7));
+    assert_eq!(
+        js(&c, "return document.querySelectorAll('.city-grid .city .built.expanded').length").await,
+        json!(3)
+    );
+    assert!(
+        js(&c, "return document.getElementById('record').getAttribute('href')")
+            .await
+            .as_str()
+            .unwrap()
+            .ends_with("/record")
+    );
+    c.execute("document.getElementById('score-chart').scrollIntoView()", vec![]).await.unwrap();
+    shot(&c, "08-chart-and-cities.png").await;
 
-    // In Chinese, on a phone-sized screen.
+    // Defect 9: in Chinese, on a phone-sized screen: labels, edition, sides and resources.
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
     wait_for(
         &c,
         "Chinese labels",
-        "document.querySelector('.score-sheet th:nth-child(2)').textContent === '軍事'",
+        "document.querySelector('.score-sheet th.cat-military').textContent === '軍事'",
     )
     .await;
+    let zh = js(&c, "return [document.querySelector('.table-head').textContent, document.querySelector('.city .wonder-name').textContent, document.querySelector('svg.res title').textContent]").await;
+    assert!(zh[0].as_str().unwrap().contains("第一版"), "{zh}");
+    assert!(zh[1].as_str().unwrap().contains('面'), "{zh}");
+    assert!(
+        ["木材", "石材", "黏土", "礦石", "玻璃", "織布", "紙草"].contains(&zh[2].as_str().unwrap()),
+        "{zh}"
+    );
     c.set_window_size(390, 844).await.unwrap();
     c.execute("window.scrollTo(0, document.querySelector('.cities').offsetTop - 50)", vec![]).await.unwrap();
-    shot(&c, "06-phone-zh.png").await;
+    shot(&c, "09-phone-zh.png").await;
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
 
     // A rematch from the score sheet: a new table with the same bots, this player seated.
@@ -262,7 +402,179 @@ async fn a_whole_game_in_headless_chromium() {
     assert_eq!(hands.as_i64(), Some(0));
     let cities = c.execute("return document.querySelectorAll('.city').length", vec![]).await.unwrap();
     assert_eq!(cities.as_i64(), Some(3));
-    shot(&c, "07-spectator.png").await;
+    shot(&c, "10-spectator.png").await;
+
+    // The lobby names tables by their players, with Watch (or Join) and no hex ids.
+    c.goto(&s.url("/")).await.unwrap();
+    wait_for(&c, "the lists", "document.querySelector('#finished-tables .table-row')").await;
+    let row = js(&c, "const r = document.querySelector('#finished-tables .table-row'); return [r.querySelector('.table-title').textContent, r.querySelector('.watch').textContent, r.textContent.includes(r.dataset.table)]").await;
+    assert_eq!(row, json!(["Ada · Bot 2 (heuristic) · Bot 3 (heuristic)", "Watch", false]));
+    shot(&c, "10b-lobby-tables.png").await;
+
+    take_back_a_choice(&c, &s).await;
+    second_edition_side_choice(&c, &s).await;
+    free_city_step(&c, &s).await;
+    score_pad(&c, &s).await;
     c.close().await.unwrap();
     s.stop().await;
+}
+
+/// Clicks an element once scrolled to the middle of the screen (clear of the sticky header).
+async fn click(c: &Client, e: &fantoccini::elements::Element) {
+    c.execute("arguments[0].scrollIntoView({block: 'center'})", vec![serde_json::to_value(e).unwrap()])
+        .await
+        .unwrap();
+    e.click().await.unwrap();
+}
+
+async fn js(c: &Client, code: &str) -> Value {
+    c.execute(code, vec![]).await.unwrap()
+}
+
+/// Sits the browser at `seat` of `table` with `token`, and opens the table.
+async fn sit(c: &Client, s: &TestServer, table: &str, seat: u8, token: &str) {
+    c.goto(&s.url("/")).await.unwrap();
+    let mut all = serde_json::Map::new();
+    all.insert(table.to_string(), json!({"seat": seat, "token": token}));
+    let tokens = Value::Object(all).to_string();
+    c.execute("localStorage.setItem('wonders.tokens', arguments[0])", vec![json!(tokens)]).await.unwrap();
+    c.goto(&s.url(&format!("/t/{table}"))).await.unwrap();
+}
+
+/// Defect 3: the pending choice is shown, taken back and changed before the turn resolves.
+async fn take_back_a_choice(c: &Client, s: &TestServer) {
+    let table = s.create(3, "1e", "A", &[None, None, Some("heuristic")]).await;
+    let ada = s.take(&table, 0, "Ada").await;
+    let bob = s.take(&table, 1, "Bob").await;
+    sit(c, s, &table, 0, &ada).await;
+    wait_for(c, "the hand", "document.querySelectorAll('button.act-discard').length >= 2").await;
+    let names = js(c, "return [...document.querySelectorAll('.hand .card')].map(e => e.dataset.card)").await;
+    let (first, second) = (names[0].as_str().unwrap().to_string(), names[1].as_str().unwrap().to_string());
+    js(c, "document.querySelectorAll('button.act-discard')[0].click()").await;
+    wait_for(c, "the pending choice", "document.getElementById('pending')").await;
+    let pending = js(c, "return document.getElementById('pending').textContent").await;
+    assert!(pending.as_str().unwrap().contains(&first), "{pending}");
+    assert_eq!(js(c, "return document.querySelector('.card.picked').dataset.card").await, json!(first));
+    c.execute("window.scrollTo(0, document.querySelector('.hand').offsetTop - 60)", vec![]).await.unwrap();
+    shot(c, "11-pending-choice.png").await;
+    click(c, &c.find(Locator::Id("take-back")).await.unwrap()).await;
+    wait_for(
+        c,
+        "the choice taken back",
+        "document.body.dataset.pending === '0' && document.body.dataset.legal !== '0'",
+    )
+    .await;
+    js(c, "document.querySelectorAll('button.act-discard')[1].click()").await;
+    wait_for(c, "the new choice", "document.getElementById('pending')").await;
+    let pending = js(c, "return document.getElementById('pending').textContent").await;
+    assert!(pending.as_str().unwrap().contains(&second), "{pending}");
+    // Bob chooses: the turn resolves with Ada's second choice (3 + 3 coins), and can no longer
+    // be taken back.
+    let st = s.state(&table, Some(&bob)).await;
+    let card = st["view"]["hand"][0].clone();
+    let (status, body) =
+        s.act(&table, &bob, st["turn_id"].as_u64(), &json!({"type": "discard", "card": card})).await;
+    assert_eq!(status, 200, "{body}");
+    wait_for(c, "turn 2", "document.querySelector('.phase').textContent.includes('Turn 2')").await;
+    assert_eq!(js(c, "return document.getElementById('pending')").await, Value::Null);
+    assert_eq!(s.state(&table, None).await["view"]["cities"][0]["coins"], json!(6));
+    let log = js(c, "return document.querySelector('.log-turn').textContent").await;
+    assert!(log.as_str().unwrap().contains("+3 discard"), "{log}");
+}
+
+/// Defect 6: the 2nd edition's side choice shows both sides' stages.
+async fn second_edition_side_choice(c: &Client, s: &TestServer) {
+    let table = s.create(3, "2e", "choose", &[None, Some("heuristic"), Some("heuristic")]).await;
+    let ada = s.take(&table, 0, "Ada").await;
+    sit(c, s, &table, 0, &ada).await;
+    wait_for(c, "the side choice", "document.querySelectorAll('#side-choice .side').length === 2").await;
+    let st = s.state(&table, Some(&ada)).await;
+    let wonder = st["view"]["cities"][0]["wonder"].as_str().unwrap().to_string();
+    let (_, cat) = s.get("/api/catalog/2e", None).await;
+    let w = cat["wonders"].as_array().unwrap().iter().find(|w| w["name"] == wonder.as_str()).unwrap();
+    let expected: Vec<usize> =
+        w["sides"].as_array().unwrap().iter().map(|s| s["stages"].as_array().unwrap().len()).collect();
+    let shown = js(c, "return [...document.querySelectorAll('#side-choice .side')].map(e => e.querySelectorAll('.stage-list li').length)").await;
+    assert_eq!(shown, json!(expected));
+    shot(c, "12-side-choice.png").await;
+    js(c, "document.querySelector('#side-choice .side[data-side=Night] button').click()").await;
+    wait_for(c, "the first turn", "document.querySelector('.phase') && document.querySelector('.phase').textContent.includes('Turn 1') && document.querySelector('.hand .card')").await;
+    let log = js(c, "return document.querySelector('.log-turn b').textContent").await;
+    assert_eq!(log, json!("Setup · sides chosen"));
+    assert_eq!(s.state(&table, None).await["view"]["cities"][0]["side"], json!("Night"));
+}
+
+/// Defect 7: the Free City step says who chooses, and sets the own card aside.
+async fn free_city_step(c: &Client, s: &TestServer) {
+    let table = s.create(2, "1e", "random", &[None, Some("heuristic")]).await;
+    let ada = s.take(&table, 0, "Ada").await;
+    sit(c, s, &table, 0, &ada).await;
+    wait_for(c, "the hand", "document.querySelectorAll('.hand .card').length === 8").await;
+    let line = js(c, "return document.querySelector('.free-city-line').textContent").await;
+    assert!(line.as_str().unwrap().contains("Free City: chosen this turn by Ada"), "{line}");
+    js(c, "document.querySelectorAll('button.act-discard')[0].click()").await;
+    wait_for(
+        c,
+        "the Free City step",
+        "document.querySelector('.for-free-city') && document.getElementById('pending')",
+    )
+    .await;
+    assert_eq!(js(c, "return document.querySelectorAll('.hand .card').length").await, json!(7));
+    c.execute("window.scrollTo(0, document.querySelector('.status').offsetTop - 60)", vec![]).await.unwrap();
+    shot(c, "13-free-city.png").await;
+}
+
+/// The score pad: a table loaded from JSON, a card added by searching, scored by the server.
+async fn score_pad(c: &Client, s: &TestServer) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("table.json");
+    std::fs::write(
+        &file,
+        json!({"edition": "1e", "players": [
+            {"name": "Ann", "wonder": "Giza", "side": "A", "stages": 2,
+             "cards": ["Lumber Yard", "Baths", "Apothecary", "Workshop"], "coins": 14, "military": [1, 3, -1]},
+            {"name": "Bob", "wonder": "Rhodes", "side": "B", "stages": 1, "cards": ["Ore Vein"], "coins": 5, "military": [1]},
+            {"name": "Cy", "wonder": "Babylon", "side": "A", "cards": ["Clay Pool"], "coins": 5, "military": [-1]}]})
+        .to_string(),
+    )
+    .unwrap();
+    c.goto(&s.url("/score")).await.unwrap();
+    wait_for(c, "the score pad", "document.getElementById('pad-score')").await;
+    c.find(Locator::Id("pad-file")).await.unwrap().send_keys(file.to_str().unwrap()).await.unwrap();
+    wait_for(c, "the loaded table", "document.querySelectorAll('.pad-cards .mini').length === 6").await;
+    // A second Baths: the 3-player deck holds one, and the pad says so.
+    let search = c.find_all(Locator::Css(".pad-card")).await.unwrap();
+    search[1].send_keys("Baths").await.unwrap();
+    js(c, "document.querySelectorAll('.pad-add-card')[1].click()").await;
+    wait_for(c, "the added card", "document.querySelectorAll('.pad-cards .mini').length === 7").await;
+    click(c, &c.find(Locator::Id("pad-score")).await.unwrap()).await;
+    wait_for(c, "the error", "document.getElementById('pad-error')").await;
+    let error = js(c, "return document.getElementById('pad-error').textContent").await;
+    assert!(error.as_str().unwrap().contains("Baths"), "{error}");
+    // Bob builds an Altar instead (2 points), found by its name in the search box.
+    js(c, "document.querySelectorAll('.pad-row')[1].querySelector('.pad-cards .mini:last-child .x').click()")
+        .await;
+    wait_for(c, "the card removed", "document.querySelectorAll('.pad-cards .mini').length === 6").await;
+    let search = c.find_all(Locator::Css(".pad-card")).await.unwrap();
+    search[1].send_keys("Altar").await.unwrap();
+    js(c, "document.querySelectorAll('.pad-add-card')[1].click()").await;
+    wait_for(c, "the added card", "document.querySelectorAll('.pad-cards .mini').length === 7").await;
+    click(c, &c.find(Locator::Id("pad-score")).await.unwrap()).await;
+    wait_for(c, "the sheet", "document.getElementById('pad-sheet')").await;
+    let totals =
+        js(c, "return [...document.querySelectorAll('#pad-sheet td.cat-total')].map(e => e.textContent)")
+            .await;
+    assert_eq!(totals, json!(["20", "7", "0"]));
+    shot(c, "14-score-pad.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(c, "Chinese", "document.querySelector('#pad-sheet th.cat-military').textContent === '軍事'")
+        .await;
+    shot(c, "15-score-pad-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    // The JSON it downloads is the table `wonders score` reads.
+    let table = js(c, "return padTable()").await;
+    assert_eq!(table["players"][1]["cards"], json!(["Ore Vein", "Altar"]));
+    let (status, body) = s.post("/api/score", &table, None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["players"][1]["total"], json!(7));
 }

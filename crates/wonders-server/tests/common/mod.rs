@@ -23,7 +23,10 @@ impl TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
-            let _ = wonders_server::serve(listener, server).await;
+            // Every client is on 127.0.0.1: per-IP rate limits off (tests/serve_limits.rs of the
+            // CLI checks them on the real binary).
+            let limits = wonders_server::Limits::loopback();
+            let _ = wonders_server::serve_with(listener, server, limits, std::future::pending()).await;
         });
         TestServer { addr, db: db.to_path_buf(), task, http: reqwest::Client::new() }
     }

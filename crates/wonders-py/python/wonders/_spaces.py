@@ -1,0 +1,58 @@
+"""Spaces shared by the Gymnasium and PettingZoo environments."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._wonders import Game, action_count, observation_size
+
+
+def observation_space(edition: str):
+    """``Dict(observation=Box(float32, D), action_mask=Box(int8, A))``.
+
+    The observation holds raw counts and flags; scores may be negative; every value lies well
+    within ±1000.
+    """
+    from gymnasium import spaces
+
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(
+                low=-1000.0, high=1000.0, shape=(observation_size(edition),), dtype=np.float32
+            ),
+            "action_mask": spaces.Box(low=0, high=1, shape=(action_count(edition),), dtype=np.int8),
+        }
+    )
+
+
+def action_space(edition: str):
+    """``Discrete(A)``: the fixed action space (see ``wonders.describe_action``)."""
+    from gymnasium import spaces
+
+    return spaces.Discrete(action_count(edition))
+
+
+def observe(game: Game, seat: int) -> dict:
+    """The observation dict of ``seat``: its vector and its legality mask (int8)."""
+    return {
+        "observation": game.observation(seat),
+        "action_mask": game.action_mask(seat).astype(np.int8),
+    }
+
+
+def play_index(game: Game, seat: int, index) -> bool:
+    """Plays ``index`` for ``seat`` (default payment). An index that is not legal is replaced by
+    the seat's lowest legal index (the documented fallback, so that agents sampling from the whole
+    space, like the API checkers, can play on). Returns whether the fallback was used."""
+    mask = game.action_mask(seat)
+    index = int(index)
+    if 0 <= index < mask.shape[0] and mask[index]:
+        game.submit(seat, index)
+        return False
+    game.submit(seat, int(np.flatnonzero(mask)[0]))
+    return True
+
+
+def final_info(game: Game, seat: int) -> dict:
+    """Scores and ranks at the end of a game, for ``info``."""
+    return {"scores": game.scores(), "ranks": game.ranks(), "rank": game.ranks()[seat]}

@@ -1,0 +1,293 @@
+//! The server's limits: timeouts, connection caps, request and WebSocket sizes, and per-IP rate
+//! limits, with their defaults ([`Limits::default`]) and the counters that enforce them.
+//!
+//! Every limit is set on `wonders serve` by a flag of the same name (`--max-connections`,
+//! `--tables-per-minute`, …); `wonders serve --help` lists them.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Every limit of the server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Connections open at once (HTTP and WebSocket), all clients together.
+    pub max_connections: usize,
+    /// Connections open at once from one IP address.
+    pub max_connections_per_ip: usize,
+    /// Time to receive a request's headers, counted from when the connection is ready for a
+    /// request (opened, or the previous answer sent): an idle keep-alive connection is closed
+    /// after it.
+    pub header_timeout: Duration,
+    /// An HTTP connection with no byte read or written for this long is closed (a slow body, a
+    /// client that stopped reading).
+    pub idle_timeout: Duration,
+    /// Time to answer a request, once its headers are read.
+    pub request_timeout: Duration,
+    /// Largest request body, in bytes.
+    pub max_body: usize,
+    /// Largest WebSocket message (and frame) a client may send, in bytes.
+    pub ws_max_message: usize,
+    /// Interval between the server's WebSocket pings.
+    pub ws_ping_interval: Duration,
+    /// A WebSocket from which nothing (not even a pong) arrives for this long is closed.
+    pub ws_idle_timeout: Duration,
+    /// Tables waiting for players or playing, at most; creating one more is refused.
+    pub max_open_tables: usize,
+    /// Tables one IP address may create per minute (a burst of that many, then one every
+    /// 60/N seconds); 0 for no limit.
+    pub tables_per_minute: u32,
+    /// Seats one IP address may take per minute; 0 for no limit.
+    pub seats_per_minute: u32,
+    /// Rematches one IP address may ask for per minute; 0 for no limit.
+    pub rematches_per_minute: u32,
+    /// Origins (`https://example.org`) allowed on state-changing requests besides the server's
+    /// own (the one whose host is the request's `Host`).
+    pub allowed_origins: Vec<String>,
+    /// Behind a reverse proxy: rate limits count the client address the proxy puts last in
+    /// `X-Forwarded-For`, not the proxy's.
+    pub behind_proxy: bool,
+    /// On shutdown, how long open connections get to finish before the server stops anyway.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Limits {
+    /// Limits for a small public server: see each field.
+    fn default() -> Self {
+        Limits {
+            max_connections: 1024,
+            max_connections_per_ip: 64,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            request_timeout: Duration::from_secs(30),
+            max_body: 16 * 1024,
+            ws_max_message: 4 * 1024,
+            ws_ping_interval: Duration::from_secs(20),
+            ws_idle_timeout: Duration::from_secs(60),
+            max_open_tables: 1000,
+            tables_per_minute: 10,
+            seats_per_minute: 30,
+            rematches_per_minute: 10,
+            allowed_origins: Vec::new(),
+            behind_proxy: false,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+impl Limits {
+    /// Limits for load tests and test suites on loopback, where every client is 127.0.0.1: every
+    /// per-IP rate limit off and caps high enough for thousands of WebSockets from one address
+    /// (the timeouts and sizes stay the defaults).
+    pub fn loopback() -> Limits {
+        Limits {
+            max_connections: 20_000,
+            max_connections_per_ip: 20_000,
+            max_open_tables: 20_000,
+            tables_per_minute: 0,
+            seats_per_minute: 0,
+            rematches_per_minute: 0,
+            ..Limits::default()
+        }
+    }
+
+    /// `max_connections` lowered, if needed, under the process's limit on open files (read from
+    /// `/proc/self/limits`; 32 descriptors are kept for the database and the listener). Returns
+    /// the limit and whether it was lowered.
+    pub fn fitted_to_open_files(&self) -> (usize, bool) {
+        match open_files_limit() {
+            Some(n) if n.saturating_sub(32) < self.max_connections => (n.saturating_sub(32).max(1), true),
+            _ => (self.max_connections, false),
+        }
+    }
+}
+
+/// The soft limit on open files of this process, when the system says it.
+fn open_files_limit() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// The kinds of requests with a per-IP rate limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quota {
+    /// `POST /api/tables`.
+    CreateTable,
+    /// `POST /api/tables/{id}/seats/{seat}`.
+    TakeSeat,
+    /// `POST /api/tables/{id}/rematch`.
+    Rematch,
+}
+
+impl Quota {
+    /// The words used in the refusal.
+    pub fn what(self) -> &'static str {
+        match self {
+            Quota::CreateTable => "tables created",
+            Quota::TakeSeat => "seats taken",
+            Quota::Rematch => "rematches asked for",
+        }
+    }
+
+    fn per_minute(self, limits: &Limits) -> u32 {
+        match self {
+            Quota::CreateTable => limits.tables_per_minute,
+            Quota::TakeSeat => limits.seats_per_minute,
+            Quota::Rematch => limits.rematches_per_minute,
+        }
+    }
+}
+
+/// A token bucket: `capacity` tokens, refilled at `capacity` per minute.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// Per-IP token buckets for each [`Quota`].
+#[derive(Debug, Default)]
+pub struct RateLimiter {
+    buckets: Mutex<HashMap<(IpAddr, Quota), Bucket>>,
+}
+
+impl RateLimiter {
+    /// Takes one token of `quota` for `ip` at time `now`; when none is left, `Err` holds the
+    /// seconds until the next one.
+    pub fn take(&self, limits: &Limits, ip: IpAddr, quota: Quota, now: Instant) -> Result<(), u64> {
+        let per_minute = quota.per_minute(limits);
+        if per_minute == 0 {
+            return Ok(());
+        }
+        let capacity = f64::from(per_minute);
+        let rate = capacity / 60.0;
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() > 100_000 {
+            // Forget the buckets that are full again (they hold nothing a new one would not).
+            buckets.retain(|_, b| {
+                b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * rate < capacity
+            });
+        }
+        let bucket = buckets.entry((ip, quota)).or_insert(Bucket { tokens: capacity, at: now });
+        let refilled = bucket.tokens + now.saturating_duration_since(bucket.at).as_secs_f64() * rate;
+        bucket.tokens = refilled.min(capacity);
+        bucket.at = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(((1.0 - bucket.tokens) / rate - 1e-6).ceil().max(1.0) as u64)
+        }
+    }
+}
+
+/// Counts open connections, globally and per IP address.
+#[derive(Debug, Default)]
+pub struct Connections {
+    total: AtomicUsize,
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// Why a connection was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnRefusal {
+    /// `max_connections` reached.
+    Full,
+    /// `max_connections_per_ip` reached for this address.
+    PerIp,
+}
+
+/// An open connection, counted until dropped.
+#[derive(Debug)]
+pub struct ConnGuard {
+    conns: Arc<Connections>,
+    ip: IpAddr,
+}
+
+impl Connections {
+    /// Counts a new connection from `ip`, or refuses it.
+    pub fn open(
+        self: &Arc<Self>,
+        ip: IpAddr,
+        max_total: usize,
+        max_per_ip: usize,
+    ) -> Result<ConnGuard, ConnRefusal> {
+        let mut per_ip = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        if self.total.load(Ordering::Relaxed) >= max_total {
+            return Err(ConnRefusal::Full);
+        }
+        let n = per_ip.entry(ip).or_insert(0);
+        if *n >= max_per_ip {
+            return Err(ConnRefusal::PerIp);
+        }
+        *n += 1;
+        self.total.fetch_add(1, Ordering::Relaxed);
+        Ok(ConnGuard { conns: self.clone(), ip })
+    }
+
+    /// Connections open now.
+    pub fn total(&self) -> usize {
+        self.total.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for ConnGuard {
+    fn drop(&mut self) {
+        let mut per_ip = self.conns.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = per_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                per_ip.remove(&self.ip);
+            }
+        }
+        self.conns.total.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_gives_its_burst_then_one_token_per_interval() {
+        let limits = Limits { tables_per_minute: 3, ..Limits::default() };
+        let rl = RateLimiter::default();
+        let ip: IpAddr = "10.0.0.1".parse().unwrap();
+        let other: IpAddr = "10.0.0.2".parse().unwrap();
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0), Ok(()));
+        }
+        // 3 per minute: the next token comes 20 s after the burst.
+        assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0), Err(20));
+        // Another address and another kind of request have their own buckets.
+        assert_eq!(rl.take(&limits, other, Quota::CreateTable, t0), Ok(()));
+        assert_eq!(rl.take(&limits, ip, Quota::TakeSeat, t0), Ok(()));
+        assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0 + Duration::from_secs(10)), Err(10));
+        assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0 + Duration::from_secs(21)), Ok(()));
+        // 0 is no limit.
+        let open = Limits { tables_per_minute: 0, ..Limits::default() };
+        for _ in 0..100 {
+            assert_eq!(rl.take(&open, ip, Quota::CreateTable, t0), Ok(()));
+        }
+    }
+
+    #[test]
+    fn connections_are_capped_globally_and_per_ip_and_freed_on_drop() {
+        let conns = Arc::new(Connections::default());
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let a1 = conns.open(a, 3, 2).unwrap();
+        let _a2 = conns.open(a, 3, 2).unwrap();
+        assert_eq!(conns.open(a, 3, 2).unwrap_err(), ConnRefusal::PerIp);
+        let _b1 = conns.open(b, 3, 2).unwrap();
+        assert_eq!(conns.open(b, 3, 2).unwrap_err(), ConnRefusal::Full);
+        assert_eq!(conns.total(), 3);
+        drop(a1);
+        assert_eq!(conns.total(), 2);
+        assert!(conns.open(a, 3, 2).is_ok());
+    }
+}

@@ -1,0 +1,483 @@
+//! The network side of the server: accepting connections under the [`Limits`], the middleware
+//! every request goes through, `GET /healthz`, `GET /metrics`, and the graceful shutdown.
+//!
+//! Each connection is counted (globally and per IP address) for as long as its socket is open,
+//! WebSockets included; one over a cap gets a short JSON answer (503 or 429) and is closed. HTTP/1
+//! connections close when a request's headers do not arrive within `header_timeout` (which also
+//! ends idle keep-alive connections), when nothing is read or written for `idle_timeout` between
+//! requests, and a request that takes longer than `request_timeout` is answered 503.
+//!
+//! Every request gets an id (`X-Request-Id` in the answer; behind a proxy, the proxy's own is
+//! kept) and a `tracing` span with its method, path and client address; its answer is logged
+//! with the status and the time taken.
+//!
+//! On shutdown the listener closes, idle connections close, requests in progress finish (an
+//! action being written is stored and acknowledged), WebSockets get a `1001 going away` close,
+//! and the server waits up to `shutdown_grace` for every connection to end.
+
+use crate::limits::{ConnGuard, ConnRefusal, Connections, Limits, RateLimiter};
+use crate::metrics::{Metrics, TableCounts};
+use crate::msg::ApiError;
+use crate::security;
+use crate::server::Server;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tower::ServiceExt;
+use tracing::Instrument;
+
+/// The network state shared by every connection: the limits and what enforces them, the
+/// metrics, and the shutdown signal.
+pub struct Net {
+    /// The game server.
+    pub server: Server,
+    /// The limits.
+    pub limits: Limits,
+    /// Per-IP rate limits.
+    pub rates: RateLimiter,
+    /// Open connections.
+    pub conns: Arc<Connections>,
+    /// The metrics.
+    pub metrics: Arc<Metrics>,
+    shutdown: watch::Sender<bool>,
+    next_request: AtomicU64,
+    refusing: AtomicUsize,
+}
+
+impl Net {
+    /// The network state of `server` under `limits`.
+    pub fn new(server: Server, limits: Limits) -> Arc<Net> {
+        Arc::new(Net {
+            server,
+            limits,
+            rates: RateLimiter::default(),
+            conns: Arc::default(),
+            metrics: Arc::default(),
+            shutdown: watch::channel(false).0,
+            next_request: AtomicU64::new(1),
+            refusing: AtomicUsize::new(0),
+        })
+    }
+
+    /// A receiver that changes to `true` when the server starts shutting down.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// Whether the server is shutting down.
+    pub fn shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+
+    /// Tables in memory by status.
+    pub fn table_counts(&self) -> TableCounts {
+        let list = self.server.list();
+        let mut counts = TableCounts::default();
+        for t in list.open.iter().chain(&list.finished) {
+            match t.status.as_str() {
+                "waiting" => counts.waiting += 1,
+                "playing" => counts.playing += 1,
+                "over" => counts.over += 1,
+                _ => counts.broken += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// The address of the connection a request came on (a request extension).
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub SocketAddr);
+
+/// The address rate limits count a request against.
+fn client_ip(net: &Net, req: &Request) -> IpAddr {
+    let peer = req.extensions().get::<ClientAddr>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    if net.limits.behind_proxy
+        && let Some(forwarded) = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok())
+        && let Some(Ok(ip)) = forwarded.rsplit(',').next().map(|s| s.trim().parse::<IpAddr>())
+    {
+        return ip;
+    }
+    peer
+}
+
+/// The request's id: the proxy's `X-Request-Id` behind a proxy (when short and plain), else
+/// a number of this process.
+fn request_id(net: &Net, req: &Request) -> String {
+    if net.limits.behind_proxy
+        && let Some(id) = req.headers().get("x-request-id").and_then(|v| v.to_str().ok())
+        && !id.is_empty()
+        && id.len() <= 64
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+    {
+        return id.to_string();
+    }
+    format!("{:x}", net.next_request.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The middleware every request goes through: id and log, cross-site and content-type checks,
+/// body size, rate limits, the open-table cap, the request timeout and the security headers.
+pub async fn guard(State(net): State<Arc<Net>>, req: Request, next: Next) -> Response {
+    let id = request_id(&net, &req);
+    let ip = client_ip(&net, &req);
+    let span =
+        tracing::info_span!("request", id = %id, method = %req.method(), path = %req.uri().path(), ip = %ip);
+    async move {
+        let started = Instant::now();
+        let timeout = net.limits.request_timeout;
+        let mut response = match tokio::time::timeout(timeout, checked(&net, ip, req, next)).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(e)) => e.into_response(),
+            Err(_) => ApiError::Unavailable(format!(
+                "the request took longer than {} s; try again",
+                timeout.as_secs_f64()
+            ))
+            .into_response(),
+        };
+        let status = response.status().as_u16();
+        net.metrics.response(status);
+        let headers = response.headers_mut();
+        security::add_headers(headers);
+        if let Ok(v) = HeaderValue::from_str(&id) {
+            headers.insert("x-request-id", v);
+        }
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        if status >= 500 {
+            tracing::warn!(status, ms, "answered");
+        } else if status >= 400 {
+            tracing::info!(status, ms, "refused");
+        } else {
+            tracing::debug!(status, ms, "answered");
+        }
+        response
+    }
+    .instrument(span)
+    .await
+}
+
+async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Response, ApiError> {
+    let upgrade = security::is_upgrade(req.headers());
+    let changes = security::changes_state(req.method());
+    if changes || upgrade {
+        security::check_origin(req.headers(), &net.limits.allowed_origins)?;
+    }
+    if !changes {
+        return Ok(next.run(req).await);
+    }
+    if net.shutting_down() {
+        return Err(ApiError::Unavailable("the server is shutting down; try again soon".into()));
+    }
+    security::check_json_content_type(req.headers())?;
+    let max = net.limits.max_body;
+    let declared =
+        req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_large(max));
+    }
+    if let Some(quota) = security::quota_of(req.method(), req.uri().path()) {
+        if let Err(wait) = net.rates.take(&net.limits, ip, quota, Instant::now()) {
+            net.metrics.rate_limited();
+            let mut response = ApiError::RateLimited(format!(
+                "too many {} from your address; try again in {wait} s",
+                quota.what()
+            ))
+            .into_response();
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait));
+            return Ok(response);
+        }
+        if quota != crate::limits::Quota::TakeSeat {
+            let open = net.server.list().open.len();
+            if open >= net.limits.max_open_tables {
+                net.metrics.rate_limited();
+                return Err(ApiError::Unavailable(format!(
+                    "the server already has {open} open tables, its most; try again later"
+                )));
+            }
+        }
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| too_large(max))?;
+    Ok(next.run(Request::from_parts(parts, Body::from(bytes))).await)
+}
+
+fn too_large(max: usize) -> ApiError {
+    ApiError::TooLarge(format!("the request body is over the limit of {max} bytes (or was cut short)"))
+}
+
+/// `GET /healthz`: 200 `{"status": "ok"}` while serving, 503 once shutting down.
+pub async fn healthz(axum::Extension(net): axum::Extension<Arc<Net>>) -> Response {
+    if net.shutting_down() {
+        ApiError::Unavailable("shutting down".into()).into_response()
+    } else {
+        axum::Json(serde_json::json!({"status": "ok"})).into_response()
+    }
+}
+
+/// `GET /metrics`: see [`crate::metrics`].
+pub async fn metrics(axum::Extension(net): axum::Extension<Arc<Net>>) -> Response {
+    let counts = net.table_counts();
+    let text = net.metrics.render(counts, net.conns.total());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
+}
+
+/// When a connection last read or wrote, and how many of its requests are being answered.
+#[derive(Debug)]
+struct Activity {
+    start: Instant,
+    last_ms: AtomicU64,
+    busy: AtomicUsize,
+}
+
+impl Activity {
+    fn touch(&self) {
+        self.last_ms.store(self.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+
+    fn idle_for(&self) -> Duration {
+        let now = self.start.elapsed().as_millis() as u64;
+        Duration::from_millis(now.saturating_sub(self.last_ms.load(Ordering::Relaxed)))
+    }
+}
+
+/// A request being answered, counted until dropped.
+struct Busy(Arc<Activity>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::Relaxed);
+        self.0.touch();
+    }
+}
+
+/// A connection's socket, counted while open and noting its activity.
+struct Guarded {
+    stream: TcpStream,
+    activity: Arc<Activity>,
+    _guard: ConnGuard,
+}
+
+impl AsyncRead for Guarded {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.stream).poll_read(cx, buf);
+        if r.is_ready() {
+            this.activity.touch();
+        }
+        r
+    }
+}
+
+impl AsyncWrite for Guarded {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.stream).poll_write(cx, buf);
+        if r.is_ready() {
+            this.activity.touch();
+        }
+        r
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        if r.is_ready() {
+            this.activity.touch();
+        }
+        r
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
+}
+
+/// Refused connections being answered at once, at most: more are closed without an answer.
+const MAX_REFUSING: usize = 16;
+
+/// The short answer to a connection over a cap: written, then the request (if any) is read and
+/// dropped for up to half a second so that closing does not reset the connection before the
+/// client reads the answer. At most [`MAX_REFUSING`] at once; more are closed at once.
+fn refuse(net: &Arc<Net>, mut stream: TcpStream, why: ConnRefusal) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    if net.refusing.fetch_add(1, Ordering::Relaxed) >= MAX_REFUSING {
+        net.refusing.fetch_sub(1, Ordering::Relaxed);
+        return;
+    }
+    let (status, code, message) = match why {
+        ConnRefusal::Full => {
+            ("503 Service Unavailable", "unavailable", "the server has too many connections")
+        }
+        ConnRefusal::PerIp => {
+            ("429 Too Many Requests", "rate_limited", "too many connections from your address")
+        }
+    };
+    let body = format!(r#"{{"error":{{"code":"{code}","message":"{message}"}}}}"#);
+    let answer = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\
+         retry-after: 5\r\n\r\n{body}",
+        body.len()
+    );
+    let net = net.clone();
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(Duration::from_millis(500), async {
+            stream.write_all(answer.as_bytes()).await?;
+            stream.shutdown().await?;
+            let mut buf = [0u8; 1024];
+            for _ in 0..16 {
+                if stream.read(&mut buf).await? == 0 {
+                    break;
+                }
+            }
+            Ok::<(), io::Error>(())
+        })
+        .await;
+        net.refusing.fetch_sub(1, Ordering::Relaxed);
+    });
+}
+
+/// Serves one accepted connection until it closes, idles too long, or the server shuts down.
+async fn connection(stream: Guarded, peer: SocketAddr, app: Router, net: Arc<Net>) {
+    let activity = stream.activity.clone();
+    let busy_activity = activity.clone();
+    let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+        req.extensions_mut().insert(ClientAddr(peer));
+        busy_activity.busy.fetch_add(1, Ordering::Relaxed);
+        let busy = Busy(busy_activity.clone());
+        let app = app.clone();
+        async move {
+            let response = app.oneshot(req).await;
+            drop(busy);
+            response
+        }
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(net.limits.header_timeout).max_buf_size(64 * 1024);
+    let conn = builder.serve_connection(TokioIo::new(stream), service).with_upgrades();
+    tokio::pin!(conn);
+    let mut shutdown = net.shutdown_signal();
+    let mut draining = *shutdown.borrow();
+    if draining {
+        conn.as_mut().graceful_shutdown();
+    }
+    let idle = net.limits.idle_timeout;
+    loop {
+        let busy = activity.busy.load(Ordering::Relaxed) > 0;
+        let wait =
+            if busy { idle } else { idle.saturating_sub(activity.idle_for()) }.max(Duration::from_millis(50));
+        tokio::select! {
+            done = conn.as_mut() => {
+                if let Err(e) = done {
+                    tracing::debug!(%peer, error = %e, "connection ended");
+                }
+                return;
+            }
+            changed = shutdown.changed(), if !draining => {
+                draining = true;
+                if changed.is_ok() {
+                    conn.as_mut().graceful_shutdown();
+                }
+            }
+            () = tokio::time::sleep(wait) => {
+                if activity.busy.load(Ordering::Relaxed) == 0 && activity.idle_for() >= idle {
+                    tracing::debug!(%peer, "closing an idle connection");
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Serves `server` on `listener` under `limits` until `shutdown` completes, then shuts down
+/// gracefully (see the module's documentation).
+pub async fn serve_with(
+    listener: TcpListener,
+    server: Server,
+    limits: Limits,
+    shutdown: impl Future<Output = ()> + Send,
+) -> io::Result<()> {
+    let net = Net::new(server, limits);
+    let app = crate::http::router_with(net.clone());
+    let (max_total, lowered) = net.limits.fitted_to_open_files();
+    if lowered {
+        tracing::warn!(
+            max_connections = max_total,
+            "the limit on open files is low: at most {max_total} connections (raise it with `ulimit -n`)"
+        );
+    }
+    let per_ip = net.limits.max_connections_per_ip;
+    let mut last_accept_warning: Option<Instant> = None;
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(pair) => pair,
+            Err(e) => {
+                // Out of file descriptors, or a connection reset before it was accepted: wait a
+                // little (the caps and timeouts free descriptors) and go on.
+                if last_accept_warning.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    last_accept_warning = Some(Instant::now());
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let guard = match net.conns.open(peer.ip(), max_total, per_ip) {
+            Ok(guard) => guard,
+            Err(why) => {
+                net.metrics.refused();
+                tracing::debug!(%peer, ?why, "connection refused");
+                refuse(&net, stream, why);
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let activity = Arc::new(Activity {
+            start: Instant::now(),
+            last_ms: AtomicU64::new(0),
+            busy: AtomicUsize::new(0),
+        });
+        let io = Guarded { stream, activity, _guard: guard };
+        tokio::spawn(connection(io, peer, app.clone(), net.clone()));
+    }
+    drop(listener);
+    tracing::info!(connections = net.conns.total(), "shutting down: finishing open connections");
+    net.shutdown.send_replace(true);
+    let deadline = Instant::now() + net.limits.shutdown_grace;
+    while net.conns.total() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tracing::info!(left = net.conns.total(), "stopped");
+    Ok(())
+}
