@@ -65,16 +65,32 @@
 //!     receives the hand), and 0.1 for building rather than staging; it discards (−0.5) only when
 //!     it must.
 //!
+//! 15. **Edifice: taking part** (a stage with the participation, or an Ur pawn) adds
+//!     `P(completed) × reward + P(failed) × penalty avoided`, the participation coins being paid
+//!     like any cost (rule 2). `P(completed)` is 1 when this pawn empties the card (or the project
+//!     is already completed, for an Ur pawn); otherwise the expected rival joins — 0.12 per rival
+//!     who can still join (no pawn of the Age, a stage left) per turn left in the Age, at most 0.8
+//!     each — over the pawns still needed, capped at 0.9. Rewards: coins `× cv`, shields by rule
+//!     5, victory tokens at face value, clearing defeats 1 per token held, production by rule 6,
+//!     end-game points counted on the city now plus what the turns left can add (a stage per
+//!     stage left × 0.7, 1.5 cards of a colour, 1 set or colour, 4 for the Agora). A penalty costs
+//!     its coins `× cv`, the lowest victory tokens, 2.5 for a card of the colour (when the city has
+//!     one), else the Age's debt.
+//! 16. **Edifice: the card to discard** for a failed project is the one of least value to the
+//!     city (rules 3–8 as if built now).
+//!
 //! Ties go to the first action in the legal list (the engine's deterministic order).
 
 use crate::Bot;
 use std::sync::OnceLock;
+use wonders_core::edifice::{Outcome, Penalty, Reward};
 use wonders_core::effect::{Counted, Effect, Scope};
 use wonders_core::game::{count, left_of, right_of};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::score::science_points;
 use wonders_core::{
-    Action, CardId, Catalog, City, Colour, Edition, FreeBy, Game, Payment, Phase, Resource, Side, View,
+    Action, CardId, Catalog, City, Colour, EdificeState, Edition, FreeBy, Game, Payment, Phase, Resource,
+    Side, StageExtra, View,
 };
 
 /// The tunable weights of the rules (see the [module documentation](self)).
@@ -199,13 +215,15 @@ pub(crate) struct Ctx<'a> {
     pub(crate) turn: u8,
     pub(crate) phase: Phase,
     pub(crate) hand: &'a [CardId],
+    /// Edifice: the projects' state, when played.
+    pub(crate) edifice: Option<EdificeState>,
 }
 
 impl<'a> Ctx<'a> {
     /// From a seat's view.
     pub(crate) fn from_view(view: &'a View) -> Ctx<'a> {
         Ctx {
-            catalog: Catalog::get(view.edition),
+            catalog: view.data.0,
             cities: &view.cities,
             seat: view.seat as usize,
             city: view.acting_city as usize,
@@ -214,6 +232,7 @@ impl<'a> Ctx<'a> {
             turn: view.turn,
             phase: view.phase,
             hand: &view.hand,
+            edifice: view.edifice,
         }
     }
 
@@ -229,6 +248,7 @@ impl<'a> Ctx<'a> {
             turn: game.turn(),
             phase: game.phase(),
             hand: game.hand(seat),
+            edifice: game.edifice().copied(),
         }
     }
 
@@ -589,6 +609,9 @@ fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<
         Effect::FreeLastOfAge => {
             2.0 * ((3 - ctx.age.min(3)) as f32 + (ctx.turns_left_in_age() >= 1) as u8 as f32)
         }
+        // Ur: a pawn of a fixed Age (rule 15); "any Age" is valued with the Age the action names.
+        Effect::TakePawn(0) => 0.0,
+        Effect::TakePawn(a) => pawn_value(ctx, w, p, a, false),
     }
 }
 
@@ -613,12 +636,12 @@ fn card_value(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -
 }
 
 /// Value of the city's next wonder stage (rule 9), or `None` if the wonder is complete.
-fn stage_value(ctx: &Ctx, w: &Weights, p: &mut Persp) -> Option<f32> {
+fn stage_value(ctx: &Ctx, w: &Weights, p: &mut Persp, extra: StageExtra) -> Option<f32> {
     let city = &ctx.cities[p.city];
     let stages = ctx.catalog.wonder(city.wonder).stages(city.side);
     let stage = stages.get(city.stages as usize)?;
     let mut v = 0.0;
-    for e in &stage.effects {
+    for e in stage.effects_for(extra.alternative()) {
         v += effect_value(ctx, w, p, e, None);
     }
     let left = (stages.len() - city.stages as usize) as u32;
@@ -762,7 +785,8 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
         free_city_values(ctx, w, &mut me, legal, &mut deny_of, &mut f);
         return;
     }
-    let mut stage: Option<Option<f32>> = None;
+    let mut stage: [Option<Option<f32>>; 2] = [None; 2];
+    let mut part: [Option<f32>; 4] = [None; 4];
     let discard = 3.0 * me.cv;
     for (i, a) in legal.iter().enumerate() {
         let v = match *a {
@@ -770,12 +794,23 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
                 let cv = values.get_or(card, || card_value(ctx, w, t, &mut me, card));
                 cv - pay_cost(ctx, w, &me, &pay) + deny_of(card)
             }
-            Action::Wonder { card, pay } => {
-                let s = *stage.get_or_insert_with(|| stage_value(ctx, w, &mut me));
-                s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay) + deny_of(card)
+            Action::Wonder { card, pay, extra } => {
+                let alt = extra.alternative() as usize;
+                let s = *stage[alt].get_or_insert_with(|| stage_value(ctx, w, &mut me, extra));
+                let mut v = s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay) + deny_of(card);
+                if extra.pawn_age() > 0 {
+                    let a = extra.pawn_age() as usize;
+                    v += *part[a].get_or_insert_with(|| pawn_value(ctx, w, &mut me, a as u8, false));
+                }
+                if extra.take_part() {
+                    v += *part[0].get_or_insert_with(|| pawn_value(ctx, w, &mut me, ctx.age, true));
+                }
+                v
             }
             Action::Discard { card } => discard + deny_of(card),
             Action::BuildDiscarded { card } => card_value(ctx, w, t, &mut me, card),
+            // Rule 16: keep what is worth most.
+            Action::DiscardBuilt { card } => -card_value(ctx, w, t, &mut me, card),
             Action::Pass => 0.0,
             Action::ChooseSide { .. } => f32::MIN,
         };
@@ -827,7 +862,7 @@ fn free_city_values(
                     .sum();
                 balance(shields as f32) + coins(&pay) + deny_of(card) + 0.1
             }
-            Action::Wonder { card, pay } => balance(stage_shields as f32) + coins(&pay) + deny_of(card),
+            Action::Wonder { card, pay, .. } => balance(stage_shields as f32) + coins(&pay) + deny_of(card),
             Action::Discard { card } => deny_of(card) - 0.5,
             Action::BuildDiscarded { card } => {
                 let shields: u8 = ctx
@@ -840,9 +875,100 @@ fn free_city_values(
                 balance(shields as f32) + 0.1
             }
             Action::Pass => 0.0,
-            Action::ChooseSide { .. } => f32::MIN,
+            Action::ChooseSide { .. } | Action::DiscardBuilt { .. } => f32::MIN,
         };
         f(i, v);
+    }
+}
+
+/// Rule 15: the value of holding a pawn of `age`'s project, `joining` (a participation: it takes
+/// a pawn off the card) or not (an Ur pawn from the box).
+fn pawn_value(ctx: &Ctx, w: &Weights, p: &mut Persp, age: u8, joining: bool) -> f32 {
+    let (Some(state), Some(data)) = (ctx.edifice.as_ref(), ctx.catalog.edifice.as_deref()) else {
+        return 0.0;
+    };
+    let a = (age.clamp(1, 3) - 1) as usize;
+    let city = &ctx.cities[p.city];
+    if city.edifice.pawns[a] > 0
+        || state.outcome[a] == Outcome::Failed
+        || (age < ctx.age && state.outcome[a] == Outcome::Open)
+    {
+        return 0.0;
+    }
+    let project = data.project(state.projects[a]);
+    let complete = match state.outcome[a] {
+        Outcome::Completed => 1.0,
+        _ if joining && state.left[a] <= 1 => 1.0,
+        _ => {
+            let needed = state.left[a].saturating_sub(joining as u8).max(1) as f32;
+            let n = ctx.n();
+            let turns = if age == ctx.age { ctx.turns_left_in_age() as f32 } else { 6.0 };
+            let rivals = (0..n)
+                .filter(|&c| c != p.city && ctx.cities[c].edifice.pawns[a] == 0)
+                .filter(|&c| ctx.cities[c].stages < ctx.cities[c].stage_count(ctx.catalog))
+                .count() as f32;
+            (rivals * (0.12 * turns).min(0.8) / needed).min(0.9)
+        }
+    };
+    let mut reward = 0.0;
+    for r in &project.reward {
+        reward += reward_value(ctx, w, p, r);
+    }
+    let avoided = if state.outcome[a] == Outcome::Open {
+        penalty_cost(ctx, p, project.penalty, data.debt_points(age))
+    } else {
+        0.0
+    };
+    complete * reward + (1.0 - complete) * avoided
+}
+
+fn reward_value(ctx: &Ctx, w: &Weights, p: &mut Persp, r: &Reward) -> f32 {
+    let city = &ctx.cities[p.city];
+    let stages_left = city.stage_count(ctx.catalog).saturating_sub(city.stages) as f32;
+    match *r {
+        Reward::Coins(n) => n as f32 * p.cv,
+        Reward::Shields(n) => p.military(ctx, w, n),
+        Reward::VictoryToken(v) => v as f32,
+        Reward::ClearDefeats => city.tokens.minus1 as f32,
+        Reward::Produce(choices) => {
+            effect_value(ctx, w, p, &Effect::ProduceOneOf { choices, sellable: false }, None)
+        }
+        Reward::PointsPer { what: Counted::WonderStages, points } => {
+            points as f32 * (city.stages as f32 + 1.0 + 0.7 * stages_left)
+        }
+        Reward::PointsPer { what, points } => {
+            points as f32
+                * (count(ctx.cities, p.city, what, Scope { own: true, neighbours: false }) as f32 + 1.5)
+        }
+        Reward::PointsPerSet { colours, points } => {
+            let sets = Colour::ALL
+                .iter()
+                .filter(|c| colours & c.bit() != 0)
+                .map(|c| city.colour_counts[*c as usize])
+                .min()
+                .unwrap_or(0);
+            points as f32 * (sets as f32 + 1.0)
+        }
+        Reward::PointsPerKind(points) => {
+            points as f32 * (city.colour_counts.iter().filter(|&&k| k > 0).count() as f32 + 1.0)
+        }
+        Reward::RepeatGuild => 4.0,
+    }
+}
+
+fn penalty_cost(ctx: &Ctx, p: &Persp, penalty: Penalty, debt: u8) -> f32 {
+    let city = &ctx.cities[p.city];
+    let debt = debt as f32;
+    match penalty {
+        Penalty::LoseCoins(n) if city.coins >= n as u16 => (n as f32 * p.cv).min(debt),
+        Penalty::Discard(c) if city.colour_counts[c as usize] > 0 => 2.5f32.min(debt),
+        Penalty::LoseTokens(n) => {
+            let mut values = city.tokens.values();
+            values.retain(|&v| v > 0);
+            values.sort_unstable();
+            if values.len() >= n as usize { values[..n as usize].iter().sum::<i32>() as f32 } else { debt }
+        }
+        _ => debt,
     }
 }
 
@@ -894,6 +1020,7 @@ mod tests {
             players: 3,
             seed: 4,
             wonders: WonderDeal::RandomBoardsChooseSides,
+            expansions: Default::default(),
         };
         let game = Game::new(&setup).unwrap();
         let legal = game.legal_actions(1);

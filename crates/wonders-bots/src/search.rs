@@ -54,7 +54,7 @@ use crate::heuristic::{Ctx, Weights, best, evaluate};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-use wonders_core::{Action, Catalog, Game, View};
+use wonders_core::{Action, Game, View};
 
 /// How long a search runs per decision.
 ///
@@ -252,8 +252,13 @@ fn candidates(view: &View, config: &SearchConfig, legal: &[Action]) -> Vec<(Acti
             Action::BuildDiscarded { .. } => 3,
             Action::Pass => 4,
             Action::ChooseSide { side } => 5 + *side as u8,
+            Action::DiscardBuilt { .. } => 7,
         };
-        (kind, a.card().map(|c| c.0))
+        let card = match a {
+            Action::DiscardBuilt { card } => Some(*card),
+            _ => a.card(),
+        };
+        (kind, card.map(|c| c.0))
     };
     // Highest value first; equal values keep the legal order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -289,7 +294,7 @@ fn search_root(
     seed: u64,
 ) -> Vec<Stat> {
     let mut stats = vec![Stat::default(); cands.len()];
-    let catalog = Catalog::get(view.edition);
+    let catalog = view.data.0;
     let seat = view.seat as usize;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::with_capacity(64);

@@ -5,7 +5,7 @@ use wonders_bots::{Bot, HeuristicBot, RandomBot, bot_from_name, play_out};
 use wonders_core::{Action, Game, Phase, Setup, View};
 
 mod common;
-use common::setups;
+use common::{edifice_setups, setups};
 
 /// Counts of the special steps a bot decided.
 #[derive(Default, Debug, Clone, Copy)]
@@ -15,6 +15,9 @@ struct Seen {
     last_card: usize,
     discard_pick: usize,
     free_city: usize,
+    /// Edifice: stages built taking part, and penalty discards chosen.
+    took_part: usize,
+    penalty_discard: usize,
 }
 
 /// Checks every choice of the wrapped bot against the legal list.
@@ -32,7 +35,11 @@ impl Bot for Checked {
             Phase::ChooseSide => self.seen.sides += 1,
             Phase::PlayLastCard { .. } => self.seen.last_card += 1,
             Phase::BuildFromDiscard { .. } => self.seen.discard_pick += 1,
+            Phase::EdificeDiscard { .. } => self.seen.penalty_discard += 1,
             _ => {}
+        }
+        if matches!(a, Action::Wonder { extra, .. } if extra.take_part()) {
+            self.seen.took_part += 1;
         }
         if view.acting_city != view.seat {
             self.seen.free_city += 1;
@@ -65,6 +72,44 @@ fn add(total: &mut Seen, s: &Seen) {
     total.last_card += s.last_card;
     total.discard_pick += s.discard_pick;
     total.free_city += s.free_city;
+    total.took_part += s.took_part;
+    total.penalty_discard += s.penalty_discard;
+}
+
+#[test]
+fn every_bot_plays_edifice_games() {
+    // Random and heuristic over every kind of Edifice game; the search bot (unchanged) on some.
+    let mut total = Seen::default();
+    let mut completed = 0;
+    for seed in 0..6u64 {
+        for setup in edifice_setups(seed) {
+            for names in [&["heuristic"][..], &["random"][..]] {
+                let (game, seen) = play(&setup, names);
+                for s in &seen {
+                    add(&mut total, s);
+                }
+                let e = game.edifice().unwrap();
+                completed += e.outcome.iter().filter(|o| **o == wonders_core::Outcome::Completed).count();
+                // The score sheet's edifice category is part of the total.
+                for s in game.scores() {
+                    let parts =
+                        s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds;
+                    assert_eq!(s.total, parts + s.edifice);
+                }
+            }
+        }
+    }
+    for setup in edifice_setups(9).into_iter().step_by(3) {
+        let (_, seen) = play(&setup, &["search:4it", "heuristic"]);
+        for s in &seen {
+            add(&mut total, s);
+        }
+    }
+    // The bots took part, chose penalty discards, and projects were completed.
+    assert!(
+        total.took_part > 0 && total.penalty_discard > 0 && completed > 0,
+        "{total:?}, {completed} completed"
+    );
 }
 
 #[test]

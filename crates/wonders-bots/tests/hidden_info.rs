@@ -14,8 +14,12 @@ fn setups(seed: u64) -> Vec<Setup> {
         players,
         seed,
         wonders: WonderDeal::RandomBoardsChooseSides,
+        expansions: Default::default(),
     });
-    first.into_iter().chain(second).collect()
+    // With Edifice: the projects are public, nothing of them may leak what a seat cannot see.
+    let edifice = [4u8]
+        .map(|players| Setup { expansions: wonders_core::Expansions::EDIFICE, ..Setup::new(players, seed) });
+    first.into_iter().chain(second).chain(edifice).collect()
 }
 
 /// A copy of `game` where everything `seat` cannot see is dealt differently: the other hands

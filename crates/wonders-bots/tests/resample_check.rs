@@ -18,6 +18,7 @@ fn every_decision_resamples_with_the_same_legal_actions() {
             players: p,
             seed,
             wonders: WonderDeal::RandomBoardsChooseSides,
+            expansions: Default::default(),
         }));
         for setup in kinds {
             let mut game = Game::new(&setup).unwrap();

@@ -18,7 +18,8 @@
 //! parity is 1/N; the interval is the Wilson score interval at 95%.
 
 use crate::simulate::{
-    Mean, bot_seed, edition_name, game_seed, parse_edition, progress_bar, setup_for, thread_pool,
+    ExpansionArgs, Mean, bot_seed, edition_name, expansions_text, game_seed, parse_edition, progress_bar,
+    setup_for, thread_pool,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -26,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use wonders_bots::{BOT_NAMES_HELP, Bot, Faults, bot_from_name, normalize_bot_name, play_out};
 use wonders_core::score::Score;
-use wonders_core::{Edition, Game};
+use wonders_core::{Catalog, Edition};
 
 /// Options of `wonders arena`.
 #[derive(clap::Args, Debug)]
@@ -63,6 +64,9 @@ pub struct ArenaArgs {
     /// Draw each bot's distribution of total scores into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Expansions and their data.
+    #[command(flatten)]
+    pub exp: ExpansionArgs,
 }
 
 /// The list entry playing `seat` in a game with rotation `rotation` among `n` seats.
@@ -111,10 +115,12 @@ pub(crate) fn parse_list(list: &str, players: usize) -> Result<Vec<String>, Stri
 pub(crate) struct SeatResult {
     /// Index of the bot among the distinct names.
     pub bot: usize,
-    pub score: [i32; 8],
+    pub score: [i32; 9],
     pub rank: u8,
     /// An external bot's faults in this game.
     pub faults: Faults,
+    /// Edifice: the game's projects completed, by Age (the same for every seat of a game).
+    pub completed: [bool; 3],
 }
 
 /// Per-bot sums, in the order of the distinct names.
@@ -122,7 +128,7 @@ pub(crate) struct SeatResult {
 pub(crate) struct Tally {
     pub seat_games: u64,
     pub wins: u64,
-    pub points: [i64; 8],
+    pub points: [i64; 9],
     pub rank_sum: u64,
     pub totals: Vec<i32>,
     pub faults: Faults,
@@ -140,7 +146,7 @@ pub(crate) fn tally(bots: usize, games: &[Vec<SeatResult>]) -> Vec<Tally> {
                 *sum += v as i64;
             }
             t.rank_sum += r.rank as u64;
-            t.totals.push(r.score[7]);
+            t.totals.push(r.score[8]);
             t.faults.add(&r.faults);
         }
     }
@@ -171,6 +177,12 @@ struct Report {
     seed: u64,
     seconds: f64,
     bots: Vec<BotReport>,
+    /// Edifice: the share of games whose project of each Age was completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    projects_completed: Option<[f64; 3]>,
+    /// Set when the games use provisional data (Edifice's values, edifice.md §5).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    provisional: bool,
 }
 
 fn report_for(name: &str, seats: usize, t: &Tally) -> BotReport {
@@ -192,6 +204,7 @@ fn report_for(name: &str, seats: usize, t: &Tally) -> BotReport {
 
 /// Plays game `g` and returns its seats' results.
 fn play_game(
+    catalog: &'static Catalog,
     args: &ArenaArgs,
     list: &[String],
     index_of: &[usize],
@@ -200,7 +213,7 @@ fn play_game(
 ) -> Result<Vec<SeatResult>, String> {
     let n = args.players as usize;
     let deal = game_seed(args.seed, g / n as u64);
-    let mut game = Game::new(&setup_for(args.edition, args.players, deal)).map_err(|e| e.to_string())?;
+    let mut game = args.exp.game(catalog, setup_for(args.edition, args.players, deal))?;
     let rotation = (g % n as u64) as usize;
     let seed = game_seed(args.seed, g);
     let mut bots: Vec<Box<dyn Bot + Send>> = (0..n)
@@ -215,6 +228,9 @@ fn play_game(
             score: scores[seat].values(),
             rank: ranks[seat],
             faults: bots[seat].faults(),
+            completed: game
+                .edifice()
+                .map_or([false; 3], |e| e.outcome.map(|o| o == wonders_core::Outcome::Completed)),
         })
         .collect())
 }
@@ -224,7 +240,8 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let n = args.players as usize;
     let list = parse_list(&args.bots, n)?;
     // Refuse an impossible setup (2 players in the 2nd edition) before starting.
-    Game::new(&setup_for(args.edition, args.players, args.seed)).map_err(|e| e.to_string())?;
+    let catalog = args.exp.catalog(args.edition)?;
+    args.exp.game(catalog, setup_for(args.edition, args.players, args.seed))?;
     crate::botproto::probe_exec_bots(&list, args.players, args.edition)?;
     let mut distinct: Vec<String> = Vec::new();
     let index_of: Vec<usize> = list
@@ -249,7 +266,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             .map_init(
                 || Vec::with_capacity(128),
                 |legal, g| {
-                    let r = play_game(args, &list, &index_of, g, legal);
+                    let r = play_game(catalog, args, &list, &index_of, g, legal);
                     if let Some(pb) = &progress {
                         pb.inc(1);
                     }
@@ -264,6 +281,15 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let results = results?;
     let seconds = start.elapsed().as_secs_f64();
     let tallies = tally(distinct.len(), &results);
+    let edifice = args.exp.expansions.edifice();
+    let mut completed = [0u64; 3];
+    for game in &results {
+        if let Some(first) = game.first() {
+            for (c, done) in completed.iter_mut().zip(first.completed) {
+                *c += done as u64;
+            }
+        }
+    }
     let report = Report {
         games: args.games,
         players: args.players,
@@ -276,6 +302,8 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             .zip(&tallies)
             .map(|((name, &s), t)| report_for(name, s, t))
             .collect(),
+        projects_completed: edifice.then(|| completed.map(|c| c as f64 / args.games as f64)),
+        provisional: edifice,
     };
     if let Some(path) = &args.plot {
         plot(path, &distinct, &tallies)?;
@@ -286,9 +314,10 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         return Ok(());
     }
     println!(
-        "{} games of {n} players, {} (seed {}, {threads} thread{}), {seconds:.1} s",
+        "{} games of {n} players, {}{} (seed {}, {threads} thread{}), {seconds:.1} s",
         args.games,
         edition_name(args.edition),
+        expansions_text(args.exp.expansions),
         args.seed,
         if threads == 1 { "" } else { "s" },
     );
@@ -323,13 +352,21 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             100.0 * b.win_share_ci[1],
             b.mean_rank
         );
-        for v in [m.military, m.treasury, m.wonder, m.civilian, m.science, m.commercial, m.guilds, m.total] {
+        for v in m.values() {
             line.push_str(&format!(" {v:>10.2}"));
         }
         println!("{line}");
     }
     for b in report.bots.iter().filter(|b| b.faults.total() > 0) {
         println!("faults of {}: {}", b.name, b.faults.describe());
+    }
+    if let Some(done) = report.projects_completed {
+        println!(
+            "great projects completed: Age I {:.1}%, Age II {:.1}%, Age III {:.1}% of games (provisional data)",
+            done[0] * 100.0,
+            done[1] * 100.0,
+            done[2] * 100.0
+        );
     }
     if let Some(path) = &args.plot {
         println!("score distributions drawn in {}", path.display());
@@ -444,8 +481,9 @@ mod tests {
     fn shared_wins_count_for_each_winner() {
         let r = |bot, total, rank| SeatResult {
             bot,
-            score: [0, 0, 0, 0, 0, 0, 0, total],
+            score: [0, 0, 0, 0, 0, 0, 0, 0, total],
             rank,
+            completed: [false; 3],
             faults: Faults::default(),
         };
         let games =
@@ -453,7 +491,7 @@ mod tests {
         let t = tally(2, &games);
         assert_eq!((t[0].seat_games, t[0].wins, t[0].rank_sum), (2, 1, 4));
         assert_eq!((t[1].seat_games, t[1].wins, t[1].rank_sum), (4, 2, 7));
-        assert_eq!(t[0].points[7], 80);
+        assert_eq!(t[0].points[8], 80);
         assert_eq!(t[1].totals, vec![50, 40, 60, 45]);
         let rep = report_for("b", 2, &t[1]);
         assert_eq!(rep.win_share, 0.5);

@@ -8,15 +8,16 @@
 //! card. The module also holds the text shared with `wonders replay`: log lines, payment
 //! descriptions and the score sheet.
 
-use crate::simulate::{bot_seed, edition_name, parse_edition, setup_for};
+use crate::simulate::{ExpansionArgs, bot_seed, edition_name, expansions_text, parse_edition, setup_for};
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name, normalize_bot_name, notify_game_over};
+use wonders_core::edifice::{EdificeEvent, Outcome};
 use wonders_core::score::Score;
 use wonders_core::{
     Action, CardId, Catalog, City, Colour, Edition, FreeBy, Game, LogEntry, MilitaryTokens, Payment, Phase,
-    Played, Production, Record, Resource, View,
+    Played, Production, Record, Resource, Setup, View,
 };
 
 /// Appends one formatted line to a `String` (writing to a `String` cannot fail).
@@ -60,6 +61,9 @@ pub struct PlayArgs {
     /// the command cannot hold a comma).
     #[arg(long, short = 'b', value_name = "LIST", default_value = "heuristic")]
     pub bots: String,
+    /// Expansions and their data.
+    #[command(flatten)]
+    pub exp: ExpansionArgs,
 }
 
 /// The bot name of every seat from a `--bots` list: one name for all seats; one per seat but
@@ -215,8 +219,8 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
         ));
     }
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let setup = setup_for(args.edition, args.players, seed);
-    let mut game = Game::new(&setup).map_err(|e| e.to_string())?;
+    let setup = Setup { expansions: args.exp.expansions, ..setup_for(args.edition, args.players, seed) };
+    let mut game = args.exp.game(args.exp.catalog(args.edition)?, setup.clone())?;
     let catalog = game.catalog();
     // Check the record's path now, so a bad path fails before the game rather than after it; an
     // existing file is left untouched until the record is saved.
@@ -232,8 +236,9 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
     let mut text = String::new();
     say!(
         text,
-        "7 Wonders, {}, {n} players, seed {seed} (play this deal again with --seed {seed})",
-        edition_name(args.edition)
+        "7 Wonders, {}{}, {n} players, seed {seed} (play this deal again with --seed {seed})",
+        edition_name(args.edition),
+        expansions_text(args.exp.expansions)
     );
     for (city_index, city) in game.cities().iter().enumerate() {
         let bot = match bot_names.get(city_index) {
@@ -529,6 +534,7 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         Phase::BuildFromDiscard { .. } => {
             "Halicarnassus: build a card from the discard pile for free".to_string()
         }
+        Phase::EdificeDiscard { .. } => "the great project failed: discard a card of your city".to_string(),
         _ => format!("turn {} (cards pass {})", view.turn, if view.age == 2 { "right" } else { "left" }),
     };
     say!(text, "=== Age {}, {step} — {} ===", roman(view.age), names.get(seat));
@@ -541,6 +547,7 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
     say!(text, "  wonder: {} (side {}), {}", w.name, side_label(catalog, me), wonder_text(catalog, me));
     say!(text, "  makes: {}", production_text(&me.production));
     say!(text, "  city: {}", cards_by_colour(catalog, me));
+    projects_text(text, catalog, view, names);
     for (side, label, other) in [(0, "Left", (acting + 1) % n), (1, "Right", (acting + n - 1) % n)] {
         let Some(c) = view.cities.get(other) else {
             continue;
@@ -555,6 +562,54 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         );
         say!(text, "  sells: {}{}", production_text(&c.for_sale), discount_text(me, side));
         say!(text, "  city: {}", cards_by_colour(catalog, c));
+    }
+}
+
+/// Edifice: the three great projects, the current one marked `>>`, with pawns left, holders,
+/// cost, reward and penalty, each marked `(provisional)` when no printed source confirms it.
+pub(crate) fn projects_text(text: &mut String, catalog: &Catalog, view: &View, names: &SeatNames) {
+    let (Some(state), Some(data)) = (view.edifice.as_ref(), catalog.edifice.as_deref()) else {
+        return;
+    };
+    let mark = |provisional: bool| if provisional { " (provisional)" } else { "" };
+    say!(text, "  great projects:");
+    for a in 0..3 {
+        let p = data.project(state.projects[a]);
+        let current = view.age as usize == a + 1 && state.outcome[a] == Outcome::Open;
+        let status = match state.outcome[a] {
+            Outcome::Open => format!("{} pawn{} left", state.left[a], plural(state.left[a] as u16)),
+            Outcome::Completed => "COMPLETED".into(),
+            Outcome::Failed => "FAILED".into(),
+        };
+        let holders: Vec<&str> = (0..view.cities.len())
+            .filter(|&c| view.cities[c].edifice.pawns[a] > 0)
+            .map(|c| names.get(c))
+            .collect();
+        let zh = if p.zh.is_empty() { String::new() } else { format!(" {}", p.zh) };
+        say!(
+            text,
+            "  {} Age {} {}{zh}: {status}; holders: {}",
+            if current { ">>" } else { "  " },
+            roman(a as u8 + 1),
+            p.name,
+            if holders.is_empty() { "none".to_string() } else { holders.join(", ") }
+        );
+        say!(
+            text,
+            "       take part: {}{}; reward: {}{}; penalty: {}{}",
+            p.cost_text(),
+            mark(p.cost_status.provisional()),
+            p.reward_text(),
+            mark(p.reward_status.provisional()),
+            p.penalty,
+            mark(p.penalty_status.provisional())
+        );
+    }
+    let me = &view.cities[view.acting_city as usize];
+    if me.edifice.debt.iter().any(|&d| d > 0) {
+        let debt: i32 =
+            (0..3).map(|a| me.edifice.debt[a] as i32 * data.debt_points(a as u8 + 1) as i32).sum();
+        say!(text, "  your debt tokens: {:?} by Age ({debt:+} VP)", me.edifice.debt.map(|d| d as i32));
     }
 }
 
@@ -652,6 +707,15 @@ fn choice_list(text: &mut String, catalog: &Catalog, view: &View, legal: &[Actio
                 }
             }
         }
+        Phase::EdificeDiscard { .. } => {
+            say!(text, "The Age's great project failed: choose the card of your city to discard:");
+            for a in legal {
+                shown.push(*a);
+                if let Action::DiscardBuilt { card } = *a {
+                    say!(text, "  {:>2}  discard {}", shown.len(), card_text(catalog, card));
+                }
+            }
+        }
         Phase::BuildFromDiscard { .. } => {
             say!(text, "The discard pile ({} cards) — build one for free, or pass:", view.discard_size);
             for a in legal {
@@ -732,7 +796,20 @@ fn hand_choices(
 fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
     match a {
         Action::Build { pay, .. } => format!("build: {}", payment_text(pay)),
-        Action::Wonder { pay, .. } => format!("wonder stage {stage_no}: {}", payment_text(pay)),
+        Action::Wonder { pay, extra, .. } => {
+            let mut what = format!("wonder stage {stage_no}");
+            if extra.alternative() {
+                what.push_str(" (second effect)");
+            }
+            if extra.pawn_age() > 0 {
+                let _ = write!(what, " (Age {} pawn)", roman(extra.pawn_age()));
+            }
+            if extra.take_part() {
+                what.push_str(" + take part in the great project");
+            }
+            format!("{what}: {}", payment_text(pay))
+        }
+        Action::DiscardBuilt { .. } => "discard it from your city".into(),
         Action::Discard { .. } => "discard: +3 coins".into(),
         Action::BuildDiscarded { .. } => "build from the discard pile".into(),
         Action::Pass => "pass (build nothing)".into(),
@@ -787,6 +864,22 @@ pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames, tra
         Played::Discarded => format!("{who} discarded a card"),
         Played::BuiltDiscarded(c) => format!("{who} built {} from the discard pile", catalog.card(c).name),
         Played::Passed => format!("{who} built nothing from the discard pile"),
+        Played::Edifice(ev) => {
+            let project = format!("the Age {} great project", roman(e.age));
+            match ev {
+                EdificeEvent::TookPart => format!("{who} took part in {project} (took a pawn)"),
+                EdificeEvent::UrPawn(a) => format!("{who} took an Age {} pawn from the box (Ur)", roman(a)),
+                EdificeEvent::Rewarded => format!("{project} is COMPLETED: {who} gains its reward"),
+                EdificeEvent::Spared => format!("{project} FAILED: {who} holds a pawn and suffers nothing"),
+                EdificeEvent::Paid => format!("{project} FAILED: {who} pays the penalty"),
+                EdificeEvent::Discarded(c) => {
+                    format!("{project} FAILED: {who} discards {} for the penalty", catalog.card(c).name)
+                }
+                EdificeEvent::Debt => {
+                    format!("{project} FAILED: {who} cannot pay the penalty and takes a debt token")
+                }
+            }
+        }
     };
     let trade = trade.min(e.income);
     let own = e.income - trade;
@@ -875,7 +968,26 @@ mod tests {
             record: None,
             auto,
             bots: "random".into(),
+            exp: ExpansionArgs::default(),
         }
+    }
+
+    #[test]
+    fn an_edifice_game_shows_the_projects_and_their_log() {
+        // The human answers 1 to everything: the projects are shown, marked provisional, and the
+        // log tells what became of them.
+        let mut a = args(0, false);
+        a.exp.expansions = wonders_core::Expansions::EDIFICE;
+        a.bots = "heuristic".into();
+        let answers = "1\n".repeat(40);
+        let mut out = Vec::new();
+        play(&a, &mut Cursor::new(answers), true, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("with edifice"), "{text}");
+        assert!(text.contains("great projects:") && text.contains(">> Age I"), "{text}");
+        assert!(text.contains("(provisional)"));
+        assert!(text.contains("COMPLETED") || text.contains("FAILED"));
+        assert!(text.contains("edifice"), "the score sheet has the category");
     }
 
     #[test]

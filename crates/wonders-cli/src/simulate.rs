@@ -9,10 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Instant;
 use wonders_bots::{RandomBot, play_out};
 use wonders_core::score::Score;
-use wonders_core::{Action, Edition, Game, Setup, WonderDeal};
+use wonders_core::{Action, Catalog, Edition, Expansions, Game, Setup, WonderDeal};
 
 /// The most seats a game has.
 const MAX_SEATS: usize = 7;
@@ -37,9 +38,57 @@ pub struct SimulateArgs {
     /// Worker threads [default: all cores; at most 4 per core].
     #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Print the statistics as JSON: `games`, `games_per_second`, `mean`, `win_share`.
+    /// Print the statistics as JSON: `games`, `games_per_second`, `mean`, `win_share` (and with
+    /// Edifice `projects_completed` and `provisional`).
     #[arg(long)]
     pub json: bool,
+    /// Expansions and their data.
+    #[command(flatten)]
+    pub exp: ExpansionArgs,
+}
+
+/// `--expansions` and `--data`, shared by `play`, `simulate` and `arena`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ExpansionArgs {
+    /// Expansions to play, comma-separated: `edifice` (great projects, Ur and Carthage).
+    #[arg(long, value_name = "LIST", default_value = "", value_parser = parse_expansions)]
+    pub expansions: Expansions,
+    /// A replacement Edifice data file (the format of crates/wonders-core/data/edifice.toml), to
+    /// fix its provisional values without recompiling.
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<PathBuf>,
+}
+
+/// Parses a comma-separated list of expansions (`edifice`; empty for none).
+pub(crate) fn parse_expansions(s: &str) -> Result<Expansions, String> {
+    Expansions::parse(&s.split(',').collect::<Vec<_>>())
+}
+
+impl ExpansionArgs {
+    /// The data of the games: the edition's own, extended with Edifice's, or read from `--data`.
+    pub(crate) fn catalog(&self, edition: Edition) -> Result<&'static Catalog, String> {
+        match &self.data {
+            Some(path) => {
+                if !self.expansions.edifice() {
+                    return Err("--data replaces the Edifice data: add --expansions edifice".into());
+                }
+                let text = crate::read_input(path)?;
+                let catalog = Catalog::get(edition)
+                    .with_edifice_toml(&text)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                // Read once per run; it lives as long as the process, like the built-in data.
+                Ok(Box::leak(Box::new(catalog)))
+            }
+            None if self.expansions.edifice() => Ok(Catalog::extended(edition)),
+            None => Ok(Catalog::get(edition)),
+        }
+    }
+
+    /// A game of `setup` with these expansions on `catalog`.
+    pub(crate) fn game(&self, catalog: &'static Catalog, setup: Setup) -> Result<Game, String> {
+        Game::with_catalog(catalog, &Setup { expansions: self.expansions, ..setup })
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// Parses `1e` or `2e` (also `1`, `2`, `first`, `second`).
@@ -62,7 +111,7 @@ pub(crate) fn setup_for(edition: Edition, players: u8, seed: u64) -> Setup {
         Edition::First => WonderDeal::Random,
         Edition::Second => WonderDeal::RandomBoardsChooseSides,
     };
-    Setup { edition, players, seed, wonders }
+    Setup { edition, players, seed, wonders, expansions: Default::default() }
 }
 
 /// SplitMix64's output function: a well-mixed 64-bit value for each input.
@@ -90,7 +139,9 @@ struct Totals {
     games: u64,
     /// Points per category of [`Score::CATEGORIES`], summed over every player of every game (the
     /// Free City of the 2-player variant is no player).
-    points: [i64; 8],
+    points: [i64; 9],
+    /// Edifice: projects completed, by Age.
+    completed: [u64; 3],
     /// Games each seat won (shared wins count for each winner).
     wins: [u64; MAX_SEATS],
 }
@@ -102,6 +153,9 @@ impl Totals {
             *a += b;
         }
         for (a, b) in self.wins.iter_mut().zip(other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.completed.iter_mut().zip(other.completed) {
             *a += b;
         }
         self
@@ -120,11 +174,17 @@ impl Totals {
                 self.wins[seat] += 1;
             }
         }
+        if let Some(e) = game.edifice() {
+            for (n, o) in self.completed.iter_mut().zip(e.outcome) {
+                *n += (o == wonders_core::Outcome::Completed) as u64;
+            }
+        }
     }
 }
 
 /// Plays game `index` of the run with random bots, `legal` being the reused action buffer.
 fn play_one(
+    kind: (&ExpansionArgs, &'static Catalog),
     edition: Edition,
     players: u8,
     base: u64,
@@ -132,7 +192,7 @@ fn play_one(
     legal: &mut Vec<Action>,
 ) -> Result<Totals, String> {
     let seed = game_seed(base, index);
-    let mut game = Game::new(&setup_for(edition, players, seed)).map_err(|e| e.to_string())?;
+    let mut game = kind.0.game(kind.1, setup_for(edition, players, seed))?;
     let mut bots: [RandomBot; MAX_SEATS] = std::array::from_fn(|seat| RandomBot::new(bot_seed(seed, seat)));
     play_out(&mut game, &mut bots[..players as usize], legal)
         .map_err(|e| format!("game {index} (deal seed {seed}): {e}"))?;
@@ -151,12 +211,13 @@ pub(crate) struct Mean {
     pub(crate) science: f64,
     pub(crate) commercial: f64,
     pub(crate) guilds: f64,
+    pub(crate) edifice: f64,
     pub(crate) total: f64,
 }
 
 impl Mean {
     /// From values in the order of `Score::CATEGORIES`.
-    pub(crate) const fn from_values(m: [f64; 8]) -> Mean {
+    pub(crate) const fn from_values(m: [f64; 9]) -> Mean {
         Mean {
             military: m[0],
             treasury: m[1],
@@ -165,8 +226,24 @@ impl Mean {
             science: m[4],
             commercial: m[5],
             guilds: m[6],
-            total: m[7],
+            edifice: m[7],
+            total: m[8],
         }
+    }
+
+    /// The values in the order of `Score::CATEGORIES`.
+    pub(crate) const fn values(&self) -> [f64; 9] {
+        [
+            self.military,
+            self.treasury,
+            self.wonder,
+            self.civilian,
+            self.science,
+            self.commercial,
+            self.guilds,
+            self.edifice,
+            self.total,
+        ]
     }
 }
 
@@ -177,10 +254,16 @@ struct Report {
     games_per_second: f64,
     mean: Mean,
     win_share: Vec<f64>,
+    /// Edifice: the share of games whose project of each Age was completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    projects_completed: Option<[f64; 3]>,
+    /// Set when the games use provisional data (Edifice's values, edifice.md §5).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    provisional: bool,
 }
 
 impl Report {
-    fn new(totals: &Totals, players: u8, seconds: f64) -> Report {
+    fn new(totals: &Totals, players: u8, seconds: f64, edifice: bool) -> Report {
         let per_player = (totals.games * players as u64) as f64;
         let m = totals.points.map(|p| p as f64 / per_player);
         Report {
@@ -191,8 +274,16 @@ impl Report {
                 .iter()
                 .map(|&w| w as f64 / totals.games as f64)
                 .collect(),
+            projects_completed: edifice.then(|| totals.completed.map(|c| c as f64 / totals.games as f64)),
+            provisional: edifice,
         }
     }
+}
+
+/// ` with edifice` (or nothing), for the headers.
+pub(crate) fn expansions_text(e: Expansions) -> String {
+    let names = e.names();
+    if names.is_empty() { String::new() } else { format!(" with {}", names.join(", ")) }
 }
 
 /// Worker threads per core at most: games are pure computation, so more threads than cores only
@@ -246,7 +337,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     let progress = progress_bar(args.games);
     let (edition, players, seed) = (args.edition, args.players, args.seed);
     // Refuse an impossible setup (2 players in the 2nd edition) before starting the threads.
-    Game::new(&setup_for(edition, players, seed)).map_err(|e| e.to_string())?;
+    let catalog = args.exp.catalog(edition)?;
+    args.exp.game(catalog, setup_for(edition, players, seed))?;
+    let kind = (&args.exp, catalog);
     let start = Instant::now();
     let totals = pool.install(|| {
         (0..args.games)
@@ -254,7 +347,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
             .map_init(
                 || Vec::with_capacity(128),
                 |legal, i| {
-                    let t = play_one(edition, players, seed, i, legal);
+                    let t = play_one(kind, edition, players, seed, i, legal);
                     if let Some(pb) = &progress {
                         pb.inc(1);
                     }
@@ -267,24 +360,31 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     if let Some(pb) = &progress {
         pb.finish_and_clear();
     }
-    let report = Report::new(&totals, players, seconds);
+    let report = Report::new(&totals, players, seconds, args.exp.expansions.edifice());
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         println!("{text}");
         return Ok(());
     }
     println!(
-        "{} random games of {players} players, {} (seed {seed}, {threads} thread{})",
+        "{} random games of {players} players, {}{} (seed {seed}, {threads} thread{})",
         report.games,
         edition_name(edition),
+        expansions_text(args.exp.expansions),
         if threads == 1 { "" } else { "s" }
     );
     println!("elapsed: {seconds:.3} s, {:.0} games per second", report.games_per_second);
     println!("mean points per player:");
-    let m = report.mean;
-    let values = [m.military, m.treasury, m.wonder, m.civilian, m.science, m.commercial, m.guilds, m.total];
-    for (name, v) in Score::CATEGORIES.iter().zip(values) {
+    for (name, v) in Score::CATEGORIES.iter().zip(report.mean.values()) {
         println!("  {name:<11}{v:>7.2}");
+    }
+    if let Some(done) = report.projects_completed {
+        println!(
+            "great projects completed: Age I {:.1}%, Age II {:.1}%, Age III {:.1}% (provisional data)",
+            done[0] * 100.0,
+            done[1] * 100.0,
+            done[2] * 100.0
+        );
     }
     println!("share of wins by seat (a shared win counts for each winner):");
     for (seat, share) in report.win_share.iter().enumerate() {
@@ -321,9 +421,11 @@ mod tests {
 
     #[test]
     fn reduction_does_not_depend_on_grouping() {
+        let exp = ExpansionArgs::default();
+        let kind = (&exp, Catalog::get(Edition::First));
         let mut legal = Vec::new();
         let games: Vec<Totals> =
-            (0..12).map(|i| play_one(Edition::First, 4, 9, i, &mut legal).unwrap()).collect();
+            (0..12).map(|i| play_one(kind, Edition::First, 4, 9, i, &mut legal).unwrap()).collect();
         let forward = games.iter().fold(Totals::default(), |a, b| a.merge(*b));
         let halves = games[..5]
             .iter()
@@ -339,9 +441,12 @@ mod tests {
         // Computed on commit 2f5154f, before the speed work of issue 13: the same seeds must keep
         // giving the same games.
         let mut legal = Vec::new();
+        let base = ExpansionArgs::default();
         let mut sum = |edition, players, games| {
             (0..games)
-                .map(|i| play_one(edition, players, 9, i, &mut legal).unwrap())
+                .map(|i| {
+                    play_one((&base, Catalog::get(edition)), edition, players, 9, i, &mut legal).unwrap()
+                })
                 .fold(Totals::default(), |a, b| a.merge(b))
         };
         let runs = [sum(Edition::First, 4, 40), sum(Edition::First, 2, 20), sum(Edition::Second, 5, 20)];
@@ -352,7 +457,10 @@ mod tests {
         ];
         assert_eq!(want.len(), runs.len(), "pinned runs");
         for (t, &(points, wins)) in runs.iter().zip(want) {
-            assert_eq!(t.points, points);
+            // The pinned sums predate the `edifice` category (index 7), always 0 here.
+            assert_eq!(t.points[7], 0);
+            let without_edifice: Vec<i64> = t.points[..7].iter().chain(&t.points[8..]).copied().collect();
+            assert_eq!(without_edifice, points);
             assert_eq!(t.wins, wins);
         }
     }

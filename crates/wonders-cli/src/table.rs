@@ -18,6 +18,8 @@ struct ScoreRow<'a> {
     science: i32,
     commercial: i32,
     guilds: i32,
+    /// Edifice: end-game project rewards and debt tokens (0 without the expansion).
+    edifice: i32,
     total: i32,
     /// `null` for the Free City, which is not ranked.
     rank: Option<u8>,
@@ -30,6 +32,9 @@ struct ScoreRow<'a> {
 #[derive(Serialize)]
 struct ScoreJson<'a> {
     players: Vec<ScoreRow<'a>>,
+    /// Set when the table plays Edifice: its project values are provisional (edifice.md §5).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    provisional: bool,
 }
 
 /// The whole of `cost --json`.
@@ -59,14 +64,19 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
                 science: s.science,
                 commercial: s.commercial,
                 guilds: s.guilds,
+                edifice: s.edifice,
                 total: s.total,
                 rank,
                 free_city: table.free_city() == Some(i),
             })
             .collect();
-        to_json(&ScoreJson { players })?
+        to_json(&ScoreJson { players, provisional: table.expansions().edifice() })?
     } else {
-        score_text(&table, &scores, &ranks)
+        let mut text = score_text(&table, &scores, &ranks);
+        if table.expansions().edifice() {
+            text.push_str("edifice: project rewards and debt use provisional values (edifice.md §5)\n");
+        }
+        text
     };
     write_out(&text)
 }

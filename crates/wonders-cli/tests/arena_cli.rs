@@ -44,10 +44,11 @@ fn seats_rotate_and_statistics_add_up() {
         let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
         assert!(lo <= share && share <= hi && 0.0 <= lo && hi <= 1.0, "{lo} {share} {hi}");
         let m = &b["mean"];
-        let parts: f64 = ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds"]
-            .iter()
-            .map(|c| m[c].as_f64().unwrap())
-            .sum();
+        let parts: f64 =
+            ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "edifice"]
+                .iter()
+                .map(|c| m[c].as_f64().unwrap())
+                .sum();
         assert!((parts - m["total"].as_f64().unwrap()).abs() < 1e-9);
         let rank = b["mean_rank"].as_f64().unwrap();
         assert!((1.0..=3.0).contains(&rank));

@@ -498,7 +498,7 @@ fn cross_site_malformed_and_oversized_requests_are_refused_with_security_headers
     let card = state["view"]["hand"][0].as_str().unwrap().to_string();
     for action in [
         json!({"type": "discard", "card": card, "zzz": 1}),
-        json!({"type": "wonder", "card": card, "bank": "junk"}),
+        json!({"type": "wonder", "card": card, "free": "junk"}),
         json!({"type": "discard", "card": card, "bank": 0}),
     ] {
         let act = post(&s.addr, &format!("/api/tables/{id}/actions"), &json!({"action": action}), &auth);

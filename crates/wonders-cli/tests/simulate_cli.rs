@@ -13,8 +13,8 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
-const CATEGORIES: [&str; 8] =
-    ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "total"];
+const CATEGORIES: [&str; 9] =
+    ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "edifice", "total"];
 
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
@@ -64,7 +64,7 @@ fn json_has_exactly_the_documented_keys_and_plausible_values() {
     assert_eq!(mean_keys, expected);
 
     let m = |k: &str| mean[k].as_f64().unwrap();
-    let parts: f64 = CATEGORIES[..7].iter().map(|k| m(k)).sum();
+    let parts: f64 = CATEGORIES[..8].iter().map(|k| m(k)).sum();
     assert!((parts - m("total")).abs() < 1e-9, "the categories add up to the total");
     assert!(m("total") > 0.0 && m("total") < 150.0, "mean total {}", m("total"));
     assert!(m("treasury") >= 0.0 && m("science") >= 0.0 && m("civilian") >= 0.0);
@@ -109,4 +109,40 @@ fn bad_arguments_are_refused_with_a_message() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn edifice_games_report_projects_and_read_a_replacement_data_file() {
+    let args =
+        ["simulate", "--players", "4", "--games", "40", "--seed", "2", "--json", "--expansions", "edifice"];
+    let (a, b) =
+        (json(&[&args[..], &["--threads", "1"]].concat()), json(&[&args[..], &["--threads", "2"]].concat()));
+    assert_eq!(a["mean"], b["mean"], "deterministic across threads");
+    assert_eq!(a["provisional"], true, "Edifice's values are provisional");
+    let done = a["projects_completed"].as_array().unwrap();
+    assert_eq!(done.len(), 3);
+    assert!(done.iter().all(|d| (0.0..=1.0).contains(&d.as_f64().unwrap())));
+    // Without the expansion: neither key, and the edifice category is 0.
+    let base = json(&["simulate", "--players", "4", "--games", "20", "--seed", "2", "--json"]);
+    assert!(base.get("provisional").is_none() && base.get("projects_completed").is_none());
+    assert_eq!(base["mean"]["edifice"], 0.0);
+    // A replacement data file: every debt token worth 40 makes the edifice category plunge.
+    let text = include_str!("../../wonders-core/data/edifice.toml")
+        .replace("points = 2,", "points = 40,")
+        .replace("points = 3,", "points = 40,")
+        .replace("points = 5,", "points = 40,");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edifice.toml");
+    std::fs::write(&path, text).unwrap();
+    let heavy = json(&[&args[..], &["--threads", "1", "--data", path.to_str().unwrap()]].concat());
+    assert!(heavy["mean"]["edifice"].as_f64().unwrap() < a["mean"]["edifice"].as_f64().unwrap());
+    // Refused with the problem named.
+    let out = wonders(&["simulate", "--games", "1", "--expansions", "babel"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown expansion `babel`"));
+    std::fs::write(&path, "pawns = 3").unwrap();
+    let out =
+        wonders(&["simulate", "--games", "1", "--expansions", "edifice", "--data", path.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("edifice.toml"));
 }

@@ -77,11 +77,11 @@ fn score_json_from_a_file() {
     let out: Value = serde_json::from_str(&raw).expect("JSON output");
     let expected = json!({"players": [
         {"name": "Ann", "military": 6, "treasury": 4, "wonder": 10, "civilian": 13, "science": 21,
-         "commercial": 0, "guilds": 0, "total": 54, "rank": 1},
+         "commercial": 0, "guilds": 0, "edifice": 0, "total": 54, "rank": 1},
         {"name": "Bob", "military": 0, "treasury": 1, "wonder": 8, "civilian": 0, "science": 0,
-         "commercial": 0, "guilds": 2, "total": 11, "rank": 2},
+         "commercial": 0, "guilds": 2, "edifice": 0, "total": 11, "rank": 2},
         {"name": "Cy", "military": 2, "treasury": 1, "wonder": 3, "civilian": 5, "science": 0,
-         "commercial": 0, "guilds": 0, "total": 11, "rank": 2}
+         "commercial": 0, "guilds": 0, "edifice": 0, "total": 11, "rank": 2}
     ]});
     assert_eq!(out, expected);
     // These keys, printed in this order.
@@ -95,6 +95,7 @@ fn score_json_from_a_file() {
         "science",
         "commercial",
         "guilds",
+        "edifice",
         "total",
         "rank",
     ];
@@ -131,14 +132,15 @@ fn score_table_from_stdin() {
             "science",
             "commercial",
             "guilds",
+            "edifice",
             "total",
             "rank"
         ]
     );
     let ann: Vec<&str> = lines[1].split_whitespace().collect();
-    assert_eq!(ann, ["0", "Ann", "6", "4", "10", "13", "21", "0", "0", "54", "1"]);
+    assert_eq!(ann, ["0", "Ann", "6", "4", "10", "13", "21", "0", "0", "0", "54", "1"]);
     let cy: Vec<&str> = lines[3].split_whitespace().collect();
-    assert_eq!(cy, ["2", "Cy", "2", "1", "3", "5", "0", "0", "0", "11", "2"]);
+    assert_eq!(cy, ["2", "Cy", "2", "1", "3", "5", "0", "0", "0", "0", "11", "2"]);
     // Aligned: every line is as long as the header, numbers right-aligned under it.
     assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{out}");
 }
@@ -283,4 +285,24 @@ fn score_a_two_player_table_with_the_free_city() {
     assert_eq!(players[2]["rank"], serde_json::Value::Null);
     assert_eq!(players[2]["free_city"], true);
     assert!(players[0].get("free_city").is_none());
+}
+
+#[test]
+fn score_an_edifice_table() {
+    // Belvedere completed (1 VP per own stage): Ann, 2 stages → 2, minus an Age II debt token (−3).
+    let table = json!({"expansions": ["edifice"],
+        "projects": [{"name": "Belvedere", "completed": true}, {"name": "River Port", "completed": false},
+                     {"name": "Gold Reserves", "completed": false}],
+        "players": [
+            {"name": "Ann", "wonder": "Rhodes", "side": "A", "stages": 2, "pawns": [1], "debt": [2]},
+            {"name": "Bob", "wonder": "Giza", "side": "A"},
+            {"name": "Cy", "wonder": "Carthage", "side": "Day"}]})
+    .to_string();
+    let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], table.as_bytes())).expect("JSON");
+    assert_eq!(out["provisional"], true);
+    assert_eq!(out["players"][0]["edifice"], -1);
+    assert_eq!(out["players"][0]["wonder"], 3, "Rhodes A: stage 1 gives 3 VP, stage 2 shields");
+    assert_eq!(out["players"][2]["edifice"], 0, "Carthage, no pawn, no debt");
+    let text = ok(&["score", "-"], table.as_bytes());
+    assert!(text.contains("provisional"), "{text}");
 }

@@ -43,6 +43,52 @@ impl Payment {
     }
 }
 
+/// The choices made with a wonder stage, packed in one byte: whether the builder also takes part
+/// in the current Age's great project (Edifice, 001 A. 參與計劃), which of a Carthage stage's two
+/// effects it takes (edifice.md §5.4), and the Age of the pawn an Ur stage takes from the box when
+/// the builder chooses it ("PAWN:any").
+///
+/// ```
+/// use wonders_core::StageExtra;
+/// let e = StageExtra::new(true, false, 2);
+/// assert!(e.take_part() && !e.alternative());
+/// assert_eq!(e.pawn_age(), 2);
+/// assert_eq!(StageExtra::NONE, StageExtra::default());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct StageExtra(pub u8);
+
+impl StageExtra {
+    /// A plain stage: no participation, the stage's first (or only) effect.
+    pub const NONE: StageExtra = StageExtra(0);
+    const TAKE_PART: u8 = 1;
+    const ALT: u8 = 2;
+
+    /// Packs the three choices; `pawn_age` is 0 (none) or 1 to 3.
+    pub const fn new(take_part: bool, alternative: bool, pawn_age: u8) -> StageExtra {
+        StageExtra(
+            if take_part { Self::TAKE_PART } else { 0 }
+                | if alternative { Self::ALT } else { 0 }
+                | (pawn_age & 3) << 2,
+        )
+    }
+
+    /// Whether the builder takes part in the current Age's great project.
+    pub const fn take_part(self) -> bool {
+        self.0 & Self::TAKE_PART != 0
+    }
+
+    /// Whether the builder takes the stage's second effect (Carthage).
+    pub const fn alternative(self) -> bool {
+        self.0 & Self::ALT != 0
+    }
+
+    /// The Age of the pawn chosen for an Ur "PAWN:any" stage, 0 when none.
+    pub const fn pawn_age(self) -> u8 {
+        (self.0 >> 2) & 3
+    }
+}
+
 /// One decision of one player.
 ///
 /// ```
@@ -64,8 +110,10 @@ pub enum Action {
     Wonder {
         /// The card from hand, tucked face down under the board.
         card: CardId,
-        /// How the stage is paid.
+        /// How the stage is paid (with Edifice, `bank` holds the participation cost in coins).
         pay: Payment,
+        /// Participation in the great project, and the choice of a Carthage or Ur stage.
+        extra: StageExtra,
     },
     /// Discard the card for 3 coins (002 2.c).
     Discard {
@@ -79,6 +127,12 @@ pub enum Action {
     },
     /// Halicarnassus: decline the optional build from the discard pile.
     Pass,
+    /// Edifice: discard this structure from the city, to meet a failed project's penalty
+    /// (edifice.md §5.3; the owner chooses which card of the colour).
+    DiscardBuilt {
+        /// The card, built in the city.
+        card: CardId,
+    },
     /// 2nd edition: choose the side of the wonder board drawn at random.
     ChooseSide {
         /// Day (A) or Night (B).
@@ -94,7 +148,7 @@ impl Action {
             | Action::Wonder { card, .. }
             | Action::Discard { card }
             | Action::BuildDiscarded { card } => Some(card),
-            Action::Pass | Action::ChooseSide { .. } => None,
+            Action::Pass | Action::ChooseSide { .. } | Action::DiscardBuilt { .. } => None,
         }
     }
 

@@ -87,8 +87,27 @@ pub struct StageDef {
     pub cost: Resources,
     /// What it gives.
     pub effects: Vec<Effect>,
+    /// A second effect the builder may take instead of `effects` (Carthage, edifice.md §5.4);
+    /// empty for an ordinary stage.
+    pub alt: Vec<Effect>,
     /// Whether a value of this stage is not confirmed by any public source.
     pub provisional: bool,
+    /// Whether building it asks a choice (set at load: see [`StageDef::has_choice`]).
+    choice: bool,
+}
+
+impl StageDef {
+    /// The effects taken: the second ones when `alternative` is set and the stage has them.
+    #[inline]
+    pub fn effects_for(&self, alternative: bool) -> &[Effect] {
+        if alternative && !self.alt.is_empty() { &self.alt } else { &self.effects }
+    }
+
+    /// Whether building the stage asks a choice: two effects (Carthage), or the Age of a pawn (Ur).
+    #[inline]
+    pub fn has_choice(&self) -> bool {
+        self.choice
+    }
 }
 
 /// A wonder board with its two sides.
@@ -110,6 +129,11 @@ pub struct WonderDef {
     pub sides: [Vec<StageDef>; 2],
     /// Where the data comes from.
     pub source: String,
+    /// A board of an expansion's box (Ur, Carthage): dealt at random only when that expansion
+    /// is played.
+    pub expansion: bool,
+    /// Usable only with the Edifice expansion (Ur, 001 奇蹟面板).
+    pub only_with_edifice: bool,
 }
 
 impl WonderDef {
@@ -130,6 +154,9 @@ pub struct Catalog {
     pub wonders: Vec<WonderDef>,
     /// Distinct names, indexed by [`NameId`].
     pub names: Vec<String>,
+    /// The Edifice data (projects, pawns, debt), in a catalog extended with that expansion
+    /// ([`Catalog::extended`], [`Catalog::with_edifice_toml`]).
+    pub edifice: Option<Box<crate::edifice::EdificeData>>,
     lookup: HashMap<String, CardId>,
 }
 
@@ -186,12 +213,16 @@ struct FileStage {
     cost: String,
     effects: Vec<String>,
     #[serde(default)]
+    or: Vec<String>,
+    #[serde(default)]
     provisional: bool,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct FileWonder {
+pub(crate) struct FileWonder {
+    #[serde(default)]
+    only_with_edifice: bool,
     name: String,
     full_name: String,
     zh: String,
@@ -205,7 +236,7 @@ struct FileWonder {
     b: Vec<FileStage>,
 }
 
-fn value_err(what: &str, problem: impl Into<String>) -> CatalogError {
+pub(crate) fn value_err(what: &str, problem: impl Into<String>) -> CatalogError {
     CatalogError::Value { what: what.to_string(), problem: problem.into() }
 }
 
@@ -213,7 +244,7 @@ fn effects(what: &str, codes: &[String]) -> Result<Vec<Effect>, CatalogError> {
     codes.iter().map(|c| Effect::parse(c).map_err(|e| value_err(what, e.to_string()))).collect()
 }
 
-fn resources(what: &str, letters: &str) -> Result<Resources, CatalogError> {
+pub(crate) fn resources(what: &str, letters: &str) -> Result<Resources, CatalogError> {
     Resources::from_letters(letters)
         .ok_or_else(|| value_err(what, format!("bad resource letters `{letters}`")))
 }
@@ -325,40 +356,12 @@ impl Catalog {
             }
             cards[i].chain_parents = set;
         }
-        let mut wonders = Vec::new();
-        for (i, w) in file.wonders.iter().enumerate() {
-            let what = format!("wonder `{}`", w.name);
-            let mut chars = w.start.chars();
-            let start = match (chars.next().and_then(Resource::from_letter), chars.next()) {
-                (Some(r), None) => r,
-                _ => return Err(value_err(&what, format!("bad start resource `{}`", w.start))),
-            };
-            let side = |stages: &[FileStage]| -> Result<Vec<StageDef>, CatalogError> {
-                if stages.is_empty() || stages.len() > 4 {
-                    return Err(value_err(&what, "a side has 1 to 4 stages"));
-                }
-                stages
-                    .iter()
-                    .map(|s| {
-                        Ok(StageDef {
-                            cost: resources(&what, &s.cost)?,
-                            effects: effects(&what, &s.effects)?,
-                            provisional: s.provisional,
-                        })
-                    })
-                    .collect()
-            };
-            wonders.push(WonderDef {
-                id: WonderId(i as u8),
-                name: w.name.clone(),
-                full_name: w.full_name.clone(),
-                zh: w.zh.clone(),
-                aliases: w.aliases.clone(),
-                start,
-                sides: [side(&w.a)?, side(&w.b)?],
-                source: w.source.clone(),
-            });
-        }
+        let wonders = file
+            .wonders
+            .iter()
+            .enumerate()
+            .map(|(i, w)| parse_wonder(i, w, false))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut lookup = HashMap::new();
         // Later Ages first, so that a name shared by two Ages ("Loom") finds the earlier card.
         for c in cards.iter().rev() {
@@ -366,7 +369,48 @@ impl Catalog {
                 lookup.insert(normalize(n), c.id);
             }
         }
-        Ok(Catalog { edition, cards, wonders, names, lookup })
+        Ok(Catalog { edition, cards, wonders, names, edifice: None, lookup })
+    }
+
+    /// The built-in data of an edition extended with the Edifice expansion
+    /// (`data/edifice.toml`): its projects, pawns and debt, and the Ur and Carthage boards
+    /// appended after the edition's own (which keep their ids).
+    ///
+    /// ```
+    /// use wonders_core::{Catalog, Edition};
+    /// let cat = Catalog::extended(Edition::Second);
+    /// assert_eq!(cat.wonders.len(), 9);
+    /// assert_eq!(cat.edifice.as_ref().unwrap().projects.len(), 15);
+    /// ```
+    pub fn extended(edition: Edition) -> &'static Catalog {
+        static FIRST: OnceLock<Catalog> = OnceLock::new();
+        static SECOND: OnceLock<Catalog> = OnceLock::new();
+        let cell = match edition {
+            Edition::First => &FIRST,
+            Edition::Second => &SECOND,
+        };
+        cell.get_or_init(|| match Catalog::get(edition).with_edifice_toml(crate::edifice::BUILTIN) {
+            Ok(c) => c,
+            // Checked by the test suite, like the base files.
+            Err(e) => panic!("built-in Edifice data is invalid: {e}"),
+        })
+    }
+
+    /// This catalog extended with an Edifice data file (the format of `data/edifice.toml`):
+    /// a replacement file read at run time fixes the provisional values without recompiling.
+    pub fn with_edifice_toml(&self, text: &str) -> Result<Catalog, CatalogError> {
+        let (data, wonders) = crate::edifice::parse_file(text)?;
+        let mut out = self.clone();
+        out.wonders.retain(|w| !w.expansion);
+        for w in &wonders {
+            if out.wonders.iter().any(|o| normalize(&o.name) == normalize(&w.name)) {
+                return Err(value_err(&format!("wonder `{}`", w.name), "already in the edition's data"));
+            }
+            let id = out.wonders.len();
+            out.wonders.push(parse_wonder(id, w, true)?);
+        }
+        out.edifice = Some(Box::new(data));
+        Ok(out)
     }
 
     /// The definition of a card.
@@ -441,6 +485,47 @@ impl Catalog {
     pub fn guilds(&self) -> Vec<CardId> {
         self.cards.iter().filter(|c| c.is_guild()).map(|c| c.id).collect()
     }
+}
+
+fn parse_wonder(i: usize, w: &FileWonder, expansion: bool) -> Result<WonderDef, CatalogError> {
+    let what = format!("wonder `{}`", w.name);
+    let mut chars = w.start.chars();
+    let start = match (chars.next().and_then(Resource::from_letter), chars.next()) {
+        (Some(r), None) => r,
+        _ => return Err(value_err(&what, format!("bad start resource `{}`", w.start))),
+    };
+    let side = |stages: &[FileStage]| -> Result<Vec<StageDef>, CatalogError> {
+        if stages.is_empty() || stages.len() > 4 {
+            return Err(value_err(&what, "a side has 1 to 4 stages"));
+        }
+        stages
+            .iter()
+            .map(|s| {
+                let main = effects(&what, &s.effects)?;
+                let alt = effects(&what, &s.or)?;
+                let choice = !alt.is_empty() || main.contains(&Effect::TakePawn(0));
+                Ok(StageDef {
+                    cost: resources(&what, &s.cost)?,
+                    effects: main,
+                    alt,
+                    provisional: s.provisional,
+                    choice,
+                })
+            })
+            .collect()
+    };
+    Ok(WonderDef {
+        id: WonderId(i as u8),
+        name: w.name.clone(),
+        full_name: w.full_name.clone(),
+        zh: w.zh.clone(),
+        aliases: w.aliases.clone(),
+        start,
+        sides: [side(&w.a)?, side(&w.b)?],
+        source: w.source.clone(),
+        expansion,
+        only_with_edifice: w.only_with_edifice,
+    })
 }
 
 /// A name that matches no card or wonder, with the closest known name.

@@ -165,6 +165,23 @@ pub struct City {
     pub free_first_of_age: bool,
     /// 2nd-edition Olympia Night: the last card of each Age is free.
     pub free_last_of_age: bool,
+    /// Bit `i` set: stage `i + 1` was built with its second effect (Carthage, edifice.md §5.4).
+    pub stage_choices: u8,
+    /// Edifice: the pawns, debt tokens and end-game rewards the city holds (all zero without
+    /// the expansion).
+    pub edifice: CityEdifice,
+}
+
+/// What a city holds of the Edifice expansion (public).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CityEdifice {
+    /// Participation pawns held, by Age (index 0 = Age I).
+    pub pawns: [u8; 3],
+    /// Debt tokens held, by Age (edifice.md §5.2: −2/−3/−5 VP each).
+    pub debt: [u8; 3],
+    /// By Age: the project's id + 1 when the city holds a pawn of that Age's *completed*
+    /// project (its end-game reward is scored), 0 otherwise.
+    pub held: [u8; 3],
 }
 
 impl City {
@@ -194,6 +211,8 @@ impl City {
             free_first_of_colour: false,
             free_first_of_age: false,
             free_last_of_age: false,
+            stage_choices: 0,
+            edifice: CityEdifice::default(),
         };
         let mut r = Resources::NONE;
         r.add(start, 1);
@@ -228,15 +247,52 @@ impl City {
     /// Builds the next wonder stage and gains its lasting effects. Returns false if every stage
     /// is already built.
     pub fn build_stage(&mut self, catalog: &Catalog) -> bool {
+        self.build_stage_choosing(catalog, false)
+    }
+
+    /// Builds the next wonder stage with its second effect when `alternative` is set and the
+    /// stage has one (Carthage, edifice.md §5.4), and gains its lasting effects.
+    pub fn build_stage_choosing(&mut self, catalog: &Catalog, alternative: bool) -> bool {
         let stages = catalog.wonder(self.wonder).stages(self.side);
         let Some(stage) = stages.get(self.stages as usize) else {
             return false;
         };
+        let alternative = alternative && !stage.alt.is_empty();
+        if alternative {
+            self.stage_choices |= 1 << self.stages;
+        }
         self.stages += 1;
-        for e in &stage.effects {
+        for e in stage.effects_for(alternative) {
             self.gain(e, Source::Stage);
         }
         true
+    }
+
+    /// The effects of built stage `index` (0-based), with the choice made when it was built.
+    pub fn stage_effects<'a>(&self, catalog: &'a Catalog, index: usize) -> &'a [Effect] {
+        match catalog.wonder(self.wonder).stages(self.side).get(index) {
+            Some(stage) => stage.effects_for(self.stage_choices & (1 << index) != 0),
+            None => &[],
+        }
+    }
+
+    /// The same city without the structure `card` (an Edifice penalty discards it): rebuilt from
+    /// its board, stages and remaining cards, keeping its coins, tokens, the state of its
+    /// once-per-Age power and its Edifice holdings (with their lasting rewards).
+    pub fn without(&self, catalog: &Catalog, card: CardId) -> City {
+        let mut c = City::new(catalog, self.wonder, self.side);
+        for i in 0..self.stages as usize {
+            c.build_stage_choosing(catalog, self.stage_choices & (1 << i) != 0);
+        }
+        for id in self.built.iter().filter(|&id| id != card) {
+            c.place(catalog, id);
+        }
+        c.coins = self.coins;
+        c.tokens = self.tokens;
+        c.free_build_used = self.free_build_used;
+        c.edifice = self.edifice;
+        crate::edifice::regain_lasting(catalog, &mut c);
+        c
     }
 
     /// The number of stages of this city's wonder side.
@@ -288,7 +344,8 @@ impl City {
             | Effect::CoinsAndPointsPer { .. }
             | Effect::PointsPer { .. }
             | Effect::BuildFromDiscard
-            | Effect::PointsIfWonderComplete(_) => {}
+            | Effect::PointsIfWonderComplete(_)
+            | Effect::TakePawn(_) => {}
         }
     }
 

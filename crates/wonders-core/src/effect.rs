@@ -123,6 +123,9 @@ pub enum Effect {
     FreeLastOfAge,
     /// 2nd edition, Decorators Guild: points if every stage of your wonder is built.
     PointsIfWonderComplete(u8),
+    /// Edifice, Ur: take a participation pawn of this Age (1–3) from the box; 0 = of the Age the
+    /// builder chooses (edifice.md §5.4; what the pawn does: [`crate::edifice`]).
+    TakePawn(u8),
 }
 
 /// An effect code that could not be read.
@@ -228,6 +231,8 @@ fn parse(code: &str) -> Option<Effect> {
         ["FREE_FIRST_AGE"] => Effect::FreeFirstOfAge,
         ["FREE_LAST_AGE"] => Effect::FreeLastOfAge,
         ["VP_IF_WONDER_COMPLETE", n] => Effect::PointsIfWonderComplete(number(n)?),
+        ["PAWN", "any"] => Effect::TakePawn(0),
+        ["PAWN", n] => Effect::TakePawn(number(n).filter(|a| (1..=3).contains(a))?),
         [single] => {
             if let Some(n) = single.strip_prefix("VP") {
                 Effect::Points(number(n)?)
@@ -328,6 +333,8 @@ impl fmt::Display for Effect {
             Effect::FreeFirstOfAge => f.write_str("first card of each Age free"),
             Effect::FreeLastOfAge => f.write_str("last card of each Age free"),
             Effect::PointsIfWonderComplete(n) => write!(f, "{n} VP if your wonder is complete"),
+            Effect::TakePawn(0) => f.write_str("take a participation pawn of any Age"),
+            Effect::TakePawn(a) => write!(f, "take an Age {a} participation pawn"),
         }
     }
 }
@@ -433,6 +440,8 @@ impl Effect {
             Effect::FreeFirstOfAge => "每個時代的第一張卡牌免費".into(),
             Effect::FreeLastOfAge => "每個時代的最後一張卡牌免費".into(),
             Effect::PointsIfWonderComplete(n) => format!("奇蹟全部完成時得{n}分"),
+            Effect::TakePawn(0) => "從遊戲盒拿取任一時代的參與棋子".into(),
+            Effect::TakePawn(a) => format!("從遊戲盒拿取時代{a}的參與棋子"),
         }
     }
 }

@@ -17,11 +17,16 @@
 //!   of the Free City card (002 2人變體規則; base-1e.md §5): it draws a card from the Free City's
 //!   pile, chooses for its own city and then for the Free City; the two hands swap each turn.
 //!   All three actions resolve together, like any turn (base-1e.md §5, notes for the engine).
+//! - with the Edifice expansion, [`crate::edifice`] is called at named points: setup, the stage
+//!   actions ("stage" and "stage and take part"), resolution step 2½ (pawns, completion and
+//!   rewards, after every card is placed and before the immediate effects), and the end of the
+//!   Age before military conflicts (failure, penalties, debt, [`Phase::EdificeDiscard`]).
 
-use crate::action::{Action, FreeBy, Payment};
+use crate::action::{Action, FreeBy, Payment, StageExtra};
 use crate::card::{CardId, Colour};
 use crate::catalog::{Catalog, Edition, Side, WonderId};
 use crate::city::{City, MilitaryTokens, Production};
+use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
 use crate::score::{self, Score};
@@ -53,6 +58,10 @@ pub type Used = ArrayVec<CardId, 2>;
 /// 8 cities, and the side choices), with room to spare.
 pub const HISTORY_MAX: usize = 256;
 
+/// The most entries one step can add to the log (every city's action, and the Edifice events of
+/// the step).
+pub const LOG_MAX: usize = 4 * MAX_PLAYERS;
+
 /// How wonder boards are given out.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum WonderDeal {
@@ -79,6 +88,8 @@ pub struct Setup {
     pub seed: u64,
     /// How wonders are given out.
     pub wonders: WonderDeal,
+    /// The expansions played (none: the base game, exactly as without this field).
+    pub expansions: Expansions,
 }
 
 impl Setup {
@@ -91,7 +102,23 @@ impl Setup {
     /// assert_eq!(game.hand(0).len(), 7);
     /// ```
     pub fn new(players: u8, seed: u64) -> Setup {
-        Setup { edition: Edition::First, players, seed, wonders: WonderDeal::Random }
+        Setup {
+            edition: Edition::First,
+            players,
+            seed,
+            wonders: WonderDeal::Random,
+            expansions: Expansions::NONE,
+        }
+    }
+
+    /// The catalog a game of this setup is played on: the edition's own, or the edition
+    /// extended with Edifice's data and boards ([`Catalog::extended`]) when Edifice is played or
+    /// a chosen board is not among the edition's own (Carthage without Edifice).
+    pub fn catalog(&self) -> &'static Catalog {
+        let base = Catalog::get(self.edition);
+        let beyond = matches!(&self.wonders, WonderDeal::Chosen(list)
+            if list.iter().any(|(w, _)| w.0 as usize >= base.wonders.len()));
+        if self.expansions.edifice() || beyond { Catalog::extended(self.edition) } else { base }
     }
 }
 
@@ -104,6 +131,9 @@ pub enum SetupError {
     /// Chosen wonders are wrong.
     #[error("wonder choice: {0}")]
     Wonders(String),
+    /// The expansions asked for cannot be played with this setup or data.
+    #[error("expansions: {0}")]
+    Expansion(String),
     /// The 2-player variant exists only in the 1st edition (edition-2e.md §1).
     #[error("the {0} edition has no 2-player rules: the Free City variant is 1st edition only")]
     TwoPlayers(Edition),
@@ -129,6 +159,12 @@ pub enum Phase {
         /// The city that built the stage.
         city: u8,
     },
+    /// Edifice: this city chooses which card of the colour to discard for the penalty of the
+    /// Age's failed project (end of the Age, before military; [`crate::edifice`]).
+    EdificeDiscard {
+        /// The city (and seat) to act.
+        city: u8,
+    },
     /// The game is over.
     Over,
 }
@@ -148,6 +184,8 @@ pub enum Played {
     BuiltDiscarded(CardId),
     /// Declined to build from the discard pile.
     Passed,
+    /// Edifice: what happened with the great project of the entry's Age.
+    Edifice(EdificeEvent),
 }
 
 /// One entry of the public log.
@@ -250,7 +288,7 @@ pub struct Game {
     /// Set when a turn before the Age's last has resolved: the hands pass once any build from the
     /// discard pile of that turn is done.
     pub(crate) pass_due: bool,
-    pub(crate) log: ArrayVec<LogEntry, MAX_PLAYERS>,
+    pub(crate) log: ArrayVec<LogEntry, LOG_MAX>,
     /// The whole public log of the game.
     pub(crate) history: ArrayVec<LogEntry, HISTORY_MAX>,
     /// The hands each seat has held this Age, by turn (what it has legitimately seen).
@@ -261,6 +299,8 @@ pub struct Game {
     /// What each city offered for sale at the start of the current turn (2nd edition: nothing
     /// can be bought from a card built in the same turn, which matters for Babylon's last card).
     pub(crate) sale_at_turn_start: [Production; MAX_PLAYERS],
+    /// The great projects, when the game is played with Edifice.
+    pub(crate) edifice: Option<EdificeState>,
 }
 
 impl PartialEq for Game {
@@ -289,6 +329,7 @@ impl PartialEq for Game {
             && self.memory == o.memory
             && self.used == o.used
             && self.sale_at_turn_start == o.sale_at_turn_start
+            && self.edifice == o.edifice
     }
 }
 
@@ -333,7 +374,7 @@ impl Game {
     /// assert_eq!(game.free_city(), Some(2));
     /// ```
     pub fn new(setup: &Setup) -> Result<Game, SetupError> {
-        Game::with_catalog(Catalog::get(setup.edition), setup)
+        Game::with_catalog(setup.catalog(), setup)
     }
 
     /// Sets up a game on a given catalog (for data replaced from a file).
@@ -345,6 +386,16 @@ impl Game {
         if !(2..=7).contains(&setup.players) {
             return Err(SetupError::Players(setup.players));
         }
+        if setup.expansions.edifice() {
+            if catalog.edifice.is_none() {
+                return Err(SetupError::Expansion("these data have no Edifice projects".into()));
+            }
+            if free_city {
+                return Err(SetupError::Expansion(
+                    "Edifice plays with 3 to 7 players (its pawn table starts at 3, edifice.md §5.1)".into(),
+                ));
+            }
+        }
         // The Free City variant uses the 3-player decks and a third board (base-1e.md §5).
         let n = if free_city { 3 } else { setup.players as usize };
         // Two independent streams of the seed: the cards dealt do not depend on how the wonders
@@ -352,7 +403,7 @@ impl Game {
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
         let mut wonder_rng = ChaCha8Rng::seed_from_u64(setup.seed);
         wonder_rng.set_stream(1);
-        let boards = deal_wonders(catalog, n, &setup.wonders, &mut wonder_rng)?;
+        let boards = deal_wonders(catalog, n, setup, &mut wonder_rng)?;
         let first = City::new(catalog, boards[0].0, boards[0].1);
         let mut cities = [first; MAX_PLAYERS];
         for (seat, &(w, side)) in boards.iter().enumerate() {
@@ -403,7 +454,13 @@ impl Game {
             memory: Default::default(),
             used: Default::default(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
+            edifice: None,
         };
+        if setup.expansions.edifice()
+            && let Some(data) = catalog.edifice.as_deref()
+        {
+            game.edifice = Some(edifice::setup(data, n, setup.seed));
+        }
         game.begin_age();
         if game.phase == Phase::Choose {
             game.begin_turn();
@@ -524,6 +581,7 @@ impl Game {
             Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city } => {
                 self.controller_of(city as usize) == seat
             }
+            Phase::EdificeDiscard { city } => city as usize == seat,
             Phase::Over => false,
         }
     }
@@ -540,7 +598,12 @@ impl Game {
             (Phase::Choose, Some(f)) if seat == self.holder as usize && self.chosen[seat].is_some() => {
                 f as usize
             }
-            (Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city }, _) => city as usize,
+            (
+                Phase::PlayLastCard { city }
+                | Phase::BuildFromDiscard { city }
+                | Phase::EdificeDiscard { city },
+                _,
+            ) => city as usize,
             _ => seat,
         }
     }
@@ -558,7 +621,7 @@ impl Game {
         hand
     }
 
-    fn market(&self, city_index: usize) -> Market<'_> {
+    pub(crate) fn market(&self, city_index: usize) -> Market<'_> {
         let n = self.n();
         let city = &self.cities[city_index];
         let prices = city.prices;
@@ -694,6 +757,7 @@ impl Game {
                 }
                 out.push(Action::Pass);
             }
+            Phase::EdificeDiscard { city } => edifice::discard_choices(self, city as usize, out),
             Phase::Over => {}
         }
     }
@@ -735,6 +799,14 @@ impl Game {
             payment::solve(&market, &next.cost, city.coins, &mut stage);
         }
         let free_build = self.free_build_available(city_index);
+        // Edifice and the boards whose stages ask a choice (Carthage, Ur) list each way to build
+        // the stage; the base game keeps its plain loop.
+        let mut variants = ArrayVec::new();
+        let plain =
+            self.edifice.is_none() && stages.get(city.stages as usize).is_none_or(|s| !s.has_choice());
+        if !plain {
+            edifice::stage_variants(self, city_index, &stage, &mut variants);
+        }
         let mut opts = Options::new();
         for (i, &card) in hand.iter().enumerate() {
             if hand[..i].contains(&card) {
@@ -760,8 +832,15 @@ impl Game {
                     }
                 }
             }
-            for &(left, right) in &stage {
-                out.push(Action::Wonder { card, pay: Payment { left, right, bank: 0, free: None } });
+            if plain {
+                for &(left, right) in &stage {
+                    let pay = Payment { left, right, bank: 0, free: None };
+                    out.push(Action::Wonder { card, pay, extra: StageExtra::NONE });
+                }
+            } else {
+                for &(pay, extra) in &variants {
+                    out.push(Action::Wonder { card, pay, extra });
+                }
             }
             out.push(Action::Discard { card });
         }
@@ -832,6 +911,18 @@ impl Game {
                 }
                 Ok(())
             }
+            (Phase::EdificeDiscard { .. }, Action::DiscardBuilt { card }) => {
+                edifice::check_discard(self, city_index, card).map_err(|e| ActionError::CardNotAvailable {
+                    card: format!("{} ({e})", self.card_name_or_id(card)),
+                    place: "a card this penalty can take",
+                })
+            }
+            (Phase::EdificeDiscard { .. }, _) => Err(ActionError::WrongKind(
+                "the Age's great project failed: choose the card of your city to discard".into(),
+            )),
+            (_, Action::DiscardBuilt { .. }) => Err(ActionError::WrongKind(
+                "a built card is discarded only for a failed great project's penalty".into(),
+            )),
             (Phase::BuildFromDiscard { .. }, _) => Err(ActionError::WrongKind(
                 "this step is Halicarnassus' build from the discard pile: pick a discarded card or pass"
                     .into(),
@@ -868,14 +959,25 @@ impl Game {
                     Err(ActionError::BadPayment { what: name(card), options: payments_text(&legal) })
                 }
             }
-            (_, Action::Wonder { card, pay }) => {
+            (_, Action::Wonder { card, pay, extra }) => {
                 in_hand(card)?;
                 if city.stages >= city.stage_count(self.catalog) {
                     return Err(ActionError::WonderComplete);
                 }
                 let mut opts = Options::new();
                 self.stage_options(city_index, &mut opts);
-                if pay.bank == 0 && pay.free.is_none() && opts.contains(&(pay.left, pay.right)) {
+                let next = &self.catalog.wonder(city.wonder).stages(city.side)[city.stages as usize];
+                let ok = if self.edifice.is_none() && !next.has_choice() {
+                    extra == StageExtra::NONE
+                        && pay.bank == 0
+                        && pay.free.is_none()
+                        && opts.contains(&(pay.left, pay.right))
+                } else {
+                    let mut variants = ArrayVec::new();
+                    edifice::stage_variants(self, city_index, &opts, &mut variants);
+                    variants.contains(&(pay, extra))
+                };
+                if ok {
                     Ok(())
                 } else {
                     let mut legal = Vec::new();
@@ -902,6 +1004,9 @@ impl Game {
             }
             Phase::BuildFromDiscard { city } => {
                 format!("seat {} is building from the discard pile", self.controller_of(city as usize))
+            }
+            Phase::EdificeDiscard { city } => {
+                format!("seat {city} is choosing the card to discard for the failed great project")
             }
             Phase::Over => "the game is over".into(),
         }
@@ -1018,6 +1123,13 @@ impl Game {
                 });
                 self.advance();
             }
+            Phase::EdificeDiscard { city } => {
+                if let Action::DiscardBuilt { card } = action {
+                    self.log.clear();
+                    edifice::discard_built(self, city as usize, card);
+                }
+                self.advance();
+            }
             Phase::Over => {}
         }
     }
@@ -1051,8 +1163,8 @@ impl Game {
         for &(city, _, action) in acts {
             match action {
                 Action::Build { card, .. } => self.cities[city].place(self.catalog, card),
-                Action::Wonder { .. } => {
-                    self.cities[city].build_stage(self.catalog);
+                Action::Wonder { extra, .. } => {
+                    self.cities[city].build_stage_choosing(self.catalog, extra.alternative());
                     if self.stage_effects(city).iter().any(|e| matches!(e, Effect::BuildFromDiscard)) {
                         self.picks[city] += 1;
                     }
@@ -1061,9 +1173,18 @@ impl Game {
                     self.discard.push(card);
                     income[city] += DISCARD_COINS;
                 }
-                Action::BuildDiscarded { .. } | Action::Pass | Action::ChooseSide { .. } => {}
+                Action::BuildDiscarded { .. }
+                | Action::Pass
+                | Action::ChooseSide { .. }
+                | Action::DiscardBuilt { .. } => {}
             }
         }
+        // 2½. Edifice: pawns and the completion of the Age's project (crate::edifice).
+        let edifice_log = if self.edifice.is_some() {
+            edifice::after_placement(self, acts, turn, &mut income)
+        } else {
+            ArrayVec::new()
+        };
         // 3. Immediate effects, seeing every card placed this turn.
         for &(city, _, action) in acts {
             match action {
@@ -1097,14 +1218,16 @@ impl Game {
                 income: income[city],
             });
         }
+        for entry in edifice_log {
+            self.record(entry);
+        }
     }
 
     /// The effects of the stage `city` built last.
-    fn stage_effects(&self, city: usize) -> &[Effect] {
+    fn stage_effects(&self, city: usize) -> &'static [Effect] {
         let c = &self.cities[city];
-        let stages = self.catalog.wonder(c.wonder).stages(c.side);
         match c.stages.checked_sub(1) {
-            Some(i) => &stages[i as usize].effects,
+            Some(i) => c.stage_effects(self.catalog, i as usize),
             None => &[],
         }
     }
@@ -1172,7 +1295,7 @@ impl Game {
         }
     }
 
-    fn record(&mut self, entry: LogEntry) {
+    pub(crate) fn record(&mut self, entry: LogEntry) {
         self.log.push(entry);
         let _ = self.history.try_push(entry);
     }
@@ -1292,6 +1415,11 @@ impl Game {
                 self.begin_turn();
             }
             if self.age_end_due {
+                // Edifice: the Age's project fails before military conflicts (001 B.); a player
+                // may first have to choose a card to discard.
+                if self.edifice.is_some() && edifice::age_end(self) {
+                    return;
+                }
                 self.age_end_due = false;
                 self.end_age();
                 if self.phase == Phase::Over {
@@ -1423,13 +1551,17 @@ pub fn count(cities: &[City], seat: usize, what: Counted, scope: Scope) -> u32 {
 fn deal_wonders(
     catalog: &Catalog,
     n: usize,
-    deal: &WonderDeal,
+    setup: &Setup,
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<(WonderId, Side)>, SetupError> {
+    let deal = &setup.wonders;
+    let edifice = setup.expansions.edifice();
     let side = |rng: &mut ChaCha8Rng| if rng.random_bool(0.5) { Side::B } else { Side::A };
     match deal {
         WonderDeal::Random | WonderDeal::RandomBoards(_) | WonderDeal::RandomBoardsChooseSides => {
-            let mut ids: Vec<WonderId> = catalog.wonders.iter().map(|w| w.id).collect();
+            // An expansion's boards are dealt at random only when it is played (crate::edifice).
+            let mut ids: Vec<WonderId> =
+                catalog.wonders.iter().filter(|w| edifice || !w.expansion).map(|w| w.id).collect();
             if ids.len() < n {
                 return Err(SetupError::Wonders(format!("only {} wonders for {n} players", ids.len())));
             }
@@ -1453,6 +1585,12 @@ fn deal_wonders(
             for (i, &(w, s)) in list.iter().enumerate() {
                 if w.0 as usize >= catalog.wonders.len() {
                     return Err(SetupError::Wonders(format!("no wonder #{}", w.0)));
+                }
+                if catalog.wonder(w).only_with_edifice && !edifice {
+                    return Err(SetupError::Wonders(format!(
+                        "{} is usable only with the Edifice expansion (001)",
+                        catalog.wonder(w).name
+                    )));
                 }
                 if list[..i].iter().any(|(o, _)| *o == w) {
                     return Err(SetupError::Wonders(format!("{} is chosen twice", catalog.wonder(w).name)));

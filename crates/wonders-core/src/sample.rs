@@ -339,6 +339,16 @@ fn sample_once<R: Rng + ?Sized>(
     for c in &view.cities {
         city_cards_of_age.extend(c.built.iter().filter(|&id| catalog.card(id).age == age));
     }
+    // Edifice: this Age's cards discarded from a city for a failed project's penalty are public
+    // (they are added to the discard pile below).
+    for e in &age_history {
+        if let Played::Edifice(crate::edifice::EdificeEvent::Discarded(c)) = e.played
+            && catalog.card(c).age == age
+            && !view.cities.iter().any(|city| city.built.contains(c))
+        {
+            city_cards_of_age.push(c);
+        }
+    }
     for e in &age_history {
         if let Played::BuiltDiscarded(x) = e.played
             && catalog.card(x).age == age
@@ -470,6 +480,17 @@ fn sample_once<R: Rng + ?Sized>(
                 }
                 past.extend(cards);
             }
+            // Edifice: cards discarded from a city for a failed project's penalty are public.
+            for e in &view.history {
+                if let Played::Edifice(crate::edifice::EdificeEvent::Discarded(c)) = e.played
+                    && !view.cities.iter().any(|city| city.built.contains(c))
+                {
+                    if catalog.card(c).age < age {
+                        remove_one(&mut past, c);
+                    }
+                    pile.push(c);
+                }
+            }
             past.shuffle(rng);
             let want = view.discard_size as usize;
             if pile.len() > want || want - pile.len() > past.len() {
@@ -569,7 +590,8 @@ fn sample_once<R: Rng + ?Sized>(
         chosen,
         picks,
         age_ending: matches!(view.phase, Phase::PlayLastCard { .. }),
-        age_end_due: matches!(view.phase, Phase::BuildFromDiscard { .. }) && hands_discarded,
+        age_end_due: (matches!(view.phase, Phase::BuildFromDiscard { .. }) && hands_discarded)
+            || matches!(view.phase, Phase::EdificeDiscard { .. }),
         pass_due: matches!(view.phase, Phase::BuildFromDiscard { .. })
             && !hands_discarded
             && (resolved as usize) < LAST_TURN,
@@ -578,5 +600,6 @@ fn sample_once<R: Rng + ?Sized>(
         memory,
         used,
         sale_at_turn_start,
+        edifice: view.edifice,
     })
 }

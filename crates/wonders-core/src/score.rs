@@ -24,17 +24,26 @@ pub struct Score {
     pub commercial: i32,
     /// Purple cards (a guild copied by Olympia B included).
     pub guilds: i32,
+    /// Edifice: end-game rewards of the completed projects held, minus debt tokens (0 without
+    /// the expansion; [`crate::edifice::score`]).
+    /// Left out of the JSON when 0, so base-game records and score lines read as before.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edifice: i32,
     /// The sum.
     pub total: i32,
 }
 
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
 impl Score {
     /// Category names, in order, as used in JSON.
-    pub const CATEGORIES: [&'static str; 8] =
-        ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "total"];
+    pub const CATEGORIES: [&'static str; 9] =
+        ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "edifice", "total"];
 
     /// The values in the order of [`Score::CATEGORIES`].
-    pub fn values(&self) -> [i32; 8] {
+    pub fn values(&self) -> [i32; 9] {
         [
             self.military,
             self.treasury,
@@ -43,6 +52,7 @@ impl Score {
             self.science,
             self.commercial,
             self.guilds,
+            self.edifice,
             self.total,
         ]
     }
@@ -103,6 +113,13 @@ fn card_points(catalog: &Catalog, cities: &[City], seat: usize, card: CardId, sc
     }
 }
 
+/// The points one built card scores for `seat` at game end (the Agora scores a guild again).
+pub(crate) fn card_score(catalog: &Catalog, cities: &[City], seat: usize, card: CardId) -> i32 {
+    let mut s = Score::default();
+    card_points(catalog, cities, seat, card, &mut s);
+    s.civilian + s.commercial + s.guilds
+}
+
 /// The score of the city at `seat` among `cities` (seated clockwise).
 pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
     let plain = score_without_copy(catalog, cities, seat);
@@ -132,9 +149,8 @@ pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
 fn score_without_copy(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
     let city = &cities[seat];
     let mut s = Score { military: city.tokens.points(), treasury: city.coins as i32 / 3, ..Score::default() };
-    let stages = catalog.wonder(city.wonder).stages(city.side);
-    for stage in &stages[..city.stages as usize] {
-        for e in &stage.effects {
+    for i in 0..city.stages as usize {
+        for e in city.stage_effects(catalog, i) {
             if let Effect::Points(p) = e {
                 s.wonder += *p as i32;
             }
@@ -144,7 +160,11 @@ fn score_without_copy(catalog: &Catalog, cities: &[City], seat: usize) -> Score 
         card_points(catalog, cities, seat, card, &mut s);
     }
     s.science = science_points(city.science, city.science_wild);
-    s.total = s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds;
+    if catalog.edifice.is_some() {
+        s.edifice = crate::edifice::score(catalog, cities, seat);
+    }
+    s.total =
+        s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds + s.edifice;
     s
 }
 

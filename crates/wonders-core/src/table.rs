@@ -14,6 +14,22 @@
 //!   default to 0, `cards` and `military` to `[]`; each military token is 1, 3, 5 or −1.
 //! - Cards and wonders are named in English (any case) or with the rulebook's Chinese names.
 //!
+//! With the Edifice expansion (edifice.md), the top level names it and the three projects, one
+//! per Age in Age order, with whether each was completed; each player lists the Ages of the
+//! participation pawns and of the debt tokens held. Immediate rewards and penalties are already
+//! in the coins, cards and tokens written down; the end-game rewards and the debt are scored in
+//! the `edifice` category:
+//!
+//! ```json
+//! {"expansions": ["edifice"],
+//!  "projects": [{"name": "Belvedere", "completed": true}, {"name": "River Port", "completed": false},
+//!               {"name": "Agora", "completed": true}],
+//!  "players": [{"name": "Ann", "wonder": "Ur", "side": "Day", "pawns": [1, 3], "debt": [2]}, …]}
+//! ```
+//!
+//! A Carthage stage built with its second effect is listed in the player's `"second_effects"`
+//! (stage numbers, e.g. `[2]`).
+//!
 //! A table is validated against the rules before anything is computed: 3 to 7 players, distinct
 //! wonders, no more stages than the side has, no two structures of the same name in a city
 //! (rulebook 002 2.a; the Age I and Age II Loom are the same structure, base-1e.md §4.9), no more
@@ -42,7 +58,19 @@ pub const PLAYERS: std::ops::RangeInclusive<usize> = 3..=7;
 struct TableFile {
     #[serde(default)]
     edition: Option<String>,
+    #[serde(default)]
+    expansions: Vec<String>,
+    #[serde(default)]
+    projects: Vec<ProjectFile>,
     players: Vec<PlayerFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProjectFile {
+    name: String,
+    #[serde(default)]
+    completed: bool,
 }
 
 #[derive(Deserialize)]
@@ -62,6 +90,15 @@ struct PlayerFile {
     /// The 2-player variant's Free City (1st edition).
     #[serde(default)]
     free_city: bool,
+    /// Edifice: the Ages of the participation pawns held.
+    #[serde(default)]
+    pawns: Vec<u8>,
+    /// Edifice: the Ages of the debt tokens held.
+    #[serde(default)]
+    debt: Vec<u8>,
+    /// Carthage: the stages (1-based) built with their second effect.
+    #[serde(default)]
+    second_effects: Vec<u8>,
 }
 
 /// A player of a table as named in messages: `player 0 (Ann)`.
@@ -206,6 +243,9 @@ pub enum TableError {
     /// A question about a card name that matches nothing.
     #[error("{0}")]
     Name(UnknownName),
+    /// The expansions, the projects, or a player's pawns or debt are wrong.
+    #[error("edifice: {0}")]
+    Edifice(String),
 }
 
 /// What [`Table::cost`] is asked about.
@@ -256,6 +296,8 @@ pub struct Table {
     names: Vec<String>,
     cities: Vec<City>,
     free_city: Option<usize>,
+    expansions: crate::edifice::Expansions,
+    projects: Option<([crate::edifice::ProjectId; 3], [bool; 3])>,
 }
 
 impl Table {
@@ -298,10 +340,108 @@ impl Table {
                 return Err(TableError::UnsupportedEdition(edition));
             }
         }
-        Table::build(Catalog::get(edition), &file.players)
+        let expansions = crate::edifice::Expansions::parse(&file.expansions).map_err(TableError::Edifice)?;
+        // The edition's own boards, or with Ur and Carthage when Edifice is played or a board is
+        // not among the edition's own (Carthage without Edifice).
+        let base = Catalog::get(edition);
+        let beyond = file.players.iter().any(|p| base.find_wonder(&p.wonder).is_err());
+        let catalog = if expansions.edifice() || beyond { Catalog::extended(edition) } else { base };
+        let mut table = Table::build(catalog, &file.players, expansions.edifice())?;
+        table.edifice(&file, expansions.edifice())?;
+        Ok(table)
     }
 
-    fn build(catalog: &'static Catalog, players: &[PlayerFile]) -> Result<Table, TableError> {
+    /// Reads the Edifice part of a table: projects, pawns, debt (edifice.md; module docs).
+    fn edifice(&mut self, file: &TableFile, on: bool) -> Result<(), TableError> {
+        let err = |m: String| Err(TableError::Edifice(m));
+        let uses = !file.projects.is_empty()
+            || file.players.iter().any(|p| !p.pawns.is_empty() || !p.debt.is_empty());
+        if !on {
+            if uses {
+                return err("projects, pawns and debt need \"expansions\": [\"edifice\"]".into());
+            }
+            if let Some(c) = self.cities.iter().find(|c| self.catalog.wonder(c.wonder).only_with_edifice) {
+                return err(format!(
+                    "{} is usable only with the Edifice expansion (001)",
+                    self.catalog.wonder(c.wonder).name
+                ));
+            }
+            return Ok(());
+        }
+        let Some(data) = self.catalog.edifice.as_deref() else {
+            return err("these data have no Edifice projects".into());
+        };
+        if file.projects.len() != 3 {
+            return err(format!(
+                "{} projects: list the three, one per Age in Age order",
+                file.projects.len()
+            ));
+        }
+        let mut completed = [false; 3];
+        let mut ids = [0u8; 3];
+        for (a, p) in file.projects.iter().enumerate() {
+            let id = data.find(&p.name).ok_or_else(|| {
+                TableError::Edifice(format!(
+                    "unknown project `{}` (known: {})",
+                    shorten(&p.name),
+                    data.projects.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+                ))
+            })?;
+            let def = data.project(id);
+            if def.age as usize != a + 1 {
+                return err(format!("{} is an Age {} project, listed for Age {}", def.name, def.age, a + 1));
+            }
+            completed[a] = p.completed;
+            ids[a] = id.0;
+        }
+        for (i, p) in file.players.iter().enumerate() {
+            let who = self.who(i);
+            for &age in p.pawns.iter().chain(&p.debt) {
+                if !(1..=3).contains(&age) {
+                    return err(format!(
+                        "{who}: Age {age} does not exist (pawns and debt tokens are of Age 1, 2 or 3)"
+                    ));
+                }
+            }
+            if p.pawns.len() > 9 || p.debt.len() > 9 {
+                return err(format!("{who}: more pawns or debt tokens than a game can give"));
+            }
+            let city = &mut self.cities[i];
+            for &age in &p.pawns {
+                city.edifice.pawns[age as usize - 1] += 1;
+                if completed[age as usize - 1] {
+                    city.edifice.held[age as usize - 1] = ids[age as usize - 1] + 1;
+                }
+            }
+            for &age in &p.debt {
+                city.edifice.debt[age as usize - 1] += 1;
+            }
+        }
+        for a in 0..3 {
+            if completed[a] && !self.cities.iter().any(|c| c.edifice.pawns[a] > 0) {
+                return err(format!(
+                    "Age {} project {} is completed but nobody holds its pawn",
+                    a + 1,
+                    data.project(crate::edifice::ProjectId(ids[a])).name
+                ));
+            }
+        }
+        self.expansions = crate::edifice::Expansions::EDIFICE;
+        self.projects = Some((ids.map(crate::edifice::ProjectId), completed));
+        Ok(())
+    }
+
+    /// The expansions the table names.
+    pub fn expansions(&self) -> crate::edifice::Expansions {
+        self.expansions
+    }
+
+    /// Edifice: the three projects (Age order) and whether each was completed.
+    pub fn projects(&self) -> Option<([crate::edifice::ProjectId; 3], [bool; 3])> {
+        self.projects
+    }
+
+    fn build(catalog: &'static Catalog, players: &[PlayerFile], edifice: bool) -> Result<Table, TableError> {
         let n = players.len();
         if !PLAYERS.contains(&n) {
             return Err(TableError::PlayerCount(n - players.iter().filter(|p| p.free_city).count()));
@@ -339,8 +479,24 @@ impl Table {
                 }
                 city.place(catalog, card);
             }
-            for _ in 0..p.stages {
-                city.build_stage(catalog);
+            let stage_defs = catalog.wonder(wonder).stages(side);
+            for &k in &p.second_effects {
+                let ok = (1..=p.stages).contains(&k) && !stage_defs[k as usize - 1].alt.is_empty();
+                if !ok {
+                    return Err(TableError::Edifice(format!(
+                        "{who}: stage {k} was not built with a second effect ({} side {} has \
+                         two effects on stages {:?}, {} built)",
+                        catalog.wonder(wonder).name,
+                        side.label(catalog.edition),
+                        (1..=stage_defs.len())
+                            .filter(|&i| !stage_defs[i - 1].alt.is_empty())
+                            .collect::<Vec<_>>(),
+                        p.stages
+                    )));
+                }
+            }
+            for k in 1..=p.stages {
+                city.build_stage_choosing(catalog, p.second_effects.contains(&k));
             }
             city.coins = p.coins;
             for &token in &p.military {
@@ -349,7 +505,7 @@ impl Table {
                     return Err(TableError::MilitaryToken { who, token });
                 }
             }
-            check_token_counts(&p.military)
+            check_token_counts(&p.military, edifice)
                 .map_err(|problem| TableError::MilitaryCount { who: who.clone(), problem })?;
             for &token in &p.military {
                 // Values and counts are checked above: no counter can overflow.
@@ -362,6 +518,8 @@ impl Table {
             names: players.iter().map(|p| p.name.clone()).collect(),
             cities,
             free_city: players.iter().position(|p| p.free_city),
+            expansions: crate::edifice::Expansions::NONE,
+            projects: None,
         };
         table.check_copies()?;
         Ok(table)
@@ -584,8 +742,11 @@ impl Table {
 
 /// Refuses more tokens than a game can give: two per Age (one per neighbour), so at most two of
 /// each victory value and six in all.
-fn check_token_counts(tokens: &[i64]) -> Result<(), String> {
-    if tokens.len() > 6 {
+/// With Edifice, projects can give one more victory token per Age (edifice.md §5.3: Outpost,
+/// Staging Camp, Military School).
+fn check_token_counts(tokens: &[i64], edifice: bool) -> Result<(), String> {
+    let extra = if edifice { 3 } else { 0 };
+    if tokens.len() > 6 + extra {
         return Err(format!(
             "{} military tokens, but a game gives at most 6 (one per neighbour in each Age)",
             tokens.len()
@@ -593,7 +754,7 @@ fn check_token_counts(tokens: &[i64]) -> Result<(), String> {
     }
     for v in [1, 3, 5] {
         let k = tokens.iter().filter(|&&t| t == v).count();
-        if k > 2 {
+        if k > 2 + extra {
             return Err(format!("{k} tokens of +{v}, but a game gives at most 2 (one per neighbour)"));
         }
     }

@@ -45,7 +45,11 @@
 //!   zeros), each: `present`, `free_city`, `wonder` (W, one-hot), `side_b`, `stages`,
 //!   `stages_total`, `coins`, `shields`, `tokens` (4: counts of +1, +3, +5 and −1), `hand_size`,
 //!   `chosen`, `built` (C), `score` (8: the points it would score now by category, as
-//!   [`crate::Score::CATEGORIES`]).
+//!   [`crate::Score::CATEGORIES`] without Edifice's `edifice`).
+//!
+//! Edifice (issue 8) is not encoded beyond this: its projects are not in the observation, its
+//! penalty discard shows as phase "build from discard" and uses the discard indices, and a stage
+//! index takes the default payment among every way (with or without taking part).
 //!
 //! ```
 //! use wonders_core::tensor::Encoder;
@@ -198,7 +202,8 @@ impl Encoder {
             Phase::ChooseSide => 0,
             Phase::Choose => 1,
             Phase::PlayLastCard { .. } => 2,
-            Phase::BuildFromDiscard { .. } => 3,
+            // Edifice's penalty discard is a one-seat pick of a card, like Halicarnassus'.
+            Phase::BuildFromDiscard { .. } | Phase::EdificeDiscard { .. } => 3,
             Phase::Over => 4,
         };
         out[4 + phase] = 1.0;
@@ -211,6 +216,7 @@ impl Encoder {
                 city as usize == seat
                     || (Some(city) == view.free_city && view.free_city_controller == Some(view.seat))
             }
+            Phase::EdificeDiscard { city } => city as usize == seat,
             Phase::Over => false,
         };
         out[9] = must_act as u8 as f32;
@@ -268,9 +274,10 @@ impl Encoder {
                 block[i + card.0 as usize] = 1.0;
             }
             i += c;
-            let score = score_city(self.catalog, &view.cities, city_index);
-            for (j, v) in score.values().into_iter().enumerate() {
-                block[i + j] = v as f32;
+            let v = score_city(self.catalog, &view.cities, city_index).values();
+            // The base game's 8 categories (Edifice's category is not encoded).
+            for (j, v) in v[..7].iter().chain(&v[8..]).enumerate() {
+                block[i + j] = *v as f32;
             }
             at += self.city_len();
         }
@@ -282,7 +289,9 @@ impl Encoder {
         match *action {
             Action::Build { card, .. } => card.0 as usize,
             Action::Wonder { card, .. } => c + card.0 as usize,
-            Action::Discard { card } => 2 * c + card.0 as usize,
+            // Edifice: discarding a built card for a penalty shares the discard index (the
+            // phase tells them apart).
+            Action::Discard { card } | Action::DiscardBuilt { card } => 2 * c + card.0 as usize,
             Action::BuildDiscarded { card } => 3 * c + card.0 as usize,
             Action::Pass => 4 * c,
             Action::ChooseSide { side: Side::A } => 4 * c + 1,
@@ -378,7 +387,7 @@ mod tests {
         let card = CardId(5);
         for a in [
             Action::Build { card, pay: Payment::default() },
-            Action::Wonder { card, pay: Payment::default() },
+            Action::Wonder { card, pay: Payment::default(), extra: crate::action::StageExtra::NONE },
             Action::Discard { card },
             Action::BuildDiscarded { card },
         ] {

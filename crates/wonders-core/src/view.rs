@@ -6,7 +6,8 @@ use crate::action::Action;
 use crate::card::CardId;
 use crate::catalog::Edition;
 use crate::city::City;
-use crate::game::{Game, Hand, LogEntry, MAX_PLAYERS, Phase, Used};
+use crate::edifice::EdificeState;
+use crate::game::{Game, Hand, LOG_MAX, LogEntry, MAX_PLAYERS, Phase, Used};
 use arrayvec::ArrayVec;
 
 /// A seat's view of the game.
@@ -43,7 +44,7 @@ pub struct View {
     /// The discard pile's contents, only while this seat builds from it (Halicarnassus).
     pub discard: Option<Vec<CardId>>,
     /// What happened in the last resolved step.
-    pub log: ArrayVec<LogEntry, MAX_PLAYERS>,
+    pub log: ArrayVec<LogEntry, LOG_MAX>,
     /// The whole public log since the start of the game.
     pub history: Vec<LogEntry>,
     /// The hands this seat has held this Age, by turn (the last is its current hand, as it was
@@ -56,6 +57,28 @@ pub struct View {
     pub own_choice: Option<Action>,
     /// 2-player variant: the seat that chose the Free City's action in the last resolved turn.
     pub free_city_controller: Option<u8>,
+    /// Edifice: the great projects, their pawns left and outcomes (public; each city's pawns and
+    /// debt are in its [`City::edifice`]).
+    pub edifice: Option<EdificeState>,
+    /// The game's data (the edition's, or extended with an expansion's boards and projects):
+    /// what a bot reads card, wonder and project definitions from.
+    pub data: DataRef,
+}
+
+/// The data a game is played on, compared by identity.
+#[derive(Clone, Copy)]
+pub struct DataRef(pub &'static crate::catalog::Catalog);
+
+impl PartialEq for DataRef {
+    fn eq(&self, o: &DataRef) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+
+impl std::fmt::Debug for DataRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DataRef({} edition, {} wonders)", self.0.edition, self.0.wonders.len())
+    }
 }
 
 impl Game {
@@ -91,6 +114,8 @@ impl Game {
             used_cards: Vec::new(),
             own_choice: None,
             free_city_controller: None,
+            edifice: None,
+            data: DataRef(self.catalog()),
         };
         self.view_into(seat, &mut view);
         view
@@ -136,5 +161,7 @@ impl Game {
         view.used_cards.extend(self.used_cards(seat).iter().cloned());
         view.own_choice = self.own_choice(seat);
         view.free_city_controller = self.free_city_controller().map(|c| c as u8);
+        view.edifice = self.edifice().copied();
+        view.data = DataRef(self.catalog());
     }
 }

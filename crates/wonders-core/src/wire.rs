@@ -2,9 +2,10 @@
 //! are validated into the core types, never trusted: an unknown name or an impossible value is an
 //! error that says what is wrong.
 
-use crate::action::{Action, FreeBy, Payment};
+use crate::action::{Action, FreeBy, Payment, StageExtra};
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
+use crate::edifice::{EdificeEvent, Expansions, Outcome};
 use crate::game::{ActionError, Game, LogEntry, Phase, Played, Setup, SetupError, WonderDeal};
 use crate::score::Score;
 use crate::view::View;
@@ -91,6 +92,27 @@ pub enum WireAction {
         /// Coins to the right neighbour.
         #[serde(default)]
         right: u8,
+        /// Edifice: also take part in the current Age's great project.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        take_part: bool,
+        /// Coins to the bank (the participation cost); when absent, the current project's cost
+        /// if `take_part`, else 0.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank: Option<u8>,
+        /// Carthage: take the stage's second effect.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        second_effect: bool,
+        /// Ur: the Age of the pawn taken from the box, for a stage that lets the builder choose.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pawn_age: Option<u8>,
+    },
+    /// Edifice: discard this built card for a failed project's penalty.
+    DiscardBuilt {
+        /// The card's name.
+        card: String,
+        /// The card's Age, when cards of several Ages share its name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        age: Option<u8>,
     },
     /// Discard the card for 3 coins.
     Discard {
@@ -137,9 +159,17 @@ impl WireAction {
                 bank: Some(pay.bank),
                 free: pay.free.map(Into::into),
             },
-            Action::Wonder { card, pay } => {
-                WireAction::Wonder { card: name(card), age: age(card), left: pay.left, right: pay.right }
-            }
+            Action::Wonder { card, pay, extra } => WireAction::Wonder {
+                card: name(card),
+                age: age(card),
+                left: pay.left,
+                right: pay.right,
+                take_part: extra.take_part(),
+                bank: (pay.bank != 0).then_some(pay.bank),
+                second_effect: extra.alternative(),
+                pawn_age: (extra.pawn_age() != 0).then_some(extra.pawn_age()),
+            },
+            Action::DiscardBuilt { card } => WireAction::DiscardBuilt { card: name(card), age: age(card) },
             Action::Discard { card } => WireAction::Discard { card: name(card), age: age(card) },
             Action::BuildDiscarded { card } => {
                 WireAction::BuildDiscarded { card: name(card), age: age(card) }
@@ -156,7 +186,13 @@ impl WireAction {
     /// hand, or in the discard pile for a build from it. Legality is the game's to check.
     pub fn to_action_in(&self, game: &Game, seat: usize) -> Result<Action, UnknownName> {
         let catalog = game.catalog();
-        let action = self.to_action(catalog)?;
+        let mut action = self.to_action(catalog)?;
+        if let (WireAction::Wonder { take_part: true, bank: None, .. }, Action::Wonder { pay, .. }) =
+            (self, &mut action)
+        {
+            let city = game.acting_city(seat.min(game.players().saturating_sub(1)));
+            pay.bank = game.joinable_project(city).map_or(0, |p| p.coins);
+        }
         let Some(card) = action.card() else {
             return Ok(action);
         };
@@ -165,7 +201,7 @@ impl WireAction {
             | WireAction::Wonder { age, .. }
             | WireAction::Discard { age, .. }
             | WireAction::BuildDiscarded { age, .. } => age.is_some(),
-            WireAction::Pass {} | WireAction::ChooseSide { .. } => false,
+            WireAction::Pass {} | WireAction::ChooseSide { .. } | WireAction::DiscardBuilt { .. } => false,
         };
         if explicit_age {
             return Ok(action);
@@ -180,11 +216,12 @@ impl WireAction {
         };
         Ok(match action {
             Action::Build { pay, .. } => Action::Build { card: held, pay },
-            Action::Wonder { pay, .. } => Action::Wonder { card: held, pay },
+            Action::Wonder { pay, extra, .. } => Action::Wonder { card: held, pay, extra },
             Action::Discard { .. } => Action::Discard { card: held },
             Action::BuildDiscarded { .. } => Action::BuildDiscarded { card: held },
             Action::Pass => Action::Pass,
             Action::ChooseSide { side } => Action::ChooseSide { side },
+            Action::DiscardBuilt { card } => Action::DiscardBuilt { card },
         })
     }
 
@@ -208,10 +245,14 @@ impl WireAction {
                 };
                 Action::Build { card: id, pay }
             }
-            WireAction::Wonder { card, age, left, right } => Action::Wonder {
-                card: find(card, age)?,
-                pay: Payment { left: *left, right: *right, bank: 0, free: None },
-            },
+            WireAction::Wonder { card, age, left, right, take_part, bank, second_effect, pawn_age } => {
+                Action::Wonder {
+                    card: find(card, age)?,
+                    pay: Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: None },
+                    extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0)),
+                }
+            }
+            WireAction::DiscardBuilt { card, age } => Action::DiscardBuilt { card: find(card, age)? },
             WireAction::Discard { card, age } => Action::Discard { card: find(card, age)? },
             WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
             WireAction::Pass {} => Action::Pass,
@@ -246,6 +287,16 @@ pub struct WireCity {
     pub shields: u8,
     /// Built cards, by name.
     pub cards: Vec<String>,
+    /// Edifice: the Ages of the participation pawns held (one entry per pawn).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pawns: Vec<u8>,
+    /// Edifice: the Ages of the debt tokens held (one entry per token).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub debt: Vec<u8>,
+}
+
+fn ages_list(counts: [u8; 3]) -> Vec<u8> {
+    (1u8..=3).flat_map(|a| std::iter::repeat_n(a, counts[a as usize - 1] as usize)).collect()
 }
 
 impl WireCity {
@@ -260,6 +311,8 @@ impl WireCity {
             military: c.tokens.values(),
             shields: c.shields,
             cards: c.built.iter().map(|id| catalog.card(id).name.clone()).collect(),
+            pawns: ages_list(c.edifice.pawns),
+            debt: ages_list(c.edifice.debt),
         }
     }
 }
@@ -289,6 +342,9 @@ pub struct WireLogEntry {
     pub bank: u8,
     /// Coins received at the end of the step.
     pub income: u16,
+    /// Edifice `edifice_ur_pawn`: the Age of the pawn taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pawn_age: Option<u8>,
 }
 
 impl WireLogEntry {
@@ -301,6 +357,15 @@ impl WireLogEntry {
             Played::Discarded => ("discarded", None, None),
             Played::BuiltDiscarded(c) => ("built_discarded", Some(catalog.card(c).name.clone()), None),
             Played::Passed => ("passed", None, None),
+            Played::Edifice(ev) => match ev {
+                EdificeEvent::TookPart => ("edifice_took_part", None, None),
+                EdificeEvent::UrPawn(_) => ("edifice_ur_pawn", None, None),
+                EdificeEvent::Rewarded => ("edifice_rewarded", None, None),
+                EdificeEvent::Spared => ("edifice_spared", None, None),
+                EdificeEvent::Paid => ("edifice_paid", None, None),
+                EdificeEvent::Discarded(c) => ("edifice_discarded", Some(catalog.card(c).name.clone()), None),
+                EdificeEvent::Debt => ("edifice_debt", None, None),
+            },
         };
         WireLogEntry {
             age: e.age,
@@ -313,8 +378,92 @@ impl WireLogEntry {
             right: e.pay.right,
             bank: e.pay.bank,
             income: e.income,
+            pawn_age: match e.played {
+                Played::Edifice(EdificeEvent::UrPawn(a)) => Some(a),
+                _ => None,
+            },
         }
     }
+}
+
+/// One great project on the wire (Edifice).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireProject {
+    /// Its Age.
+    pub age: u8,
+    /// English name.
+    pub name: String,
+    /// Chinese name, when known.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub zh: String,
+    /// The participation cost, as text.
+    pub cost: String,
+    /// Participation cost in coins.
+    pub cost_coins: u8,
+    /// The reward, as text.
+    pub reward: String,
+    /// The penalty, as text.
+    pub penalty: String,
+    /// `open`, `completed` or `failed`.
+    pub outcome: String,
+    /// Pawns left on the card.
+    pub pawns_left: u8,
+    /// Seats holding a pawn of this Age.
+    pub holders: Vec<u8>,
+    /// Whether it is the current Age's project.
+    pub current: bool,
+    /// Whether any value shown is provisional (edifice.md §5).
+    pub provisional: bool,
+    /// Which values are provisional: `cost`, `reward`, `penalty`.
+    pub provisional_values: Vec<String>,
+}
+
+/// The great projects of a game on the wire.
+pub fn wire_projects(
+    catalog: &Catalog,
+    state: &crate::EdificeState,
+    cities: &[City],
+    age: u8,
+) -> Vec<WireProject> {
+    let Some(data) = catalog.edifice.as_deref() else {
+        return Vec::new();
+    };
+    (0..3)
+        .map(|a| {
+            let p = data.project(state.projects[a]);
+            let mut provisional_values = Vec::new();
+            for (name, st) in
+                [("cost", p.cost_status), ("reward", p.reward_status), ("penalty", p.penalty_status)]
+            {
+                if st.provisional() {
+                    provisional_values.push(name.to_string());
+                }
+            }
+            WireProject {
+                age: a as u8 + 1,
+                name: p.name.clone(),
+                zh: p.zh.clone(),
+                cost: p.cost_text(),
+                cost_coins: p.coins,
+                reward: p.reward_text(),
+                penalty: p.penalty.to_string(),
+                outcome: match state.outcome[a] {
+                    Outcome::Open => "open",
+                    Outcome::Completed => "completed",
+                    Outcome::Failed => "failed",
+                }
+                .into(),
+                pawns_left: state.left[a],
+                holders: (0..cities.len())
+                    .filter(|&c| cities[c].edifice.pawns[a] > 0)
+                    .map(|c| c as u8)
+                    .collect(),
+                current: age as usize == a + 1 && state.outcome[a] == Outcome::Open,
+                provisional: p.provisional(),
+                provisional_values,
+            }
+        })
+        .collect()
 }
 
 /// A seat's view on the wire.
@@ -365,6 +514,9 @@ pub struct WireView {
     /// The hands this seat has held this Age, by turn.
     #[serde(default)]
     pub seen_hands: Vec<Vec<String>>,
+    /// Edifice: the three great projects, in Age order (absent without the expansion).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub projects: Vec<WireProject>,
 }
 
 impl WireView {
@@ -376,6 +528,7 @@ impl WireView {
             Phase::Choose => ("choose", None),
             Phase::PlayLastCard { city } => ("play_last_card", Some(city)),
             Phase::BuildFromDiscard { city } => ("build_from_discard", Some(city)),
+            Phase::EdificeDiscard { city } => ("edifice_discard", Some(city)),
             Phase::Over => ("over", None),
         };
         WireView {
@@ -398,6 +551,11 @@ impl WireView {
             log: v.log.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect(),
             history: v.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect(),
             seen_hands: v.seen_hands.iter().map(|h| h.iter().map(name).collect()).collect(),
+            projects: v
+                .edifice
+                .as_ref()
+                .map(|e| wire_projects(catalog, e, &v.cities, v.age))
+                .unwrap_or_default(),
         }
     }
 }
@@ -446,6 +604,10 @@ pub struct Record {
     pub seed: u64,
     /// How wonders were given out.
     pub wonders: WireWonders,
+    /// The expansions played (`["edifice"]`); absent for the base game. A record replays only
+    /// with the expansions it names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expansions: Vec<String>,
     /// Every action, in order.
     pub actions: Vec<RecordedAction>,
     /// The final scores, when the game ended; checked on replay.
@@ -514,6 +676,7 @@ impl Record {
             players: setup.players,
             seed: setup.seed,
             wonders,
+            expansions: setup.expansions.names().into_iter().map(String::from).collect(),
             actions: Vec::new(),
             scores: None,
         }
@@ -529,7 +692,9 @@ impl Record {
     pub fn setup(&self) -> Result<Setup, RecordError> {
         let edition = Edition::parse(&self.edition)
             .ok_or_else(|| RecordError::Setup(format!("unknown edition `{}` (1e or 2e)", self.edition)))?;
-        let catalog = Catalog::get(edition);
+        // The extended catalog finds Ur and Carthage too; the edition's boards keep their ids.
+        let catalog = Catalog::extended(edition);
+        let expansions = Expansions::parse(&self.expansions).map_err(RecordError::Setup)?;
         let wonders = match &self.wonders {
             WireWonders::Mode(m) if m.eq_ignore_ascii_case("random") => WonderDeal::Random,
             WireWonders::Mode(m) if m.eq_ignore_ascii_case("choose") => WonderDeal::RandomBoardsChooseSides,
@@ -553,7 +718,7 @@ impl Record {
                     .collect::<Result<_, RecordError>>()?,
             ),
         };
-        Ok(Setup { edition, players: self.players, seed: self.seed, wonders })
+        Ok(Setup { edition, players: self.players, seed: self.seed, wonders, expansions })
     }
 
     /// Replays the record, checking every action and the recorded scores.
@@ -590,7 +755,7 @@ mod tests {
     #[test]
     fn actions_refuse_unknown_fields_but_records_keep_their_seat() {
         for (json, field) in [
-            (r#"{"type": "wonder", "card": "Altar", "bank": "junk"}"#, "bank"),
+            (r#"{"type": "wonder", "card": "Altar", "free": "junk"}"#, "free"),
             (r#"{"type": "discard", "card": "Altar", "zzz": 1}"#, "zzz"),
             (r#"{"type": "pass", "card": "Altar"}"#, "card"),
         ] {

@@ -15,8 +15,14 @@ fn card(name: &str, age: u8) -> CardId {
 
 fn game_with(boards: [(&str, Side); 3]) -> Game {
     let chosen = boards.iter().map(|(w, s)| (cat().find_wonder(w).unwrap(), Some(*s))).collect();
-    Game::new(&Setup { edition: Edition::First, players: 2, seed: 4, wonders: WonderDeal::Chosen(chosen) })
-        .unwrap()
+    Game::new(&Setup {
+        edition: Edition::First,
+        players: 2,
+        seed: 4,
+        wonders: WonderDeal::Chosen(chosen),
+        expansions: Default::default(),
+    })
+    .unwrap()
 }
 
 /// Plays one turn (and any one-city step after it): every decision takes the first legal action.
@@ -48,8 +54,14 @@ fn setup_three_cities_three_coins_seven_cards_and_a_draw_pile() {
     assert_eq!(dealt.iter().filter(|&&c| cat().card(c).is_guild()).count(), 5);
     assert!(dealt.iter().all(|&c| cat().card(c).is_guild() || cat().card(c).copies.contains(&3)));
     assert!(
-        Game::new(&Setup { edition: Edition::Second, players: 2, seed: 0, wonders: WonderDeal::Random })
-            .is_err()
+        Game::new(&Setup {
+            edition: Edition::Second,
+            players: 2,
+            seed: 0,
+            wonders: WonderDeal::Random,
+            expansions: Default::default()
+        })
+        .is_err()
     );
 }
 

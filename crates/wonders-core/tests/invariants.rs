@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wonders_core::wire::WireView;
-use wonders_core::{Action, Game, Payment, Record, Setup};
+use wonders_core::{Action, Edition, Expansions, Game, Payment, Record, Setup, StageExtra};
 
 fn cards_accounted(g: &Game) -> usize {
     // Every city's hand slot (in the 2-player variant, the Free City's is its draw pile).
@@ -17,7 +17,12 @@ fn cards_accounted(g: &Game) -> usize {
 
 /// Plays a random game, checking invariants at every step; returns the record.
 fn play_checked(players: u8, seed: u64, check_legality: bool) -> (Game, Record) {
-    let setup = Setup::new(players, seed);
+    play_setup(Setup::new(players, seed), check_legality)
+}
+
+/// Plays a random game of `setup`, checking invariants at every step; returns the record.
+fn play_setup(setup: Setup, check_legality: bool) -> (Game, Record) {
+    let seed = setup.seed;
     let mut g = Game::new(&setup).unwrap();
     let mut rec = Record::new(&setup, g.catalog());
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xABCD);
@@ -42,6 +47,7 @@ fn play_checked(players: u8, seed: u64, check_legality: bool) -> (Game, Record) 
                                 Action::Wonder {
                                     card,
                                     pay: Payment { left: l, right: r, bank: 0, free: None },
+                                    extra: StageExtra::NONE,
                                 },
                             ] {
                                 assert_eq!(g.check(seat, &a).is_ok(), legal.contains(&a), "{a:?}");
@@ -74,8 +80,9 @@ proptest! {
     }
 
     #[test]
-    fn a_view_does_not_depend_on_what_the_seat_cannot_see(players in 2u8..=7, seed in any::<u64>(), steps in 0usize..40) {
-        let mut g = Game::new(&Setup::new(players, seed)).unwrap();
+    fn a_view_does_not_depend_on_what_the_seat_cannot_see(players in 2u8..=7, seed in any::<u64>(), steps in 0usize..40, edifice in any::<bool>()) {
+        let expansions = if edifice && players > 2 { Expansions::EDIFICE } else { Expansions::NONE };
+        let mut g = Game::new(&Setup { expansions, ..Setup::new(players, seed) }).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut legal = Vec::new();
         for _ in 0..steps {
@@ -105,6 +112,29 @@ proptest! {
         prop_assert_eq!(g.view(0), other.view(0));
         let wire = serde_json::to_string(&WireView::from_view(g.catalog(), &g.view(0))).unwrap();
         prop_assert!(wire.contains("\"hand\""));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// The same invariants with Edifice: cards conserved (a penalty moves a built card to the
+    /// discard pile), every generated action checks, and the record (naming the expansion)
+    /// replays to the identical game.
+    #[test]
+    fn edifice_games_keep_the_invariants(players in 3u8..=7, seed in any::<u64>(), second in any::<bool>()) {
+        let edition = if second { Edition::Second } else { Edition::First };
+        let setup = Setup { edition, expansions: Expansions::EDIFICE, ..Setup::new(players, seed) };
+        let (g, rec) = play_setup(setup, true);
+        prop_assert_eq!(rec.expansions.clone(), vec!["edifice".to_string()]);
+        let json = serde_json::to_string(&rec).unwrap();
+        let back: Record = serde_json::from_str(&json).unwrap();
+        let replayed = back.replay().unwrap();
+        prop_assert!(replayed == g);
+        // Without the expansion it names, the record does not replay.
+        let mut bare = back.clone();
+        bare.expansions.clear();
+        prop_assert!(bare.replay().is_err());
     }
 }
 

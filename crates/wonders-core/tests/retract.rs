@@ -58,8 +58,13 @@ fn the_free_city_choice_is_taken_back_first() {
 
 #[test]
 fn a_side_choice_can_be_taken_back_but_not_after_every_side_is_chosen() {
-    let setup =
-        Setup { edition: Edition::Second, players: 3, seed: 8, wonders: WonderDeal::RandomBoardsChooseSides };
+    let setup = Setup {
+        edition: Edition::Second,
+        players: 3,
+        seed: 8,
+        wonders: WonderDeal::RandomBoardsChooseSides,
+        expansions: Default::default(),
+    };
     let mut g = Game::new(&setup).unwrap();
     g.submit(0, Action::ChooseSide { side: Side::B }).unwrap();
     assert_eq!(g.retract(0), Ok(Action::ChooseSide { side: Side::B }));

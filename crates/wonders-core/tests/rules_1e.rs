@@ -3,7 +3,7 @@
 
 use wonders_core::{
     Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Played, Setup, Side,
-    WonderDeal,
+    StageExtra, WonderDeal,
 };
 
 fn cat() -> &'static Catalog {
@@ -21,6 +21,7 @@ fn game_with(boards: &[(&str, Side)]) -> Game {
         players: boards.len() as u8,
         seed: 1,
         wonders: WonderDeal::Chosen(chosen),
+        expansions: Default::default(),
     };
     Game::new(&setup).unwrap()
 }
@@ -282,7 +283,13 @@ fn olympia_a_builds_one_card_free_per_age_from_the_next_turn() {
     );
     // Stage 2 (2 stone) this turn: no free build yet.
     assert!(!build_paid(&g, 0, palace).iter().any(|p| p.free == Some(FreeBy::FreeBuild)));
-    turn(&mut g, &[(0, Action::Wonder { card: card("Barracks", 1), pay: Payment::default() })]);
+    turn(
+        &mut g,
+        &[(
+            0,
+            Action::Wonder { card: card("Barracks", 1), pay: Payment::default(), extra: StageExtra::NONE },
+        )],
+    );
     assert_eq!(g.city(0).stages, 2);
     // Next turn (hands have passed; give seat 0 these six): Palace (7 resources) may be built
     // free; a card without cost (Altar) is not offered it.
@@ -326,7 +333,7 @@ fn halicarnassus_builds_from_the_discards_of_its_turn_before_military() {
     turn(
         &mut g,
         &[
-            (0, Action::Wonder { card: card("Altar", 1), pay: Payment::default() }),
+            (0, Action::Wonder { card: card("Altar", 1), pay: Payment::default(), extra: StageExtra::NONE }),
             (1, Action::Discard { card: card("Press", 1) }),
             (2, Action::Discard { card: card("Loom", 1) }),
         ],
@@ -363,7 +370,10 @@ fn babylon_b_plays_the_seventh_card_the_same_age() {
     g.set_hand(0, &[card("Altar", 1), tavern]);
     g.set_hand(1, &[card("Press", 1), card("Barracks", 1)]);
     g.set_hand(2, &[card("Loom", 1), card("Theater", 1)]);
-    turn(&mut g, &[(0, Action::Wonder { card: card("Altar", 1), pay: Payment::default() })]);
+    turn(
+        &mut g,
+        &[(0, Action::Wonder { card: card("Altar", 1), pay: Payment::default(), extra: StageExtra::NONE })],
+    );
     assert_eq!(g.phase(), Phase::PlayLastCard { city: 0 });
     assert_eq!(g.hand(0), &[tavern]);
     let coins = g.city(0).coins;

@@ -1,7 +1,9 @@
 //! The 2nd-edition rules (004 and edition-2e.md), case by case.
 
 use wonders_core::score::score_city;
-use wonders_core::{Action, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Setup, Side, WonderDeal};
+use wonders_core::{
+    Action, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Setup, Side, StageExtra, WonderDeal,
+};
 
 fn cat() -> &'static Catalog {
     Catalog::get(Edition::Second)
@@ -18,6 +20,7 @@ fn game_with(boards: &[(&str, Side)]) -> Game {
         players: boards.len() as u8,
         seed: 3,
         wonders: WonderDeal::Chosen(chosen),
+        expansions: Default::default(),
     };
     Game::new(&setup).unwrap()
 }
@@ -45,7 +48,13 @@ fn a_second_edition_game_deals_only_second_edition_cards() {
     let first = Catalog::get(Edition::First);
     for seed in 0..30 {
         for n in 3..=7u8 {
-            let setup = Setup { edition: Edition::Second, players: n, seed, wonders: WonderDeal::Random };
+            let setup = Setup {
+                edition: Edition::Second,
+                players: n,
+                seed,
+                wonders: WonderDeal::Random,
+                expansions: Default::default(),
+            };
             let mut g = Game::new(&setup).unwrap();
             assert!(std::ptr::eq(g.catalog(), cat()));
             let mut seen = Vec::new();
@@ -196,7 +205,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
     turn(
         &mut g,
         &[
-            (0, Action::Wonder { card: card("Altar"), pay: Payment::default() }),
+            (0, Action::Wonder { card: card("Altar"), pay: Payment::default(), extra: StageExtra::NONE }),
             (1, Action::Build { card: pool, pay: Payment::default() }),
         ],
     );
@@ -218,6 +227,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
         players: 3,
         seed: 3,
         wonders: WonderDeal::Chosen(chosen),
+        expansions: Default::default(),
     })
     .unwrap();
     while g1.turn() < 6 {
@@ -236,7 +246,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
     turn(
         &mut g1,
         &[
-            (0, Action::Wonder { card: c1("Altar", 1), pay: Payment::default() }),
+            (0, Action::Wonder { card: c1("Altar", 1), pay: Payment::default(), extra: StageExtra::NONE }),
             (1, Action::Build { card: vein, pay: Payment::default() }),
         ],
     );
@@ -247,8 +257,13 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
 #[test]
 fn players_draw_a_board_and_choose_its_side() {
     // 004 遊戲準備: each player takes a random board and chooses the side they like.
-    let setup =
-        Setup { edition: Edition::Second, players: 3, seed: 8, wonders: WonderDeal::RandomBoardsChooseSides };
+    let setup = Setup {
+        edition: Edition::Second,
+        players: 3,
+        seed: 8,
+        wonders: WonderDeal::RandomBoardsChooseSides,
+        expansions: Default::default(),
+    };
     let mut g = Game::new(&setup).unwrap();
     assert_eq!(g.phase(), Phase::ChooseSide);
     assert_eq!(g.to_act().as_slice(), &[0, 1, 2]);

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
-use wonders_core::{Action, Edition, Game, Phase, Setup, View, WonderDeal};
+use wonders_core::{Action, Edition, Expansions, Game, Phase, Setup, View, WonderDeal};
 
 fn same_knowledge(a: &View, b: &View) -> bool {
     // Everything but who has chosen: the others' choices this turn are hidden, so in a sample they
@@ -30,12 +30,15 @@ proptest! {
         players in 2u8..=7,
         second in any::<bool>(),
         choose_sides in any::<bool>(),
+        edifice in any::<bool>(),
         seed in any::<u64>(),
         stop in 0usize..200,
     ) {
         let edition = if second && players > 2 { Edition::Second } else { Edition::First };
         let wonders = if choose_sides { WonderDeal::RandomBoardsChooseSides } else { WonderDeal::Random };
-        let mut g = Game::new(&Setup { edition, players, seed, wonders }).unwrap();
+        // Half the games with Edifice: its projects, pawns and debt are public and kept.
+        let expansions = if edifice && players > 2 { Expansions::EDIFICE } else { Expansions::NONE };
+        let mut g = Game::new(&Setup { edition, players, seed, wonders, expansions }).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut legal = Vec::new();
         let mut steps = 0;

@@ -65,6 +65,7 @@ fn policy_game_2e_sides_is_pinned() {
         players: 3,
         seed: 11,
         wonders: WonderDeal::RandomBoardsChooseSides,
+        expansions: Default::default(),
     };
     pinned(&setup, "record_policy_2e_3p_seed11.json", include_str!("pinned/record_policy_2e_3p_seed11.json"));
 }
@@ -75,7 +76,13 @@ fn policy_game_2e_sides_is_pinned() {
 fn mask_equals_legal_actions() {
     for (players, edition, seed) in [(3, Edition::First, 1), (2, Edition::First, 2), (5, Edition::Second, 3)]
     {
-        let setup = Setup { edition, players, seed, wonders: WonderDeal::RandomBoardsChooseSides };
+        let setup = Setup {
+            edition,
+            players,
+            seed,
+            wonders: WonderDeal::RandomBoardsChooseSides,
+            expansions: Default::default(),
+        };
         let setup = if edition == Edition::First { Setup::new(players, seed) } else { setup };
         let mut game = Game::new(&setup).unwrap();
         let enc = Encoder::new(game.catalog());

@@ -104,6 +104,7 @@ impl PyAction {
             Action::BuildDiscarded { .. } => "build_discarded",
             Action::Pass => "pass",
             Action::ChooseSide { .. } => "choose_side",
+            Action::DiscardBuilt { .. } => "discard_built",
         }
     }
 
@@ -285,6 +286,8 @@ impl PyGame {
             players,
             seed,
             wonders: wonders_from(wonders)?,
+            // Edifice is not offered to Python yet: `check_expansions` refuses every name.
+            expansions: Vec::new(),
             actions: Vec::new(),
             scores: None,
         };
@@ -333,6 +336,7 @@ impl PyGame {
             Phase::Choose => "choose",
             Phase::PlayLastCard { .. } => "play_last_card",
             Phase::BuildFromDiscard { .. } => "build_from_discard",
+            Phase::EdificeDiscard { .. } => "edifice_discard",
             Phase::Over => "over",
         }
     }

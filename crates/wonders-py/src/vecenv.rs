@@ -59,6 +59,7 @@ impl Slot {
             players: config.players,
             seed: game_seed,
             wonders: WonderDeal::Random,
+            expansions: Default::default(),
         };
         let game = Game::new(&setup).map_err(|e| e.to_string())?;
         let bots = (0..game.players())
@@ -222,8 +223,14 @@ impl VecEnv {
         if !(1..=64).contains(&threads) {
             return Err(value_error(format!("threads {threads}: 1 to 64")));
         }
-        let probe =
-            Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random }).map_err(value_error)?;
+        let probe = Game::new(&Setup {
+            edition,
+            players,
+            seed,
+            wonders: WonderDeal::Random,
+            expansions: Default::default(),
+        })
+        .map_err(value_error)?;
         if seat >= probe.players() {
             return Err(value_error(format!("there is no seat {seat} in a game of {players} players")));
         }
@@ -369,8 +376,14 @@ pub fn rust_random_games<'py>(
     observe: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let edition = edition_from(edition)?;
-    let probe =
-        Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random }).map_err(value_error)?;
+    let probe = Game::new(&Setup {
+        edition,
+        players,
+        seed,
+        wonders: WonderDeal::Random,
+        expansions: Default::default(),
+    })
+    .map_err(value_error)?;
     bot_from_name(opponents, 0).map_err(value_error)?;
     let config = Config {
         edition,

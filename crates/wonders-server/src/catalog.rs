@@ -110,5 +110,6 @@ pub fn json(edition: &str) -> Result<&'static str, ApiError> {
         Edition::First => &FIRST,
         Edition::Second => &SECOND,
     };
-    Ok(cell.get_or_init(|| build(Catalog::get(edition))).as_str())
+    // With Ur and Carthage (Edifice's boards; the edition's own keep their ids).
+    Ok(cell.get_or_init(|| build(Catalog::extended(edition))).as_str())
 }

@@ -116,6 +116,9 @@ pub struct CreateTable {
     /// or `choose` (2nd edition: random boards, each player chooses its side).
     #[serde(default)]
     pub wonders: Option<String>,
+    /// Expansions to play: `["edifice"]`, or none.
+    #[serde(default)]
+    pub expansions: Vec<String>,
     /// One entry per seat (missing entries are seats for people); a seat is a bot when it
     /// names one.
     #[serde(default)]
@@ -284,6 +287,9 @@ pub struct TableInfo {
     /// Until when (Unix seconds) the free seats of a rematch are held for the previous players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold_until: Option<i64>,
+    /// The expansions played (`["edifice"]`); absent for the base game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expansions: Vec<String>,
 }
 
 /// A view of the game: a seat's own (with its hand), or the public one (with no hand).
@@ -330,6 +336,9 @@ pub struct SeatView {
     pub discard: Option<Vec<String>>,
     /// The last resolved step.
     pub log: Vec<WireLogEntry>,
+    /// Edifice: the three great projects (absent without the expansion; public).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub projects: Vec<wonders_core::wire::WireProject>,
 }
 
 impl SeatView {
@@ -353,6 +362,7 @@ impl SeatView {
             discard_size: w.discard_size,
             discard: w.discard,
             log: w.log,
+            projects: w.projects,
         }
     }
 

@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 use wonders_bots::Bot;
 use wonders_core::score::ranks;
 use wonders_core::wire::{RecordedAction, WireAction, WireLogEntry, WireView};
-use wonders_core::{Action, Catalog, Edition, Game, LogEntry, Phase, Record, Setup, Side, View, WonderDeal};
+use wonders_core::{
+    Action, Edition, Expansions, Game, LogEntry, Phase, Record, Setup, Side, View, WonderDeal,
+};
 
 /// The bot that plays a person's seat when its turn timer runs out.
 pub const STAND_IN_BOT: &str = "heuristic";
@@ -198,6 +200,15 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
     Ok(name.to_string())
 }
 
+/// Edifice (issue 8): a table's expansions are stored with its wonder mode, as `random+edifice`,
+/// so the store's schema does not change. Splits a stored label into the mode and the expansions.
+fn split_label(label: &str) -> Result<(&str, Expansions), ApiError> {
+    let mut parts = label.split('+');
+    let mode = parts.next().unwrap_or("random");
+    let expansions = Expansions::parse(&parts.collect::<Vec<_>>()).map_err(ApiError::BadRequest)?;
+    Ok((mode, expansions))
+}
+
 /// Parses a wonder mode: `random`, or a side for every board.
 fn parse_wonders(mode: &str, edition: Edition) -> Result<(WonderDeal, String), ApiError> {
     if mode.trim().eq_ignore_ascii_case("random") {
@@ -227,7 +238,11 @@ impl Table {
         let code = req.edition.as_deref().unwrap_or("1e");
         let edition = Edition::parse(code)
             .ok_or_else(|| ApiError::BadRequest(format!("unknown edition `{code}` (1e or 2e)")))?;
-        let (deal, label) = parse_wonders(req.wonders.as_deref().unwrap_or("random"), edition)?;
+        let (deal, mut label) = parse_wonders(req.wonders.as_deref().unwrap_or("random"), edition)?;
+        let expansions = Expansions::parse(&req.expansions).map_err(ApiError::BadRequest)?;
+        for name in expansions.names() {
+            label = format!("{label}+{name}");
+        }
         if req.players as usize > wonders_core::game::MAX_PLAYERS - 1 {
             return Err(ApiError::BadRequest(format!("{} players: at most 7", req.players)));
         }
@@ -245,7 +260,7 @@ impl Table {
                 "a turn timer of {t} s: it is 1 to {MAX_TURN_TIMER} seconds (or absent for none)"
             )));
         }
-        let setup = Setup { edition, players: req.players, seed, wonders: deal };
+        let setup = Setup { edition, players: req.players, seed, wonders: deal, expansions };
         Game::new(&setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let mut seats = Vec::new();
         for i in 0..req.players as usize {
@@ -331,8 +346,9 @@ impl Table {
 
     fn replay(st: &StoredTable) -> Result<(Setup, Live), String> {
         let edition = Edition::parse(&st.edition).ok_or_else(|| format!("unknown edition {}", st.edition))?;
-        let (deal, _) = parse_wonders(&st.wonders, edition).map_err(|e| e.to_string())?;
-        let setup = Setup { edition, players: st.players, seed: st.seed, wonders: deal };
+        let (mode, expansions) = split_label(&st.wonders).map_err(|e| e.to_string())?;
+        let (deal, _) = parse_wonders(mode, edition).map_err(|e| e.to_string())?;
+        let setup = Setup { edition, players: st.players, seed: st.seed, wonders: deal, expansions };
         if st.seats.len() != st.players as usize {
             return Err(format!("{} seats stored for {} players", st.seats.len(), st.players));
         }
@@ -431,6 +447,7 @@ impl Table {
             error: self.live.as_ref().err().cloned(),
             turn_timer_secs: self.turn_timer,
             hold_until: self.hold_until.filter(|_| self.holding()),
+            expansions: self.setup.expansions.names().into_iter().map(String::from).collect(),
         }
     }
 
@@ -789,7 +806,7 @@ impl Table {
     }
 
     fn finish_plan(&self, actions: Vec<(u8, Action)>, first_index: usize, ends_game: bool) -> Plan {
-        let catalog = Catalog::get(self.setup.edition);
+        let catalog = self.setup.catalog();
         let stored = actions
             .iter()
             .map(|(s, a)| {

@@ -396,6 +396,7 @@ async function lobby() {
   const wonders = h('select', { id: 'wonders', name: 'wonders' },
     h('option', { value: 'random' }, t('random')), h('option', { value: 'A' }, t('allA')),
     h('option', { value: 'B' }, t('allB')), h('option', { value: 'choose' }, t('choose')));
+  const edificeBox = h('input', { id: 'edifice', name: 'edifice', type: 'checkbox' });
   const seats = h('div', { class: 'seat-choices' });
   const name = h('input', { id: 'name', name: 'name', maxlength: 32, placeholder: t('yourName'), value: store.name });
   const botLabel = b => t('bot') + ': ' + b + (b === 'search' ? (zh() ? '（最強，較慢）' : ' (strongest, slower)') : b === 'heuristic' ? (zh() ? '（穩健）' : ' (solid)') : b === 'random' ? (zh() ? '（隨機）' : ' (random moves)') : '');
@@ -423,6 +424,7 @@ async function lobby() {
       const seatList = [...seats.querySelectorAll('select')].map(x => (x.value ? { bot: x.value } : {}));
       const info = await api('POST', '/api/tables', {
         players: Number(players.value), edition: edition.value, wonders: wonders.value, seats: seatList,
+        expansions: edificeBox.checked ? ['edifice'] : [],
       });
       const mine = seatList.findIndex(x => !x.bot);
       if (mine >= 0) {
@@ -438,7 +440,8 @@ async function lobby() {
   h('h2', {}, t('newTable')),
   h('div', { class: 'form-grid' },
     h('label', {}, t('players'), players), h('label', {}, t('edition'), edition),
-    h('label', {}, t('wonders'), wonders), h('label', {}, t('yourName'), name)),
+    h('label', {}, t('wonders'), wonders), h('label', {}, t('yourName'), name),
+    edificeLobbyOption(edificeBox)),
   h('h3', {}, t('seats')), seats, create,
   h('p', { class: 'muted' }, link('/score', t('scorePad'), { id: 'to-score' }), ' — ', t('scorePadIntro')));
 
@@ -613,6 +616,7 @@ class TablePage {
       const over = st.table.status === 'over';
       if (over) parts.push(this.gameOverPanel());
       parts.push(this.statusPanel());
+      if (st.view.projects) parts.push(edificePanel(this));
       const ageEnd = this.ageEndPanel();
       if (ageEnd) parts.push(ageEnd);
       if (st.you !== null && !over) parts.push(this.playPanel());
@@ -739,7 +743,10 @@ class TablePage {
     if (a.left) parts.push(`${a.left} → ${this.cityLabel((city + 1) % n)}`);
     if (a.right) parts.push(`${a.right} → ${this.cityLabel((city + n - 1) % n)}`);
     if (a.bank) parts.push(`${a.bank} → ${t('bank')}`);
-    return parts.length ? parts : [t('nothing')];
+    const out = parts.length ? parts : [t('nothing')];
+    const extra = edificeActionText(a);
+    if (extra) out.push(extra.slice(3));
+    return out;
   }
 
   paymentLabel(a, city) {
@@ -1031,7 +1038,7 @@ class TablePage {
       case 'built_discarded': what = `${t('builtX')} ${cardName(this.cat, e.card)} ${t('fromDiscard')}`; break;
       case 'passed': what = t('passedX'); break;
       case 'chose_side': what = `${t('choseSideX')} ${sideLabel(e.card)}`; break;
-      default: what = e.played + (e.card ? ' ' + e.card : '');
+      default: what = edificeLogText(this, e) || (e.played + (e.card ? ' ' + e.card : ''));
     }
     // Income split: what the neighbours paid (trade), the discard's 3, and the card's own coins.
     const inc = [];
@@ -1079,6 +1086,7 @@ class TablePage {
 
   gameOverPanel() {
     const st = this.state;
+    const cats = [...CATS, ...((st.table.expansions || []).includes('edifice') ? ['edifice'] : [])];
     const lines = st.scores || [];
     const v = st.view;
     const rematchId = st.table.rematch;
@@ -1093,14 +1101,14 @@ class TablePage {
     return h('section', { class: 'panel scores' },
       h('h2', {}, t('scores')), headline,
       h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet' },
-        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, t('wonder')), CATS.map(c => h('th', { class: 'cat-' + c }, t(c))),
+        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, t('wonder')), cats.map(c => h('th', { class: 'cat-' + c }, t(c))),
           h('th', {}, t('total')), h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
         h('tbody', {}, lines.map((l, i) => {
           const c = v.cities[i];
           return h('tr', { class: (l.rank === 1 ? 'winner' : '') + (st.you === i ? ' me' : '') },
             h('th', {}, this.cityLabel(i)),
             h('td', { class: 'wonder-cell' }, `${wonderName(this.cat, c.wonder)} ${sideLabel(c.side)} · ${c.stages}/${c.stages_total}`),
-            CATS.map(k => h('td', { class: 'cat-' + k }, l[k])),
+            cats.map(k => h('td', { class: 'cat-' + k }, l[k] ?? 0)),
             h('td', { class: 'cat-total' }, l.total), h('td', { class: 'coins-left' }, l.coins),
             h('td', { class: 'rank' }, l.rank === null || l.rank === undefined ? '–' : l.rank));
         })))),
@@ -1158,6 +1166,70 @@ class TablePage {
       go('/t/' + info.id);
     } catch (e) { banner(e.message); }
   }
+}
+
+// ---------------------------------------------------------------- Edifice (issue 8)
+// Self-contained: the lobby option, the projects panel, the stage + take part marks of the
+// payment chooser and the log lines of the great projects. Values no printed source confirms are
+// marked with a dagger and explained.
+
+function ed(en, zh) { return store.lang === 'zh' ? zh : en; }
+TEXT.edifice = ['Edifice', '穹樓'];
+
+function edificeLobbyOption(box) {
+  return h('label', { class: 'edifice-option', title: ed(
+    'Edifice (2023): great projects built together. Its card values are provisional (no printed source).',
+    '穹樓（2023）：共同建造宏偉項目。卡牌數值為暫定（無印刷來源）。') },
+  box, ' ', ed('Edifice expansion', '穹樓擴充'));
+}
+
+function edificeActionText(a) {
+  if (a.type !== 'wonder') return '';
+  const parts = [];
+  if (a.second_effect) parts.push(ed('second effect', '第二個效果'));
+  if (a.pawn_age) parts.push(ed(`Age ${ROMAN[a.pawn_age]} pawn`, `時代${ROMAN[a.pawn_age]}棋子`));
+  if (a.take_part) parts.push(ed('+ take part in the great project', '＋參與宏偉項目'));
+  return parts.length ? ' · ' + parts.join(' · ') : '';
+}
+
+function edificeLogText(page, e) {
+  const p = (page.state.view.projects || [])[e.age - 1];
+  const name = p ? (store.lang === 'zh' && p.zh ? p.zh : p.name) : ed('the project', '宏偉項目');
+  switch (e.played) {
+    case 'edifice_took_part': return ed(`took part in ${name}`, `參與了${name}`);
+    case 'edifice_ur_pawn': return ed(`took an Age ${ROMAN[e.pawn_age]} pawn (Ur)`, `拿取了時代${ROMAN[e.pawn_age]}的參與棋子（烏爾）`);
+    case 'edifice_rewarded': return ed(`${name} completed: gains its reward`, `${name}建造完成：獲得獎勵`);
+    case 'edifice_spared': return ed(`${name} failed: holds a pawn, no penalty`, `${name}建造失敗：持有棋子，不受懲罰`);
+    case 'edifice_paid': return ed(`${name} failed: pays the penalty`, `${name}建造失敗：承受懲罰`);
+    case 'edifice_discarded': return ed(`${name} failed: discards ${cardName(page.cat, e.card)}`, `${name}建造失敗：棄掉${cardName(page.cat, e.card)}`);
+    case 'edifice_debt': return ed(`${name} failed: cannot pay, takes a debt token`, `${name}建造失敗：無法支付，拿取負債標記`);
+    default: return null;
+  }
+}
+
+function edificePanel(page) {
+  const v = page.state.view;
+  const dagger = (p, what) => (p.provisional_values.includes(what)
+    ? h('sup', { class: 'provisional', title: ed('provisional: no printed source confirms this value (edifice.md §5)',
+      '暫定：沒有印刷來源確認此數值') }, '†') : null);
+  const outcome = p => (p.outcome === 'open' ? ed(`${p.pawns_left} pawns left`, `剩${p.pawns_left}個棋子`)
+    : p.outcome === 'completed' ? ed('completed', '已完成') : ed('failed', '失敗'));
+  const debts = v.cities.map((c, i) => (c.debt && c.debt.length ? `${page.cityLabel(i)}: ${c.debt.map(a => ROMAN[a]).join(' ')}` : null))
+    .filter(x => x);
+  return h('section', { class: 'panel projects', id: 'projects' },
+    h('h2', {}, ed('Great projects', '宏偉項目')),
+    h('div', { class: 'project-list' }, v.projects.map(p => h('div', {
+      class: 'project' + (p.current ? ' current' : '') + ' ' + p.outcome, dataset: { age: p.age } },
+      h('div', { class: 'project-head' }, h('b', {}, `${ROMAN[p.age]} · ${store.lang === 'zh' && p.zh ? p.zh : p.name}`),
+        ' ', h('span', { class: 'tag' }, outcome(p))),
+      h('div', {}, ed('Take part: ', '參與費用：'), p.cost, dagger(p, 'cost')),
+      h('div', {}, ed('Reward: ', '獎勵：'), p.reward, dagger(p, 'reward')),
+      h('div', {}, ed('Penalty: ', '懲罰：'), p.penalty, dagger(p, 'penalty')),
+      h('div', { class: 'muted' }, ed('Holders: ', '持有者：'),
+        p.holders.length ? p.holders.map(i => page.cityLabel(i)).join(', ') : '–')))),
+    debts.length ? h('p', { class: 'muted' }, ed('Debt tokens: ', '負債標記：'), debts.join(' · ')) : null,
+    h('p', { class: 'muted small' }, '† ', ed('provisional value: the rulebook\'s tables are lost and no printed source confirms it.',
+      '暫定數值：規則書的表格遺失，沒有印刷來源確認。')));
 }
 
 // ---------------------------------------------------------------- score pad

@@ -11,6 +11,26 @@ pub fn setups(seed: u64) -> Vec<Setup> {
         players,
         seed,
         wonders: WonderDeal::RandomBoardsChooseSides,
+        expansions: Default::default(),
     });
     first.chain(second).collect()
+}
+
+/// Games with the Edifice expansion: both editions, 3 to 7 players (used by `bots_play` only).
+#[allow(dead_code)]
+pub fn edifice_setups(seed: u64) -> Vec<Setup> {
+    use wonders_core::Expansions;
+    (3..=7u8)
+        .flat_map(|players| {
+            [
+                Setup { expansions: Expansions::EDIFICE, ..Setup::new(players, seed) },
+                Setup {
+                    edition: Edition::Second,
+                    wonders: WonderDeal::RandomBoardsChooseSides,
+                    expansions: Expansions::EDIFICE,
+                    ..Setup::new(players, seed)
+                },
+            ]
+        })
+        .collect()
 }
