@@ -50,6 +50,10 @@ enum Command {
         /// The next wonder stage instead of a card.
         #[arg(long)]
         stage: bool,
+        /// Edifice: with --stage, also take part in the project of this Age (1–3); the stage
+        /// and the participation cost are paid together.
+        #[arg(long, value_name = "AGE", requires = "stage")]
+        take_part: Option<u8>,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -75,8 +79,8 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Score { file, json } => table::score(&file, json),
-        Command::Cost { file, player, card, stage, json } => {
-            table::cost(&file, player, card.as_deref(), stage, json)
+        Command::Cost { file, player, card, stage, take_part, json } => {
+            table::cost(&file, player, card.as_deref(), stage, take_part, json)
         }
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Serve(args) => serve::run(&args),

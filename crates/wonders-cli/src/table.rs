@@ -81,12 +81,20 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
     write_out(&text)
 }
 
-/// `wonders cost FILE|- --player I (--card NAME | --stage) [--json]`: every Pareto-minimal way to
-/// pay.
-pub fn cost(path: &Path, player: usize, card: Option<&str>, stage: bool, json: bool) -> Result<(), String> {
-    let target = match (card, stage) {
-        (Some(name), false) => Target::Card(name.to_string()),
-        (None, true) => Target::Stage,
+/// `wonders cost FILE|- --player I (--card NAME | --stage [--take-part AGE]) [--json]`: every
+/// Pareto-minimal way to pay.
+pub fn cost(
+    path: &Path,
+    player: usize,
+    card: Option<&str>,
+    stage: bool,
+    take_part: Option<u8>,
+    json: bool,
+) -> Result<(), String> {
+    let target = match (card, stage, take_part) {
+        (Some(name), false, None) => Target::Card(name.to_string()),
+        (None, true, None) => Target::Stage,
+        (None, true, Some(age)) => Target::StageAndTakePart(age),
         _ => return Err("give either --card NAME or --stage".into()),
     };
     let table = load(path)?;

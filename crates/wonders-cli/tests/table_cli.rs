@@ -306,3 +306,35 @@ fn score_an_edifice_table() {
     let text = ok(&["score", "-"], table.as_bytes());
     assert!(text.contains("provisional"), "{text}");
 }
+
+#[test]
+fn cost_of_a_stage_and_taking_part() {
+    // 001's example: a stage of 2 wood (Rhodes A stage 1) with Belvedere (1 coin, edifice.md
+    // §5.3) costs 2 wood + 1 coin, paid as one purchase. Ann makes 1 wood (Lumber Yard) and buys
+    // the other from Bob's Timber Yard (wood or stone), her left neighbour, for 2 coins (002
+    // trading: 2 coins a unit).
+    let table = |coins: u16, pawns: &[u8]| {
+        json!({"expansions": ["edifice"],
+            "projects": [{"name": "Belvedere", "completed": false}, {"name": "River Port", "completed": false},
+                         {"name": "Gold Reserves", "completed": false}],
+            "players": [
+                {"name": "Ann", "wonder": "Rhodes", "side": "A", "cards": ["Lumber Yard"], "coins": coins,
+                 "pawns": pawns},
+                {"name": "Bob", "wonder": "Giza", "side": "A", "cards": ["Timber Yard"]},
+                {"name": "Cy", "wonder": "Babylon", "side": "A"}]})
+        .to_string()
+    };
+    let args = ["cost", "-", "--player", "0", "--stage", "--take-part", "1", "--json"];
+    let out: Value = serde_json::from_str(&ok(&args, table(5, &[]).as_bytes())).expect("JSON");
+    assert_eq!(out, json!({"options": [{"left": 2, "right": 0, "bank": 1, "chain": false}]}));
+    // The stage alone: the same purchase without the coin.
+    let stage = ["cost", "-", "--player", "0", "--stage", "--json"];
+    let out: Value = serde_json::from_str(&ok(&stage, table(5, &[]).as_bytes())).expect("JSON");
+    assert_eq!(out, json!({"options": [{"left": 2, "right": 0, "bank": 0, "chain": false}]}));
+    // 2 coins buy the wood but leave nothing for Belvedere's coin.
+    let out: Value = serde_json::from_str(&ok(&args, table(2, &[]).as_bytes())).expect("JSON");
+    assert_eq!(out, json!({"options": []}));
+    // Once per Age: a pawn of Age I already held.
+    let text = ok(&args[..7], table(5, &[1]).as_bytes());
+    assert!(text.contains("already holds a pawn of Age 1"), "{text}");
+}

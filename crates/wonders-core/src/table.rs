@@ -255,6 +255,9 @@ pub enum Target {
     Card(String),
     /// The next stage of the player's wonder side.
     Stage,
+    /// Edifice: the next stage and taking part in the project of this Age (1–3), paid together
+    /// as one purchase (001 參與計劃; edifice.md §2).
+    StageAndTakePart(u8),
 }
 
 /// One way to pay for a construction.
@@ -709,6 +712,47 @@ impl Table {
                 };
                 let what = format!("stage {} of {} ({side})", city.stages + 1, wonder.name);
                 Ok(self.paid(player, what, &stage.cost, 0, city.coins))
+            }
+            &Target::StageAndTakePart(age) => {
+                let (Some(data), Some((ids, completed))) = (catalog.edifice.as_deref(), self.projects) else {
+                    return Err(TableError::Edifice(
+                        "taking part needs a table with \"expansions\": [\"edifice\"] and its \"projects\""
+                            .into(),
+                    ));
+                };
+                if !(1..=3).contains(&age) {
+                    return Err(TableError::Edifice(format!(
+                        "Age {age} does not exist (projects are of Age 1, 2 or 3)"
+                    )));
+                }
+                let a = age as usize - 1;
+                let project = data.project(ids[a]);
+                let stage_answer = self.cost(player, &Target::Stage)?;
+                let what = format!("{} and taking part in {} (Age {age})", stage_answer.what, project.name);
+                let refused = if stage_answer.reason.is_some() && stage_answer.options.is_empty() {
+                    stage_answer.reason
+                } else if completed[a] {
+                    Some(format!("{} is completed: no pawn is left to take", project.name))
+                } else if city.edifice.pawns[a] > 0 {
+                    Some(format!("{who} already holds a pawn of Age {age}: one participation per Age"))
+                } else if city.coins < u16::from(project.coins) {
+                    Some(format!(
+                        "taking part in {} costs {} coin(s); {who} has {}",
+                        project.name, project.coins, city.coins
+                    ))
+                } else {
+                    None
+                };
+                if let Some(reason) = refused {
+                    return Ok(CostAnswer { what, options: Vec::new(), reason: Some(reason) });
+                }
+                let wonder = catalog.wonder(city.wonder);
+                let stage = &wonder.stages(city.side)[city.stages as usize];
+                let mut need = stage.cost;
+                for r in crate::resources::Resource::ALL {
+                    need.add(r, project.resources.get(r));
+                }
+                Ok(self.paid(player, what, &need, project.coins, city.coins - u16::from(project.coins)))
             }
         }
     }
