@@ -131,7 +131,7 @@ impl ExecSpec {
     pub fn name(&self) -> String {
         if self.timeout_given {
             let t = self.timeout.as_millis();
-            if t % 1000 == 0 {
+            if t.is_multiple_of(1000) {
                 format!("exec:{}:timeout={}s", self.command, t / 1000)
             } else {
                 format!("exec:{}:timeout={t}ms", self.command)

@@ -322,7 +322,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         if threads == 1 { "" } else { "s" },
     );
     println!("seats of the first game: {}", list.join(", "));
-    if args.games % n as u64 != 0 {
+    if !args.games.is_multiple_of(n as u64) {
         println!(
             "note: {} games is not a multiple of {n}: the last {} game(s) leave the seats unbalanced",
             args.games,
