@@ -125,7 +125,7 @@ def test_chosen_wonders_and_scores_by_category():
     assert [c["wonder"] for c in v["cities"]] == ["Giza", "Rhodes", "Babylon"]
     assert v["cities"][0]["side"] == "A" and v["cities"][2]["side"] == "B"
     s = g.scores()[0]
-    assert list(s) == ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "total"]
+    assert list(s) == ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "edifice", "total"]
     assert s["treasury"] == 1 and s["total"] == 1  # 3 coins = 1 point (002 計分 2)
     assert g.record()["wonders"] == [
         {"wonder": "Giza", "side": "A"},
