@@ -20,7 +20,11 @@ async fn a_choice_is_taken_back_until_the_turn_resolves_and_survives_a_restart()
     let (status, body) = s.act(&table, &ada, st["turn_id"].as_u64(), &first).await;
     assert_eq!(status, 200, "{body}");
     let st = s.state(&table, Some(&ada)).await;
-    assert_eq!(st["pending"], json!([first]));
+    // (The pending action is in wire form: a name two Ages share, such as Loom, carries its
+    // `age` too, so compare the kind and the card.)
+    let pending = st["pending"].as_array().unwrap();
+    assert_eq!(pending.len(), 1, "{pending:?}");
+    assert_eq!((&pending[0]["type"], &pending[0]["card"]), (&first["type"], &first["card"]));
     assert_eq!(st["legal"], json!([]));
     // Only the seat's own token takes it back; a spectator has nothing to take back.
     let (status, _) = s.post(&format!("/api/tables/{table}/retract"), &json!({}), None).await;
