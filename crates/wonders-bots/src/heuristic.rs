@@ -941,13 +941,7 @@ fn reward_value(ctx: &Ctx, w: &Weights, p: &mut Persp, r: &Reward) -> f32 {
                 * (count(ctx.cities, p.city, what, Scope { own: true, neighbours: false }) as f32 + 1.5)
         }
         Reward::PointsPerSet { colours, points } => {
-            let sets = Colour::ALL
-                .iter()
-                .filter(|c| colours & c.bit() != 0)
-                .map(|c| city.colour_counts[*c as usize])
-                .min()
-                .unwrap_or(0);
-            points as f32 * (sets as f32 + 1.0)
+            points as f32 * (wonders_core::edifice::complete_sets(city, colours) as f32 + 1.0)
         }
         Reward::PointsPerKind(points) => {
             points as f32 * (city.colour_counts.iter().filter(|&&k| k > 0).count() as f32 + 1.0)

@@ -878,6 +878,24 @@ pub(crate) fn discard_built(game: &mut Game, city: usize, card: CardId) {
     }
 }
 
+/// How many complete sets of the `colours` (a [`Colour::bit`] mask) the city holds: the fewest
+/// cards of any one of them (Artisan District, edifice.md §5.3).
+///
+/// ```
+/// use wonders_core::{Game, Setup, card::Colour, edifice::complete_sets};
+/// let game = Game::new(&Setup::new(3, 1)).unwrap();
+/// // No card built yet: no brown + grey set.
+/// assert_eq!(complete_sets(game.city(0), Colour::Brown.bit() | Colour::Grey.bit()), 0);
+/// ```
+pub fn complete_sets(city: &City, colours: u8) -> u32 {
+    Colour::ALL
+        .iter()
+        .filter(|c| colours & c.bit() != 0)
+        .map(|c| u32::from(city.colour_counts[*c as usize]))
+        .min()
+        .unwrap_or(0)
+}
+
 /// The `edifice` score category of `seat`: the end-game rewards of the completed projects it
 /// holds a pawn of, minus its debt tokens (001 計分冊; edifice.md §5.2–5.3).
 pub fn score(catalog: &Catalog, cities: &[City], seat: usize) -> i32 {
@@ -896,13 +914,7 @@ pub fn score(catalog: &Catalog, cities: &[City], seat: usize) -> i32 {
             points += match *r {
                 Reward::PointsPer { what, points } => (count(cities, seat, what, own) * points as u32) as i32,
                 Reward::PointsPerSet { colours, points } => {
-                    let sets = Colour::ALL
-                        .iter()
-                        .filter(|c| colours & c.bit() != 0)
-                        .map(|c| city.colour_counts[*c as usize])
-                        .min()
-                        .unwrap_or(0);
-                    sets as i32 * points as i32
+                    complete_sets(city, colours) as i32 * points as i32
                 }
                 Reward::PointsPerKind(p) => {
                     city.colour_counts.iter().filter(|&&n| n > 0).count() as i32 * p as i32
