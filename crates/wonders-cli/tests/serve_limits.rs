@@ -5,68 +5,19 @@
 //! Every test is bounded in time; servers listen on 127.0.0.1 and are killed if a test fails.
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A running `wonders serve` and its address.
-struct Served {
-    child: Child,
-    addr: String,
-    stdout: std::sync::mpsc::Receiver<String>,
-}
-
-impl Drop for Served {
-    /// A failing test must not leave a server behind.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod common;
+use common::{Served, serve_binary};
 
 /// Starts `wonders serve` on a free loopback port with `flags`; `open_files` sets its limit on
 /// open files (through the shell's `ulimit`).
 fn serve(db: &Path, flags: &[&str], open_files: Option<u32>) -> Served {
-    serve_with_logs(db, flags, open_files, Stdio::inherit(), "warn")
-}
-
-fn serve_with_logs(db: &Path, flags: &[&str], open_files: Option<u32>, stderr: Stdio, level: &str) -> Served {
-    let bin = env!("CARGO_BIN_EXE_wonders");
-    let mut command = match open_files {
-        Some(n) => {
-            let mut c = Command::new("sh");
-            c.arg("-c").arg(format!("ulimit -n {n} && exec \"$0\" \"$@\"")).arg(bin);
-            c
-        }
-        None => Command::new(bin),
-    };
-    command.args(["serve", "--addr", "127.0.0.1:0", "--db"]).arg(db).args(flags);
-    let mut child = command
-        .env("RUST_LOG", level)
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .expect("the server starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server prints its address").unwrap();
-        if let Some(rest) = line.split("http://").nth(1) {
-            break rest
-                .trim_end_matches(|c: char| c != '/' && !c.is_ascii_digit())
-                .trim_end_matches('/')
-                .to_string();
-        }
-    };
-    // Keep reading its output so that it never blocks on a full pipe.
-    let (tx, stdout) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    Served { child, addr, stdout }
+    serve_binary(db, flags, open_files, Stdio::inherit(), "warn")
 }
 
 fn temp_db() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -599,7 +550,7 @@ fn healthz_metrics_and_graceful_shutdown() {
 #[test]
 fn logs_are_json_lines_carrying_the_request_id() {
     let (_dir, db) = temp_db();
-    let mut s = serve_with_logs(&db, &["--log-format", "json"], None, Stdio::piped(), "info");
+    let mut s = serve_binary(&db, &["--log-format", "json"], None, Stdio::piped(), "info");
     let refused = request(&s.addr, "POST", "/api/tables", "Content-Type: text/plain\r\n", "{}");
     assert_eq!(refused.status, 415);
     let id = refused.header("x-request-id").unwrap().to_string();

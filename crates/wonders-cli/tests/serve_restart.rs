@@ -2,46 +2,16 @@
 //! game exactly; the finished game's record replays with `wonders replay`.
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
-/// A running `wonders serve` and its address.
-struct Served {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Served {
-    /// A failing test must not leave a server behind.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod common;
+use common::{Served, serve_binary};
 
 fn serve(db: &Path) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wonders"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server prints its address").unwrap();
-        if let Some(rest) = line.split("http://").nth(1) {
-            break rest
-                .trim_end_matches(|c: char| c != '/' && !c.is_ascii_digit())
-                .trim_end_matches('/')
-                .to_string();
-        }
-    };
-    // Keep reading its output so that it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    Served { child, addr }
+    serve_binary(db, &[], None, Stdio::inherit(), "warn")
 }
 
 /// One HTTP/1.1 request: (status, JSON body).
