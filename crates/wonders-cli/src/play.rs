@@ -339,6 +339,7 @@ fn play_to_end(
             }
             log_text(&mut text, catalog, game.last_log(), names);
             if game.age() != age || game.is_over() {
+                edifice_age_text(&mut text, game, age, names);
                 military_text(&mut text, game, age, &tokens, names);
                 age = game.age();
                 tokens = game.cities().iter().map(|c| c.tokens).collect();
@@ -547,6 +548,9 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
     say!(text, "  wonder: {} (side {}), {}", w.name, side_label(catalog, me), wonder_text(catalog, me));
     say!(text, "  makes: {}", production_text(&me.production));
     say!(text, "  city: {}", cards_by_colour(catalog, me));
+    if let Some(line) = edifice_city_text(catalog, view, me) {
+        say!(text, "  {line}");
+    }
     projects_text(text, catalog, view, names);
     for (side, label, other) in [(0, "Left", (acting + 1) % n), (1, "Right", (acting + n - 1) % n)] {
         let Some(c) = view.cities.get(other) else {
@@ -562,7 +566,39 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         );
         say!(text, "  sells: {}{}", production_text(&c.for_sale), discount_text(me, side));
         say!(text, "  city: {}", cards_by_colour(catalog, c));
+        if let Some(line) = edifice_city_text(catalog, view, c) {
+            say!(text, "  {line}");
+        }
     }
+}
+
+/// Edifice: a city's pawns (with what became of each project) and debt tokens, e.g.
+/// `projects: pawns I (completed), III; debt tokens II (-3 VP)`; `None` without the expansion.
+fn edifice_city_text(catalog: &Catalog, view: &View, city: &City) -> Option<String> {
+    let (state, data) = (view.edifice.as_ref()?, catalog.edifice.as_deref()?);
+    let mut pawns = Vec::new();
+    for a in 0..3 {
+        for _ in 0..city.edifice.pawns[a] {
+            let outcome = match state.outcome[a] {
+                Outcome::Completed => " (completed)",
+                Outcome::Failed => " (failed)",
+                Outcome::Open => "",
+            };
+            pawns.push(format!("{}{outcome}", roman(a as u8 + 1)));
+        }
+    }
+    let mut s = format!(
+        "projects: {}",
+        if pawns.is_empty() { "no pawn".into() } else { format!("pawns {}", pawns.join(", ")) }
+    );
+    let debt: Vec<String> = (0..3)
+        .flat_map(|a| std::iter::repeat_n(a as u8 + 1, city.edifice.debt[a] as usize))
+        .map(|age| format!("{} (-{} VP)", roman(age), data.debt_points(age)))
+        .collect();
+    if !debt.is_empty() {
+        let _ = write!(s, "; debt tokens {}", debt.join(", "));
+    }
+    Some(s)
 }
 
 /// Edifice: the three great projects, the current one marked `>>`, with pawns left, holders,
@@ -895,6 +931,56 @@ pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames, tra
         let _ = write!(s, "; {}", parts.join(", "));
     }
     s
+}
+
+/// Edifice, at the end of `age`: what became of that Age's great project — completed (on which
+/// turn, the holders rewarded) or failed (its penalty, and for each city whether it held a pawn,
+/// paid, discarded a card or took the Age's debt token); nothing without the expansion.
+pub(crate) fn edifice_age_text(text: &mut String, game: &Game, age: u8, names: &SeatNames) {
+    let catalog = game.catalog();
+    let (Some(state), Some(data)) = (game.edifice(), catalog.edifice.as_deref()) else {
+        return;
+    };
+    let Some(a) = (age as usize).checked_sub(1).filter(|&a| a < 3) else {
+        return;
+    };
+    let p = data.project(state.projects[a]);
+    let events = game.history().iter().filter(|e| e.age == age).filter_map(|e| match e.played {
+        Played::Edifice(ev) if !matches!(ev, EdificeEvent::TookPart | EdificeEvent::UrPawn(_)) => {
+            Some((e, ev))
+        }
+        _ => None,
+    });
+    match state.outcome[a] {
+        Outcome::Completed => {
+            let rewarded: Vec<(&LogEntry, EdificeEvent)> =
+                events.filter(|(_, ev)| *ev == EdificeEvent::Rewarded).collect();
+            let turn = rewarded.first().map_or(String::new(), |(e, _)| format!(" on turn {}", e.turn));
+            say!(text, "== End of Age {}: great project {} COMPLETED{turn} ==", roman(age), p.name);
+            say!(text, "   reward: {}", p.reward_text());
+            for (e, _) in rewarded {
+                let coins = if e.income > 0 { format!(" (+{} coins)", e.income) } else { String::new() };
+                say!(text, "   {}: rewarded{coins}", names.get(e.seat as usize));
+            }
+        }
+        Outcome::Failed => {
+            say!(text, "== End of Age {}: great project {} FAILED ==", roman(age), p.name);
+            say!(text, "   penalty for every city without a pawn: {}", p.penalty);
+            for (e, ev) in events {
+                let what = match ev {
+                    EdificeEvent::Spared => "held a pawn: no penalty".to_string(),
+                    EdificeEvent::Paid => format!("paid: {}", p.penalty),
+                    EdificeEvent::Discarded(c) => format!("discarded {}", catalog.card(c).name),
+                    EdificeEvent::Debt => {
+                        format!("could not pay: took a debt token (-{} VP)", data.debt_points(age))
+                    }
+                    _ => continue,
+                };
+                say!(text, "   {}: {what}", names.get(e.seat as usize));
+            }
+        }
+        Outcome::Open => {}
+    }
 }
 
 /// The military conflicts at the end of `age`: each city's shields and the tokens it got.

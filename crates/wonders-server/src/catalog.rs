@@ -1,5 +1,6 @@
 //! The catalog endpoint: every card and wonder of an edition, with English and Chinese names,
-//! costs and effect summaries, for the UI to draw cards and switch languages.
+//! costs and effect summaries, for the UI to draw cards and switch languages; with the Edifice
+//! expansion's projects and debt tokens (the score pad lists them).
 
 use crate::msg::ApiError;
 use serde::Serialize;
@@ -44,11 +45,36 @@ struct WonderJson<'a> {
     sides: Vec<SideJson>,
 }
 
+/// An Edifice great project (for the score pad's lists and the game page's texts).
+#[derive(Serialize)]
+struct ProjectJson<'a> {
+    name: &'a str,
+    zh: &'a str,
+    age: u8,
+    cost: String,
+    reward: String,
+    penalty: String,
+    /// Whether any of its values is provisional (edifice.md §5).
+    provisional: bool,
+}
+
+/// The Edifice data: every project, and the points each Age's debt token costs.
+#[derive(Serialize)]
+struct EdificeJson<'a> {
+    projects: Vec<ProjectJson<'a>>,
+    /// VP lost per debt token of Age I, II and III.
+    debt: [u8; 3],
+    /// Whether each debt value is provisional.
+    debt_provisional: [bool; 3],
+}
+
 #[derive(Serialize)]
 struct CatalogJson<'a> {
     edition: &'static str,
     cards: Vec<CardJson<'a>>,
     wonders: Vec<WonderJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edifice: Option<EdificeJson<'a>>,
 }
 
 fn letters(r: &wonders_core::Resources) -> String {
@@ -96,7 +122,24 @@ fn build(catalog: &'static Catalog) -> String {
                 .collect(),
         })
         .collect();
-    let doc = CatalogJson { edition: catalog.edition.code(), cards, wonders };
+    let edifice = catalog.edifice.as_deref().map(|data| EdificeJson {
+        projects: data
+            .projects
+            .iter()
+            .map(|p| ProjectJson {
+                name: &p.name,
+                zh: &p.zh,
+                age: p.age,
+                cost: p.cost_text(),
+                reward: p.reward_text(),
+                penalty: p.penalty.to_string(),
+                provisional: p.provisional(),
+            })
+            .collect(),
+        debt: data.debt.map(|d| d.0),
+        debt_provisional: data.debt.map(|d| d.1.provisional()),
+    });
+    let doc = CatalogJson { edition: catalog.edition.code(), cards, wonders, edifice };
     serde_json::to_string(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 

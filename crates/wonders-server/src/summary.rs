@@ -63,6 +63,14 @@ pub struct CitySummary {
     /// The next wonder stage's cost (letters), if a stage is left.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_stage_cost: Option<String>,
+    /// Edifice: the points of its `edifice` category now (end-game rewards of the completed
+    /// projects it holds a pawn of, minus its debt tokens); left out when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edifice_points: i32,
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
 }
 
 /// The summaries of every city.
@@ -71,6 +79,7 @@ pub fn summaries(catalog: &Catalog, cities: &[City]) -> Vec<CitySummary> {
         .map(|i| {
             let c = &cities[i];
             let stages = catalog.wonder(c.wonder).stages(c.side);
+            let score = score_city(catalog, cities, i);
             CitySummary {
                 production: ProductionJson::from(&c.production),
                 for_sale: ProductionJson::from(&c.for_sale),
@@ -80,8 +89,9 @@ pub fn summaries(catalog: &Catalog, cities: &[City]) -> Vec<CitySummary> {
                 science_points: science_points(c.science, c.science_wild),
                 shields: c.shields,
                 military_points: c.tokens.points(),
-                score_now: score_city(catalog, cities, i).total,
+                score_now: score.total,
                 next_stage_cost: stages.get(c.stages as usize).map(|s| letters(&s.cost)),
+                edifice_points: score.edifice,
             }
         })
         .collect()

@@ -83,8 +83,18 @@ async fn first_enabled(c: &Client, css: &str) -> Option<fantoccini::elements::El
     None
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_game_in_headless_chromium() {
+/// One browser at a time: the tests of this file share the 2-core machine with everything else.
+static BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A headless Chromium driven by a chromedriver (both stopped when dropped), or `None` (with a
+/// message) when they are not installed outside CI.
+struct Browser {
+    client: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
+}
+
+async fn browser() -> Option<Browser> {
     let (Some(chromium), Some(chromedriver)) =
         (find_program(&["chromium", "chromium-browser", "google-chrome"]), find_program(&["chromedriver"]))
     else {
@@ -97,12 +107,10 @@ async fn a_whole_game_in_headless_chromium() {
         println!(
             "SKIPPED: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
         );
-        return;
+        return None;
     };
-    let (_dir, db) = temp_db();
-    let s = TestServer::start(&db).await;
     let port = free_port();
-    let _driver = Driver(
+    let driver = Driver(
         Command::new(&chromedriver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
@@ -127,7 +135,7 @@ async fn a_whole_game_in_headless_chromium() {
     let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
     builder.capabilities(caps);
     let start = Instant::now();
-    let c = loop {
+    let client = loop {
         match builder.connect(&format!("http://127.0.0.1:{port}")).await {
             Ok(c) => break c,
             Err(e) => {
@@ -136,6 +144,18 @@ async fn a_whole_game_in_headless_chromium() {
             }
         }
     };
+    Some(Browser { client, _driver: driver, _profile: profile })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_in_headless_chromium() {
+    let _one = BROWSER.lock().await;
+    let Some(b) = browser().await else {
+        return;
+    };
+    let c = b.client.clone();
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
 
     // The lobby: 3 players, seats 2 and 3 bots (the default for seats after the first).
     c.goto(&s.url("/")).await.unwrap();
@@ -577,4 +597,329 @@ async fn score_pad(c: &Client, s: &TestServer) {
     let (status, body) = s.post("/api/score", &table, None).await;
     assert_eq!(status, 200);
     assert_eq!(body["players"][1]["total"], json!(7));
+}
+
+/// Sets a form control's value as a player would and fires its `change` event (the page reads
+/// values on `change`; WebDriver's typing fires it only when the focus leaves).
+async fn set_value(c: &Client, css: &str, index: usize, value: &str) {
+    let done = c
+        .execute(
+            "const e = document.querySelectorAll(arguments[0])[arguments[1]]; if (!e) return false;
+             e.value = arguments[2]; e.dispatchEvent(new Event('change')); return true",
+            vec![json!(css), json!(index), json!(value)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(done, json!(true), "no element {css} [{index}]");
+}
+
+/// Issue 10, What to build 7 and 9: the score pad's Free City row and its Edifice fields, entered,
+/// scored, downloaded and loaded back; and an Edifice game's city summaries, Age-end panel and
+/// log blocks (projects completed or failed, penalties, debt tokens).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_score_pad_and_edifice_in_headless_chromium() {
+    let _one = BROWSER.lock().await;
+    let Some(b) = browser().await else {
+        return;
+    };
+    let c = b.client.clone();
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    score_pad_free_city(&c, &s).await;
+    score_pad_edifice(&c, &s).await;
+    edifice_game(&c, &s).await;
+    c.close().await.unwrap();
+    s.stop().await;
+}
+
+/// The Free City row: ticked, the pad holds 2 players and the Free City (1st edition, no more
+/// rows); the sheet shows the Free City without a place.
+async fn score_pad_free_city(c: &Client, s: &TestServer) {
+    c.goto(&s.url("/score")).await.unwrap();
+    wait_for(c, "the score pad", "document.getElementById('pad-free-city')").await;
+    click(c, &c.find(Locator::Id("pad-free-city")).await.unwrap()).await;
+    wait_for(c, "the Free City row", "document.querySelector('.pad-row.free-city')").await;
+    let form = js(
+        c,
+        "return [document.querySelectorAll('.pad-row').length, document.querySelectorAll('.pad-row')[2].classList.contains('free-city'),
+                 document.getElementById('pad-add').disabled, document.getElementById('pad-edition').disabled,
+                 document.querySelector('.pad-row.free-city .free-city-tag').textContent]",
+    )
+    .await;
+    assert_eq!(form, json!([3, true, true, true, "Free City"]));
+    // 002 2人變體規則 as in the core's table test: Ann (Giza A, stage 1, Lumber Yard, 6 coins,
+    // +1), Bob (Rhodes A, Barracks, 9 coins, +1 −1), the Free City (Babylon A, Clay Pool, 3 coins,
+    // −1).
+    for (row, wonder) in [(0, "Giza"), (1, "Rhodes"), (2, "Babylon")] {
+        set_value(c, ".pad-wonder", row, wonder).await;
+        set_value(c, ".pad-side", row, "A").await;
+    }
+    set_value(c, ".pad-stages", 0, "1").await;
+    for (row, name, coins, card) in
+        [(0, "Ann", "6", "Lumber Yard"), (1, "Bob", "9", "Barracks"), (2, "", "3", "Clay Pool")]
+    {
+        if !name.is_empty() {
+            set_value(c, ".pad-name", row, name).await;
+        }
+        set_value(c, ".pad-coins", row, coins).await;
+        set_value(c, ".pad-card", row, card).await;
+        wait_for(
+            c,
+            "the card",
+            &format!("document.querySelectorAll('.pad-row')[{row}].querySelector('.pad-cards .mini')"),
+        )
+        .await;
+    }
+    set_value(c, ".pad-tok-1", 0, "1").await;
+    set_value(c, ".pad-tok-1", 1, "1").await;
+    set_value(c, ".pad-tok-m1", 1, "1").await;
+    set_value(c, ".pad-tok-m1", 2, "1").await;
+    let table = js(c, "return padTable()").await;
+    assert_eq!(table["edition"], json!("1e"));
+    assert_eq!(table["players"][2]["free_city"], json!(true));
+    assert_eq!(table["players"][2]["name"], json!("Free City"));
+    assert_eq!(table["players"][1]["military"], json!([1, -1]));
+    assert!(table.get("expansions").is_none(), "{table}");
+    click(c, &c.find(Locator::Id("pad-score")).await.unwrap()).await;
+    wait_for(c, "the sheet", "document.getElementById('pad-sheet')").await;
+    // Ann: 1 + 2 (6 coins) + 3 (stage 1) = 6; Bob: 1 − 1 + 3 (9 coins) = 3; the Free City:
+    // −1 + 1 (3 coins) = 0, and no place.
+    let sheet = js(
+        c,
+        "return [...document.querySelectorAll('#pad-sheet tbody tr')].map(r => [r.querySelector('th').textContent,
+                 r.querySelector('.cat-total').textContent, r.querySelector('.rank').textContent, r.classList.contains('free-city')])",
+    )
+    .await;
+    assert_eq!(
+        sheet,
+        json!([["Ann", "6", "1", false], ["Bob", "3", "2", false], ["Free City", "0", "–", true]])
+    );
+    shot(c, "16-score-pad-free-city.png").await;
+    // What it downloads is what `wonders score` reads (the core's table format) and loads back.
+    let (status, body) = s.post("/api/score", &table, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["players"][2]["rank"], Value::Null);
+    let again = js(c, "loadPad(JSON.parse(JSON.stringify(padTable()))); return padTable()").await;
+    assert_eq!(again, table);
+    wait_for(c, "the reloaded rows", "document.querySelectorAll('.pad-row.free-city').length === 1").await;
+    // Unticked: three players again, the third an ordinary player.
+    click(c, &c.find(Locator::Id("pad-free-city")).await.unwrap()).await;
+    wait_for(c, "no Free City", "!document.querySelector('.pad-row.free-city')").await;
+    assert_eq!(js(c, "return padTable().players.some(p => p.free_city)").await, json!(false));
+}
+
+/// The Edifice fields: projects of each Age (one completed), pawns and debt tokens by Age.
+async fn score_pad_edifice(c: &Client, s: &TestServer) {
+    c.goto(&s.url("/score")).await.unwrap();
+    wait_for(c, "the score pad", "document.getElementById('pad-edifice')").await;
+    click(c, &c.find(Locator::Id("pad-edifice")).await.unwrap()).await;
+    wait_for(c, "the projects", "document.querySelectorAll('.pad-project').length === 3").await;
+    // Each Age's list holds that Age's five projects (edifice.md §5.3).
+    let lists =
+        js(c, "return [...document.querySelectorAll('.pad-project-name')].map(s => s.options.length)").await;
+    assert_eq!(lists, json!([5, 5, 5]));
+    set_value(c, ".pad-project-name", 0, "Belvedere").await;
+    wait_for(c, "Belvedere", "document.querySelector('.pad-project-name').value === 'Belvedere'").await;
+    click(c, &c.find(Locator::Css(".pad-project-done")).await.unwrap()).await;
+    for (row, wonder) in [(0, "Giza"), (1, "Rhodes"), (2, "Babylon")] {
+        set_value(c, ".pad-wonder", row, wonder).await;
+        set_value(c, ".pad-side", row, "A").await;
+    }
+    set_value(c, ".pad-stages", 0, "2").await;
+    for (row, name) in [(0, "Ann"), (1, "Bob"), (2, "Cy")] {
+        set_value(c, ".pad-name", row, name).await;
+    }
+    // Ann took part in Belvedere (completed); Bob took Age II's debt token.
+    set_value(c, ".pad-pawns-1", 0, "1").await;
+    set_value(c, ".pad-debt-2", 1, "1").await;
+    let table = js(c, "return padTable()").await;
+    assert_eq!(table["expansions"], json!(["edifice"]));
+    assert_eq!(table["projects"][0], json!({"name": "Belvedere", "completed": true}));
+    assert_eq!(table["projects"][1]["completed"], json!(false));
+    assert_eq!((&table["players"][0]["pawns"], &table["players"][1]["debt"]), (&json!([1]), &json!([2])));
+    click(c, &c.find(Locator::Id("pad-score")).await.unwrap()).await;
+    wait_for(c, "the sheet", "document.querySelector('#pad-sheet th.cat-edifice')").await;
+    // Ann: Giza A stages 1 and 2 (3 + 5) and Belvedere's 1 VP per own wonder stage (2);
+    // Bob: Age II debt −3 (edifice.toml, confirmed); Cy: 0.
+    let sheet = js(
+        c,
+        "return [...document.querySelectorAll('#pad-sheet tbody tr')].map(r => [r.querySelector('.cat-wonder').textContent,
+                 r.querySelector('.cat-edifice').textContent, r.querySelector('.cat-total').textContent])",
+    )
+    .await;
+    assert_eq!(sheet, json!([["8", "2", "10"], ["0", "-3", "-3"], ["0", "0", "0"]]));
+    c.execute("window.scrollTo(0, document.getElementById('pad-projects').offsetTop - 50)", vec![])
+        .await
+        .unwrap();
+    shot(c, "17-score-pad-edifice.png").await;
+    let (status, body) = s.post("/api/score", &table, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["players"][0]["edifice"], json!(2));
+    let again = js(c, "loadPad(JSON.parse(JSON.stringify(padTable()))); return padTable()").await;
+    assert_eq!(again, table);
+    js(c, "document.getElementById('pad-score').click()").await;
+    wait_for(c, "the sheet again", "document.querySelector('#pad-sheet th.cat-edifice')").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(
+        c,
+        "Chinese",
+        "document.getElementById('pad-edifice').parentElement.textContent.includes('穹樓')",
+    )
+    .await;
+    let zh = js(c, "return [document.querySelector('.pad-project small').textContent, document.querySelector('.pad-edifice').textContent]").await;
+    assert!(zh[0].as_str().unwrap().contains("奇蹟階段"), "Belvedere's reward in Chinese: {zh}");
+    assert!(zh[1].as_str().unwrap().contains("負債標記"), "{zh}");
+    c.execute("window.scrollTo(0, document.getElementById('pad-projects').offsetTop - 50)", vec![])
+        .await
+        .unwrap();
+    shot(c, "18-score-pad-edifice-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+}
+
+/// An Edifice game played to the start of Age II: every city's summary shows its pawns and debt,
+/// the Age-end panel and its log block tell what became of the Age I project, as the server's
+/// history says.
+async fn edifice_game(c: &Client, s: &TestServer) {
+    let body = json!({"players": 3, "expansions": ["edifice"], "seats": [{}, {"bot": "heuristic"}, {"bot": "heuristic"}]});
+    let (status, info) = s.post("/api/tables", &body, None).await;
+    assert_eq!(status, 201, "{info}");
+    let table = info["id"].as_str().unwrap().to_string();
+    let ada = s.take(&table, 0, "Ada").await;
+    sit(c, s, &table, 0, &ada).await;
+    wait_for(
+        c,
+        "the game",
+        "document.body.dataset.status === 'playing' && document.querySelector('button.act')",
+    )
+    .await;
+    assert_eq!(js(c, "return document.querySelectorAll('.city .edifice-line').length").await, json!(3));
+    // Play Age I: the wonder stage with the project when offered, else the first action.
+    let started = Instant::now();
+    let mut took_part = false;
+    loop {
+        let st = s.state(&table, Some(&ada)).await;
+        if st["view"]["age"] == json!(2) {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "Age I did not end in time");
+        let turn = body_data(c, "turnId").await;
+        let step = body_data(c, "step").await;
+        let part = if took_part {
+            None
+        } else {
+            st["legal"].as_array().unwrap().iter().position(|a| a["take_part"] == json!(true))
+        };
+        let clicked = match part {
+            Some(_) => {
+                // The stage with the project is a way to pay in the one wonder control.
+                let label = js(
+                    c,
+                    "const b = [...document.querySelectorAll('#wonder-ctl button')]; return b.map(x => x.textContent).join(' | ')",
+                )
+                .await;
+                let opened = js(c, "const ch = document.querySelector('#wonder-ctl button.choose'); if (ch) ch.click(); return !!ch").await;
+                if opened == json!(true) {
+                    wait_for(
+                        c,
+                        "the wonder chooser",
+                        "document.querySelector('#wonder-ctl .options button')",
+                    )
+                    .await;
+                }
+                let ok = js(
+                    c,
+                    "const b = [...document.querySelectorAll('#wonder-ctl button.act-wonder')].find(x => x.textContent.includes('take part'));
+                     if (b) b.click(); return !!b",
+                )
+                .await;
+                assert_eq!(ok, json!(true), "take part offered in the wonder control: {label}");
+                took_part = true;
+                true
+            }
+            None => match first_enabled(c, "button.act").await {
+                Some(b) => {
+                    click(c, &b).await;
+                    true
+                }
+                None => false,
+            },
+        };
+        if clicked {
+            wait_for(
+                c,
+                "the action to be applied",
+                &format!(
+                    "document.body.dataset.turnId !== '{turn}' || document.body.dataset.step !== '{step}'"
+                ),
+            )
+            .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    wait_for(c, "the Age-end panel", "document.querySelector('#age-end .edifice-age-end')").await;
+    let st = s.state(&table, Some(&ada)).await;
+    let project = &st["view"]["projects"][0];
+    let outcome = project["outcome"].as_str().unwrap();
+    let events: Vec<&Value> = st["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["age"] == json!(1) && e["played"].as_str().unwrap().starts_with("edifice_"))
+        .filter(|e| !["edifice_took_part", "edifice_ur_pawn"].contains(&e["played"].as_str().unwrap()))
+        .collect();
+    let shown = js(
+        c,
+        "const p = document.querySelector('#age-end .edifice-age-end');
+         return [p.querySelector('.tag').textContent, [...p.querySelectorAll('li')].map(l => l.className).filter(x => x),
+                 document.querySelector('.log-age-end .edifice-age-end').textContent === p.textContent]",
+    )
+    .await;
+    let expected: Vec<String> =
+        events.iter().map(|e| format!("ed-{}", &e["played"].as_str().unwrap()["edifice_".len()..])).collect();
+    assert_eq!(shown[0], json!(outcome), "{project}");
+    assert_eq!(shown[1], json!(expected), "one line per city's outcome: {events:?}");
+    assert_eq!(shown[2], json!(true), "the log block says the same");
+    match outcome {
+        // Completed: every holder of an Age I pawn was rewarded.
+        "completed" => assert_eq!(expected.len(), project["holders"].as_array().unwrap().len()),
+        // Failed: every city has its line (spared, paid, discarded or in debt).
+        _ => assert_eq!(expected.len(), 3),
+    }
+    // Each city's summary: its pawns and its debt tokens as the view holds them.
+    let cities = st["view"]["cities"].as_array().unwrap();
+    let lines = js(
+        c,
+        "return [...document.querySelectorAll('.cities .city')].sort((a, b) => a.dataset.city - b.dataset.city)
+           .map(e => [e.querySelectorAll('.edifice-line .pawn').length, e.querySelectorAll('.edifice-line .tok-debt').length])",
+    )
+    .await;
+    let expected: Vec<Value> = cities
+        .iter()
+        .map(|c| {
+            let n = |k: &str| c.get(k).and_then(|v| v.as_array()).map_or(0, |a| a.len());
+            json!([n("pawns"), n("debt")])
+        })
+        .collect();
+    assert_eq!(lines, json!(expected));
+    if took_part {
+        assert!(
+            cities[0]["pawns"].as_array().is_some_and(|p| p.contains(&json!(1))),
+            "Ada took part in Age I"
+        );
+    }
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "19-edifice-age-end.png").await;
+    c.execute("document.querySelector('.city.mine').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "20-edifice-city-summary.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(
+        c,
+        "Chinese",
+        "document.querySelector('#age-end .edifice-age-end b').textContent.includes('宏偉項目')",
+    )
+    .await;
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "21-edifice-age-end-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
 }
