@@ -1074,6 +1074,68 @@ mod tests {
         assert!(text.contains("(provisional)"));
         assert!(text.contains("COMPLETED") || text.contains("FAILED"));
         assert!(text.contains("edifice"), "the score sheet has the category");
+        // The human's city and both neighbours say which pawns and debt tokens they hold.
+        assert!(text.matches("  projects: ").count() >= 3, "{text}");
+    }
+
+    #[test]
+    fn each_age_end_tells_what_became_of_its_project() {
+        // A whole Edifice game of bots, with its record: the Age-end block of each Age names
+        // the project and its outcome as the game holds them, with one line per rewarded holder
+        // (completed) or per city (failed: spared, paid, discarded or in debt).
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("edifice.json");
+        for seed in [3, 8] {
+            let mut a = args(0, true);
+            a.seed = Some(seed);
+            a.exp.expansions = wonders_core::Expansions::EDIFICE;
+            a.bots = "heuristic".into();
+            a.record = Some(path.clone());
+            let mut out = Vec::new();
+            play(&a, &mut Cursor::new(""), false, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let game = record.replay().unwrap();
+            let data = game.catalog().edifice.as_deref().unwrap();
+            let state = game.edifice().unwrap();
+            for age in 1..=3u8 {
+                let a = age as usize - 1;
+                let name = &data.project(state.projects[a]).name;
+                let events: Vec<EdificeEvent> = game
+                    .history()
+                    .iter()
+                    .filter(|e| e.age == age)
+                    .filter_map(|e| match e.played {
+                        Played::Edifice(ev)
+                            if !matches!(ev, EdificeEvent::TookPart | EdificeEvent::UrPawn(_)) =>
+                        {
+                            Some(ev)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let (word, lines) = match state.outcome[a] {
+                    Outcome::Completed => ("COMPLETED", 1 + events.len()),
+                    Outcome::Failed => ("FAILED", 1 + events.len()),
+                    Outcome::Open => panic!("every project is decided at its Age's end"),
+                };
+                let head = format!("== End of Age {}: great project {name} {word}", roman(age));
+                let at = text.find(&head).unwrap_or_else(|| panic!("{head} missing:\n{text}"));
+                let block: Vec<&str> =
+                    text[at..].lines().skip(1).take_while(|l| l.starts_with("   ")).collect();
+                // Its lines come before the military conflicts' heading.
+                assert_eq!(block.len(), lines, "{head}: {block:?}");
+                if state.outcome[a] == Outcome::Failed {
+                    assert_eq!(events.len(), 3, "every city has its line: {block:?}");
+                    let debts = events.iter().filter(|e| **e == EdificeEvent::Debt).count();
+                    let debt_points = format!("took a debt token (-{} VP)", data.debt_points(age));
+                    assert_eq!(block.iter().filter(|l| l.contains(&debt_points)).count(), debts);
+                }
+                for l in &block {
+                    assert!(l.chars().count() <= 80, "over 80 columns: {l}");
+                }
+            }
+        }
     }
 
     #[test]
