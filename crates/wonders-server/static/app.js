@@ -114,7 +114,8 @@ const TEXT = {
   discardIncome: ['discard', '棄牌'], tradeIncome: ['trade', '貿易'], cardIncome: ['from the card', '卡牌'],
   notify: ['Notify me when it is my move', '輪到我時通知我'],
   freeCityTurn: ['Free City: chosen this turn by', '自由城市：本回合由此玩家選擇'],
-  forFreeCity: ['Now choose for the Free City (your own card is set aside).', '現在替自由城市選牌（你自己的牌已放在一旁）。'],
+  forFreeCity: ['Now choose for the Free City (your own card is set aside). It must build a card it can build free through a chain, and discards only when it can build nothing (2-player rules).',
+    '現在替自由城市選牌（你自己的牌已放在一旁）。能以連鎖免費建造的牌必須免費建造；只有在無牌可建造時才棄牌（2 人規則）。'],
   youFinished: ['You finished', '你的名次：'], of: ['of', '共'], winnerIs: ['Winner', '勝者'],
   chart: ['Points by category', '各類得分'], sideOf: ['side', '面'], chooseYourSide: ['Choose the side of your wonder board', '選擇你的奇蹟圖板面'],
   scorePad: ['Score pad', '計分板'], scorePadIntro: ['Score a game played with the box: enter each city clockwise, then Score.', '為實體遊戲計分：依順時針輸入每座城市，然後按「計分」。'],
@@ -139,7 +140,7 @@ const ROMAN = ['', 'I', 'II', 'III'];
 const COLOURS = ['brown', 'grey', 'blue', 'yellow', 'red', 'green', 'purple'];
 const CATS = ['military', 'treasury', 'wonder', 'civilian', 'science', 'commercial', 'guilds'];
 const CAT_COLOURS = { military: '#b8322a', treasury: '#e8b923', wonder: '#9a4d12', civilian: '#2f6db3',
-  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96' };
+  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96', edifice: '#4a6b7a' };
 
 // Resources: letter → names, colour and a distinct shape.
 const RES = {
@@ -204,6 +205,12 @@ function sideLabel(label) {
 }
 function editionLabel(code) {
   return zh() ? ({ '1e': '第一版', '2e': '第二版' }[code] || code) : ({ '1e': '1st edition', '2e': '2nd edition' }[code] || code);
+}
+// How boards are dealt; the server may store the expansions after a `+` (`random+edifice`):
+// they are shown as their own tags.
+function wondersLabel(mode) {
+  const m = String(mode || '').split('+')[0];
+  return m === 'random' ? t('random') : m === 'choose' ? t('choose') : m === 'A' ? t('allA') : m === 'B' ? t('allB') : sideLabel(m);
 }
 function phaseLabel(p) { return TEXT['phase_' + p] ? t('phase_' + p) : p.replace(/_/g, ' '); }
 function ordinal(n) {
@@ -457,6 +464,7 @@ async function lobby() {
       h('div', { class: 'table-title' }, tableTitle(tbl)),
       h('div', { class: 'table-meta' },
         h('span', { class: 'tag' }, editionLabel(tbl.edition)), ' ',
+        (tbl.expansions || []).map(x => [h('span', { class: 'tag expansion' }, x === 'edifice' ? t('edifice') : x), ' ']),
         h('span', { class: 'tag' }, `${taken}/${tbl.players} ${t('seated')}`), ' ',
         h('span', { class: 'tag status-' + tbl.status }, t('status_' + tbl.status)),
         tbl.status === 'playing' ? h('span', { class: 'muted' }, ` ${t('age')} ${ROMAN[tbl.age] || tbl.age} · ${t('turn')} ${tbl.turn}`) : null,
@@ -636,7 +644,8 @@ class TablePage {
     return h('section', { class: 'panel table-head' },
       h('h1', {}, tableTitle(st.table), ' ',
         h('span', { class: 'tag' }, editionLabel(st.table.edition)), ' ',
-        h('span', { class: 'tag' }, st.table.wonders === 'random' ? t('random') : st.table.wonders === 'choose' ? t('choose') : sideLabel(st.table.wonders)), ' ',
+        h('span', { class: 'tag' }, wondersLabel(st.table.wonders)), ' ',
+        (st.table.expansions || []).map(x => [h('span', { class: 'tag expansion' }, x === 'edifice' ? t('edifice') : x), ' ']),
         h('span', { class: 'tag status-' + st.table.status }, t('status_' + st.table.status))),
       st.table.status === 'waiting' ? h('div', { class: 'share' }, t('share'), ' ', input,
         h('button', { type: 'button', onclick: () => {
@@ -1127,24 +1136,31 @@ class TablePage {
         ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record'))));
   }
 
-  // Each player's points by category as a stacked bar (negative military to the left of 0).
+  // Each player's points by category as a stacked bar (negative military, and negative Edifice
+  // points from debt tokens, to the left of 0).
   chart(lines) {
+    const cats = (this.state.table.expansions || []).includes('edifice') ? [...CATS, 'edifice'] : CATS;
     const W = 640; const rowH = 26; const labelW = 110;
-    const neg = Math.max(0, ...lines.map(l => -Math.min(0, l.military)));
-    const pos = Math.max(1, ...lines.map(l => CATS.reduce((a, k) => a + Math.max(0, l[k]), 0)));
+    const negOf = l => cats.reduce((a, k) => a + Math.max(0, -(l[k] || 0)), 0);
+    const neg = Math.max(0, ...lines.map(negOf));
+    const pos = Math.max(1, ...lines.map(l => cats.reduce((a, k) => a + Math.max(0, l[k] || 0), 0)));
     const scale = (W - labelW - 40) / (pos + neg);
     const x0 = labelW + neg * scale;
     const height = lines.length * rowH + 30;
     const rows = lines.map((l, i) => {
       let x = x0;
+      let xn = x0;
       const y = i * rowH + 4;
       const bars = [];
-      if (l.military < 0) {
-        bars.push(s('rect', { x: x0 + l.military * scale, y, width: -l.military * scale, height: rowH - 8, fill: CAT_COLOURS.military, opacity: 0.6 },
-          s('title', {}, `${t('military')} ${l.military}`)));
+      for (const k of cats) {
+        const v = l[k] || 0;
+        if (v >= 0) continue;
+        xn += v * scale;
+        bars.push(s('rect', { x: xn, y, width: -v * scale, height: rowH - 8, fill: CAT_COLOURS[k], opacity: 0.6, class: 'neg-' + k },
+          s('title', {}, `${t(k)} ${v}`)));
       }
-      for (const k of CATS) {
-        const val = Math.max(0, l[k]);
+      for (const k of cats) {
+        const val = Math.max(0, l[k] || 0);
         if (!val) continue;
         bars.push(s('rect', { x, y, width: val * scale, height: rowH - 8, fill: CAT_COLOURS[k] }, s('title', {}, `${t(k)} ${l[k]}`)));
         if (val * scale > 16) bars.push(s('text', { x: x + val * scale / 2, y: y + rowH / 2 + 1, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, val));
@@ -1153,8 +1169,14 @@ class TablePage {
       return s('g', {}, s('text', { x: 4, y: y + rowH / 2 + 1, 'font-size': 12 }, this.cityLabel(i)), bars,
         s('text', { x: x + 4, y: y + rowH / 2 + 1, 'font-size': 12, 'font-weight': 700 }, l.total));
     });
-    const legend = CATS.map((k, j) => s('g', {}, s('rect', { x: labelW + j * 76, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
-      s('text', { x: labelW + j * 76 + 14, y: height - 9, 'font-size': 10 }, t(k))));
+    // The key: each label as wide as its text (about 6 px a letter at this size, 11 a CJK one).
+    let lx = labelW - 40;
+    const legend = cats.map(k => {
+      const x = lx;
+      lx += 24 + [...t(k)].reduce((a, ch) => a + (ch.charCodeAt(0) > 0x2e80 ? 11 : 6), 0);
+      return s('g', {}, s('rect', { x, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
+        s('text', { x: x + 14, y: height - 9, 'font-size': 10 }, t(k)));
+    });
     return s('svg', { class: 'chart', id: 'score-chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chart') },
       rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
   }

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{TestServer, temp_db};
+use common::{TestServer, play_http, temp_db};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -532,6 +532,7 @@ async fn free_city_step(c: &Client, s: &TestServer) {
     wait_for(c, "the hand", "document.querySelectorAll('.hand .card').length === 8").await;
     let line = js(c, "return document.querySelector('.free-city-line').textContent").await;
     assert!(line.as_str().unwrap().contains("Free City: chosen this turn by Ada"), "{line}");
+    let discard_buttons = js(c, "return document.querySelectorAll('button.act-discard').length").await;
     js(c, "document.querySelectorAll('button.act-discard')[0].click()").await;
     wait_for(
         c,
@@ -540,6 +541,10 @@ async fn free_city_step(c: &Client, s: &TestServer) {
     )
     .await;
     assert_eq!(js(c, "return document.querySelectorAll('.hand .card').length").await, json!(7));
+    // The Free City discards only when it can build nothing: the page says so (the buttons go).
+    let note = js(c, "return document.querySelector('.for-free-city').textContent").await;
+    assert!(note.as_str().unwrap().contains("discards only when it can build nothing"), "{note}");
+    assert!(discard_buttons.as_u64().unwrap() >= 8, "Ada's own hand had its discard buttons");
     c.execute("window.scrollTo(0, document.querySelector('.status').offsetTop - 60)", vec![]).await.unwrap();
     shot(c, "13-free-city.png").await;
 }
@@ -627,7 +632,8 @@ async fn the_score_pad_and_edifice_in_headless_chromium() {
     let s = TestServer::start(&db).await;
     score_pad_free_city(&c, &s).await;
     score_pad_edifice(&c, &s).await;
-    edifice_game(&c, &s).await;
+    let (table, ada) = edifice_game(&c, &s).await;
+    edifice_game_over(&c, &s, &table, &ada).await;
     c.close().await.unwrap();
     s.stop().await;
 }
@@ -779,7 +785,7 @@ async fn score_pad_edifice(c: &Client, s: &TestServer) {
 /// An Edifice game played to the start of Age II: every city's summary shows its pawns and debt,
 /// the Age-end panel and its log block tell what became of the Age I project, as the server's
 /// history says.
-async fn edifice_game(c: &Client, s: &TestServer) {
+async fn edifice_game(c: &Client, s: &TestServer) -> (String, String) {
     let body = json!({"players": 3, "expansions": ["edifice"], "seats": [{}, {"bot": "heuristic"}, {"bot": "heuristic"}]});
     let (status, info) = s.post("/api/tables", &body, None).await;
     assert_eq!(status, 201, "{info}");
@@ -922,4 +928,47 @@ async fn edifice_game(c: &Client, s: &TestServer) {
     c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
     shot(c, "21-edifice-age-end-zh.png").await;
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    (table, ada)
+}
+
+/// The same Edifice game played to its end: the score sheet and the chart have the edifice
+/// category (debt drawn left of 0), and the log has each Age's project block.
+async fn edifice_game_over(c: &Client, s: &TestServer, table: &str, ada: &str) {
+    play_http(s, table, &[ada.to_string()], 1).await;
+    wait_for(c, "the score sheet", "document.querySelector('.score-sheet th.cat-edifice')").await;
+    let st = s.state(table, None).await;
+    let scores = st["scores"].as_array().unwrap();
+    let edifice: Vec<String> =
+        scores.iter().map(|l| l["edifice"].as_i64().unwrap_or(0).to_string()).collect();
+    let shown = js(
+        c,
+        "return [...document.querySelectorAll('.score-sheet td.cat-edifice')].map(td => td.textContent)",
+    )
+    .await;
+    assert_eq!(shown, json!(edifice));
+    // The chart: 3 rows and 8 categories in the key; one bar left of 0 per negative Edifice score.
+    assert_eq!(js(c, "return document.querySelectorAll('#score-chart g').length").await, json!(3 + 8));
+    let negative = scores.iter().filter(|l| l["edifice"].as_i64().unwrap_or(0) < 0).count();
+    assert_eq!(
+        js(c, "return document.querySelectorAll('#score-chart rect.neg-edifice').length").await,
+        json!(negative)
+    );
+    // Each Age's end has its project block in the log, and the last one is in the panel.
+    assert_eq!(
+        js(c, "return document.querySelectorAll('.log-age-end .edifice-age-end').length").await,
+        json!(3)
+    );
+    let outcome = st["view"]["projects"][2]["outcome"].as_str().unwrap().to_string();
+    assert_eq!(
+        js(c, "return document.querySelector('#age-end .edifice-age-end .tag').textContent").await,
+        json!(outcome)
+    );
+    // The header names the expansion as its own tag (the server stores it as `random+edifice`).
+    let head =
+        js(c, "return [...document.querySelectorAll('.table-head .tag')].map(e => e.textContent)").await;
+    assert_eq!(head, json!(["1st edition", "random boards and sides", "Edifice", "over"]));
+    c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    shot(c, "22-edifice-game-over.png").await;
+    c.execute("document.querySelector('.log').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "23-edifice-log.png").await;
 }
