@@ -157,10 +157,10 @@ async fn a_whole_game_in_headless_chromium() {
     let (_dir, db) = temp_db();
     let s = TestServer::start(&db).await;
 
-    // The lobby: 3 players, seats 2 and 3 bots (the default for seats after the first).
+    // The lobby: 4 players, seats 2 to 4 bots (the default for seats after the first).
     c.goto(&s.url("/")).await.unwrap();
     wait_for(&c, "the lobby", "document.getElementById('create')").await;
-    c.find(Locator::Id("players")).await.unwrap().select_by_value("3").await.unwrap();
+    c.find(Locator::Id("players")).await.unwrap().select_by_value("4").await.unwrap();
     let name = c.find(Locator::Id("name")).await.unwrap();
     name.clear().await.unwrap();
     name.send_keys("Ada").await.unwrap();
@@ -202,7 +202,7 @@ async fn a_whole_game_in_headless_chromium() {
 
     // The city summary: production, science and the running score, as the server computes them.
     let me = s.state(&table, None).await;
-    assert!(me["summaries"].as_array().unwrap().len() == 3);
+    assert!(me["summaries"].as_array().unwrap().len() == 4);
     let shown = js(
         &c,
         "const c = document.querySelector('.city.mine');
@@ -270,7 +270,7 @@ async fn a_whole_game_in_headless_chromium() {
             .await;
             assert_eq!(shown, json!(tokens));
             let rows = js(&c, "return document.querySelectorAll('#age-end tbody tr').length").await;
-            assert_eq!(rows, json!(3));
+            assert_eq!(rows, json!(4));
             assert!(
                 js(&c, "return document.querySelector('.log-age-end').textContent")
                     .await
@@ -364,12 +364,12 @@ async fn a_whole_game_in_headless_chromium() {
     assert_eq!(shown, json!(coins));
     let rank = state["scores"][0]["rank"].as_u64().unwrap();
     let finish = js(&c, "return document.getElementById('finish').textContent").await;
-    let ordinal = ["", "1st", "2nd", "3rd"][rank as usize];
-    assert!(finish.as_str().unwrap().starts_with(&format!("You finished {ordinal} of 3")), "{finish}");
-    assert_eq!(js(&c, "return document.querySelectorAll('#score-chart g').length").await, json!(3 + 7));
+    let ordinal = ["", "1st", "2nd", "3rd", "4th"][rank as usize];
+    assert!(finish.as_str().unwrap().starts_with(&format!("You finished {ordinal} of 4")), "{finish}");
+    assert_eq!(js(&c, "return document.querySelectorAll('#score-chart g').length").await, json!(4 + 7));
     assert_eq!(
         js(&c, "return document.querySelectorAll('.city-grid .city .built.expanded').length").await,
-        json!(3)
+        json!(4)
     );
     assert!(
         js(&c, "return document.getElementById('record').getAttribute('href')")
@@ -421,14 +421,17 @@ async fn a_whole_game_in_headless_chromium() {
     let hands = c.execute("return document.querySelectorAll('.hand').length", vec![]).await.unwrap();
     assert_eq!(hands.as_i64(), Some(0));
     let cities = c.execute("return document.querySelectorAll('.city').length", vec![]).await.unwrap();
-    assert_eq!(cities.as_i64(), Some(3));
+    assert_eq!(cities.as_i64(), Some(4));
     shot(&c, "10-spectator.png").await;
 
     // The lobby names tables by their players, with Watch (or Join) and no hex ids.
     c.goto(&s.url("/")).await.unwrap();
     wait_for(&c, "the lists", "document.querySelector('#finished-tables .table-row')").await;
     let row = js(&c, "const r = document.querySelector('#finished-tables .table-row'); return [r.querySelector('.table-title').textContent, r.querySelector('.watch').textContent, r.textContent.includes(r.dataset.table)]").await;
-    assert_eq!(row, json!(["Ada · Bot 2 (heuristic) · Bot 3 (heuristic)", "Watch", false]));
+    assert_eq!(
+        row,
+        json!(["Ada · Bot 2 (heuristic) · Bot 3 (heuristic) · Bot 4 (heuristic)", "Watch", false])
+    );
     shot(&c, "10b-lobby-tables.png").await;
 
     take_back_a_choice(&c, &s).await;
@@ -928,6 +931,17 @@ async fn edifice_game(c: &Client, s: &TestServer) -> (String, String) {
     c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
     shot(c, "21-edifice-age-end-zh.png").await;
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    // On a phone: the projects, the Age-end panel and the summaries fit the width.
+    c.set_window_size(390, 844).await.unwrap();
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    let overflow = js(c, "return document.documentElement.scrollWidth - window.innerWidth").await;
+    assert!(overflow.as_i64().unwrap() <= 0, "the phone layout scrolls sideways by {overflow}px");
+    shot(c, "24-edifice-phone-age-end.png").await;
+    c.execute("document.querySelector('.city.mine .edifice-line').scrollIntoView({block: 'center'})", vec![])
+        .await
+        .unwrap();
+    shot(c, "25-edifice-phone-city.png").await;
+    c.set_window_size(1280, 1100).await.unwrap();
     (table, ada)
 }
 
