@@ -1010,28 +1010,39 @@ pub(crate) fn military_text(
     }
 }
 
-/// The score sheet: one row per city (the Free City, which is no player, has no rank), every
-/// category, coins and rank.
+/// The score sheet, within 80 columns for 7 cities: a key naming each city `#0`, `#1`, …, then one
+/// row per category (the `edifice` row only in a game with the expansion), the coins (the
+/// tie-break) and the rank, one column per city (the Free City, which is no player, has no rank).
 pub(crate) fn score_sheet(text: &mut String, game: &Game, names: &SeatNames) {
     let scores = game.scores();
     let rank = game.ranks();
-    let width = (0..scores.len()).map(|s| names.get(s).chars().count()).max().unwrap_or(4).max(4);
-    let mut head = format!("  {:<width$}", "city");
-    for c in Score::CATEGORIES {
-        let _ = write!(head, " {c:>10}");
+    for index in 0..scores.len() {
+        say!(text, "  #{index} {}", names.get(index));
     }
-    let _ = write!(head, " {:>6} {:>5}", "coins", "rank");
-    say!(text, "{head}");
-    for (index, s) in scores.iter().enumerate() {
-        let mut row = format!("  {:<width$}", names.get(index));
-        for v in s.values() {
-            let _ = write!(row, " {v:>10}");
+    let mut head = format!("  {:<10}", "");
+    for index in 0..scores.len() {
+        let _ = write!(head, " {:>6}", format!("#{index}"));
+    }
+    say!(text, "{}", head.trim_end());
+    let edifice = game.edifice().is_some();
+    for (k, category) in Score::CATEGORIES.iter().enumerate() {
+        if *category == "edifice" && !edifice {
+            continue;
         }
-        let coins = game.cities().get(index).map_or(0, |c| c.coins);
-        let place = rank.get(index).map_or("-".to_string(), |r| r.to_string());
-        let _ = write!(row, " {coins:>6} {place:>5}");
+        let mut row = format!("  {category:<10}");
+        for s in &scores {
+            let _ = write!(row, " {:>6}", s.values()[k]);
+        }
         say!(text, "{row}");
     }
+    let mut coins = format!("  {:<10}", "coins");
+    let mut place = format!("  {:<10}", "rank");
+    for index in 0..scores.len() {
+        let _ = write!(coins, " {:>6}", game.cities().get(index).map_or(0, |c| c.coins));
+        let _ = write!(place, " {:>6}", rank.get(index).map_or("-".to_string(), |r| r.to_string()));
+    }
+    say!(text, "{coins}");
+    say!(text, "{place}");
     let winners: Vec<&str> = (0..rank.len()).filter(|&s| rank[s] == 1).map(|s| names.get(s)).collect();
     match (game.is_over(), winners.as_slice()) {
         (false, leaders) => say!(text, "Leading so far: {}", leaders.join(", ")),
@@ -1076,6 +1087,38 @@ mod tests {
         assert!(text.contains("edifice"), "the score sheet has the category");
         // The human's city and both neighbours say which pawns and debt tokens they hold.
         assert!(text.matches("  projects: ").count() >= 3, "{text}");
+    }
+
+    #[test]
+    fn the_score_sheet_fits_80_columns_with_seven_cities() {
+        // 7 players with Edifice: a key of the cities, a row per category, coins and rank, each
+        // line within 80 columns; the totals row is the game's totals. Without the expansion
+        // there is no edifice row.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seven.json");
+        for edifice in [true, false] {
+            let mut a = args(0, true);
+            a.players = 7;
+            a.bots = "heuristic".into();
+            a.record = Some(path.clone());
+            if edifice {
+                a.exp.expansions = wonders_core::Expansions::EDIFICE;
+            }
+            let mut out = Vec::new();
+            play(&a, &mut Cursor::new(""), false, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let sheet = &text[text.find("Final scores:").unwrap()..text.find("The game record").unwrap()];
+            for line in sheet.lines() {
+                assert!(line.chars().count() <= 80, "over 80 columns: {line}");
+            }
+            let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let totals: Vec<String> =
+                record.scores.as_ref().unwrap().iter().map(|s| s.total.to_string()).collect();
+            let row = sheet.lines().find(|l| l.starts_with("  total ")).unwrap();
+            assert_eq!(row.split_whitespace().skip(1).collect::<Vec<_>>(), totals, "{sheet}");
+            assert!(sheet.contains("  #6 seat 6 ("), "{sheet}");
+            assert_eq!(sheet.lines().any(|l| l.starts_with("  edifice ")), edifice, "{sheet}");
+        }
     }
 
     #[test]
