@@ -156,3 +156,23 @@ pub fn json(edition: &str) -> Result<&'static str, ApiError> {
     // With Ur and Carthage (Edifice's boards; the edition's own keep their ids).
     Ok(cell.get_or_init(|| build(Catalog::extended(edition))).as_str())
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_catalog_lists_the_edifice_projects_and_debt() {
+        // edifice.md §5.3: five projects per Age; debt tokens −2, −3, −5 (001, confirmed).
+        let doc: serde_json::Value = serde_json::from_str(super::json("1e").unwrap()).unwrap();
+        let projects = doc["edifice"]["projects"].as_array().unwrap();
+        for age in 1..=3 {
+            assert_eq!(projects.iter().filter(|p| p["age"] == age).count(), 5);
+        }
+        let belvedere = projects.iter().find(|p| p["name"] == "Belvedere").unwrap();
+        assert_eq!(
+            (&belvedere["zh"], &belvedere["cost"]),
+            (&serde_json::json!("景觀樓"), &serde_json::json!("1 coin"))
+        );
+        assert_eq!(doc["edifice"]["debt"], serde_json::json!([2, 3, 5]));
+        assert_eq!(doc["edifice"]["debt_provisional"], serde_json::json!([false, false, false]));
+    }
+}

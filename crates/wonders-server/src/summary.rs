@@ -276,6 +276,27 @@ mod tests {
     }
 
     #[test]
+    fn edifice_points_are_the_category_now() {
+        // Ann (Giza A, 2 stages) holds the Age I pawn of Belvedere, completed: 1 VP per own wonder
+        // stage = 2 (edifice.toml); Bob holds Age II's debt token: −3 (confirmed); Cy nothing.
+        let table = wonders_core::table::Table::from_json(
+            r#"{"expansions": ["edifice"],
+                "projects": [{"name": "Belvedere", "completed": true}, {"name": "Factory"}, {"name": "Agora"}],
+                "players": [{"name": "Ann", "wonder": "Giza", "side": "A", "stages": 2, "pawns": [1]},
+                            {"name": "Bob", "wonder": "Rhodes", "side": "A", "debt": [2]},
+                            {"name": "Cy", "wonder": "Babylon", "side": "A"}]}"#,
+        )
+        .unwrap();
+        let sums = summaries(table.catalog(), table.cities());
+        let points: Vec<i32> = sums.iter().map(|s| s.edifice_points).collect();
+        assert_eq!(points, vec![2, -3, 0]);
+        // Giza A stages 3 + 5, and the 2 Edifice points.
+        assert_eq!(sums[0].score_now, 10);
+        let json = serde_json::to_value(&sums[2]).unwrap();
+        assert!(json.get("edifice_points").is_none(), "left out when 0: {json}");
+    }
+
+    #[test]
     fn age_end_gives_each_conflict_its_token() {
         let cat = Catalog::get(Edition::First);
         let before =
