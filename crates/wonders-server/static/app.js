@@ -173,6 +173,9 @@ function resIcon(letter) {
     s('text', { x: 9, y: 13, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700, fill: dark ? '#4a3d1c' : '#fff' }, letter));
 }
 
+// "1 point now", "3 points now" (the summary's science and Edifice points).
+function pointsNow(n) { return zh() ? `${n} ${t('scienceNow')}` : `${n} point${Math.abs(n) === 1 ? '' : 's'} now`; }
+
 function coinsText(n) { return zh() ? `${n} 錢幣` : `${n} coin${n === 1 ? '' : 's'}`; }
 
 function coinIcon(n) { return h('span', { class: 'coin', title: n + ' ' + t('coins') }, n); }
@@ -1003,7 +1006,7 @@ class TablePage {
         sellsDiffers ? h('div', { class: 'prod' }, h('span', { class: 'muted' }, t('sells') + ': '), this.productionLine(sum.for_sale)) : null,
         h('div', { class: 'sci-line' }, h('span', { class: 'muted' }, t('science') + ': '), sci,
           sum.science_wild ? h('span', { class: 'sci' }, '✱ ' + sum.science_wild) : null,
-          ` = ${sum.science_points} ${t('scienceNow')}`),
+          ` = ${pointsNow(sum.science_points)}`),
         v.projects ? edificeCityLine(this, i, sum) : null,
         trade) : null,
       h('div', { class: 'wonder' },
@@ -1315,7 +1318,7 @@ function edificeCityLine(page, i, sum) {
   return h('div', { class: 'edifice-line' }, h('span', { class: 'muted' }, ed('Great projects: ', '宏偉項目：')),
     pawnItems.length ? pawnItems : h('span', { class: 'muted' }, ed('no pawn', '沒有棋子')),
     debt.length ? [' · ', ed('debt ', '負債 '), debt.map(a => debtChip(page, a))] : null,
-    sum && sum.edifice_points ? h('span', { class: 'ed-points' }, ` = ${sum.edifice_points > 0 ? '+' : ''}${sum.edifice_points} ${t('scienceNow')}`) : null);
+    sum && sum.edifice_points ? h('span', { class: 'ed-points' }, ` = ${sum.edifice_points > 0 ? '+' : ''}${pointsNow(sum.edifice_points)}`) : null);
 }
 
 // What became of the project of `age`: completed (on which turn, who was rewarded) or failed
