@@ -1,9 +1,12 @@
-//! End to end in a real headless Chromium driven over WebDriver: create a table with two bots
+//! End to end in a real headless Chromium driven over WebDriver: create a table with three bots
 //! from the lobby, play a whole game by clicking (checking the city summary, a greyed card with
 //! its reason, the payment chooser, the Age-end panel, the phone layout, the score sheet with its
 //! chart), look at it in Chinese and as a spectator; then take back a choice, choose a side in the
-//! 2nd edition, play the Free City step, and score a table on the score pad. Screenshots go to
-//! `target/screenshots/` at the workspace root.
+//! 2nd edition, play the Free City step, and score a table on the score pad. A second test (one
+//! browser at a time) enters a Free City table and an Edifice table on the score pad, then plays
+//! an Edifice game: the pawns and debt in the city summaries, the project's fate in the Age-end
+//! panel and its log block, the edifice category in the sheet and chart, on a phone too.
+//! Screenshots go to `target/screenshots/` at the workspace root.
 //!
 //! Skipped (with a message) when `chromium` or `chromedriver` is not installed; CI installs them
 //! (Debian's `chromium` and `chromium-driver`).
@@ -704,6 +707,21 @@ async fn score_pad_free_city(c: &Client, s: &TestServer) {
         json!([["Ann", "6", "1", false], ["Bob", "3", "2", false], ["Free City", "0", "–", true]])
     );
     shot(c, "16-score-pad-free-city.png").await;
+    // In Chinese: the option, the row's tag and the sheet's Free City line.
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(c, "Chinese", "document.querySelector('#pad-sheet th.cat-military').textContent === '軍事'")
+        .await;
+    let zh = js(
+        c,
+        "return [document.getElementById('pad-free-city').parentElement.textContent.trim(), document.querySelector('.free-city-tag').textContent,
+                 document.querySelector('#pad-sheet tr.free-city th').textContent]",
+    )
+    .await;
+    assert_eq!(zh, json!(["2 人與自由城市（第一版）", "自由城市", "Free City 自由城市"]));
+    shot(c, "16b-score-pad-free-city-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(c, "English", "document.querySelector('#pad-sheet th.cat-military').textContent === 'Military'")
+        .await;
     // What it downloads is what `wonders score` reads (the core's table format) and loads back.
     let (status, body) = s.post("/api/score", &table, None).await;
     assert_eq!(status, 200, "{body}");
