@@ -820,6 +820,31 @@ async fn edifice_game(c: &Client, s: &TestServer) -> (String, String) {
     )
     .await;
     assert_eq!(js(c, "return document.querySelectorAll('.city .edifice-line').length").await, json!(3));
+    // A failed project's "discard a card" penalty is chosen among the city's cards, drawn as
+    // cards (the state is the page's own, with the phase and the two actions the server sends).
+    let shown = js(
+        c,
+        "const st = current.state; const copy = JSON.parse(JSON.stringify(st));
+         copy.view.phase = 'edifice_discard';
+         copy.legal = [{type: 'discard_built', card: 'Lumber Yard'}, {type: 'discard_built', card: 'Stone Pit'}];
+         current.state = copy; current.render();
+         const p = document.getElementById('edifice-discard');
+         const out = [[...p.querySelectorAll('.card')].map(e => e.dataset.card), p.querySelectorAll('button.act-discard_built').length,
+                      p.querySelector('h3').textContent.startsWith('The great project failed'), document.querySelector('.phase').textContent.includes('discard a card'),
+                      document.querySelectorAll('.wonder-ctl').length];
+         return out",
+    )
+    .await;
+    assert_eq!(shown, json!([["Lumber Yard", "Stone Pit"], 2, true, true, 0]));
+    c.execute("document.getElementById('edifice-discard').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "26-edifice-discard-choice.png").await;
+    c.execute("location.reload()", vec![]).await.unwrap();
+    wait_for(
+        c,
+        "the game again",
+        "document.body.dataset.status === 'playing' && document.querySelector('button.act')",
+    )
+    .await;
     // Play Age I: the wonder stage with the project when offered, else the first action.
     let started = Instant::now();
     let mut took_part = false;
