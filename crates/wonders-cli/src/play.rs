@@ -339,6 +339,7 @@ fn play_to_end(
             }
             log_text(&mut text, catalog, game.last_log(), names);
             if game.age() != age || game.is_over() {
+                edifice_age_text(&mut text, game, age, names);
                 military_text(&mut text, game, age, &tokens, names);
                 age = game.age();
                 tokens = game.cities().iter().map(|c| c.tokens).collect();
@@ -547,6 +548,9 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
     say!(text, "  wonder: {} (side {}), {}", w.name, side_label(catalog, me), wonder_text(catalog, me));
     say!(text, "  makes: {}", production_text(&me.production));
     say!(text, "  city: {}", cards_by_colour(catalog, me));
+    if let Some(line) = edifice_city_text(catalog, view, me) {
+        say!(text, "  {line}");
+    }
     projects_text(text, catalog, view, names);
     for (side, label, other) in [(0, "Left", (acting + 1) % n), (1, "Right", (acting + n - 1) % n)] {
         let Some(c) = view.cities.get(other) else {
@@ -562,7 +566,39 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         );
         say!(text, "  sells: {}{}", production_text(&c.for_sale), discount_text(me, side));
         say!(text, "  city: {}", cards_by_colour(catalog, c));
+        if let Some(line) = edifice_city_text(catalog, view, c) {
+            say!(text, "  {line}");
+        }
     }
+}
+
+/// Edifice: a city's pawns (with what became of each project) and debt tokens, e.g.
+/// `projects: pawns I (completed), III; debt tokens II (-3 VP)`; `None` without the expansion.
+fn edifice_city_text(catalog: &Catalog, view: &View, city: &City) -> Option<String> {
+    let (state, data) = (view.edifice.as_ref()?, catalog.edifice.as_deref()?);
+    let mut pawns = Vec::new();
+    for a in 0..3 {
+        for _ in 0..city.edifice.pawns[a] {
+            let outcome = match state.outcome[a] {
+                Outcome::Completed => " (completed)",
+                Outcome::Failed => " (failed)",
+                Outcome::Open => "",
+            };
+            pawns.push(format!("{}{outcome}", roman(a as u8 + 1)));
+        }
+    }
+    let mut s = format!(
+        "projects: {}",
+        if pawns.is_empty() { "no pawn".into() } else { format!("pawns {}", pawns.join(", ")) }
+    );
+    let debt: Vec<String> = (0..3)
+        .flat_map(|a| std::iter::repeat_n(a as u8 + 1, city.edifice.debt[a] as usize))
+        .map(|age| format!("{} (-{} VP)", roman(age), data.debt_points(age)))
+        .collect();
+    if !debt.is_empty() {
+        let _ = write!(s, "; debt tokens {}", debt.join(", "));
+    }
+    Some(s)
 }
 
 /// Edifice: the three great projects, the current one marked `>>`, with pawns left, holders,
@@ -897,6 +933,56 @@ pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames, tra
     s
 }
 
+/// Edifice, at the end of `age`: what became of that Age's great project — completed (on which
+/// turn, the holders rewarded) or failed (its penalty, and for each city whether it held a pawn,
+/// paid, discarded a card or took the Age's debt token); nothing without the expansion.
+pub(crate) fn edifice_age_text(text: &mut String, game: &Game, age: u8, names: &SeatNames) {
+    let catalog = game.catalog();
+    let (Some(state), Some(data)) = (game.edifice(), catalog.edifice.as_deref()) else {
+        return;
+    };
+    let Some(a) = (age as usize).checked_sub(1).filter(|&a| a < 3) else {
+        return;
+    };
+    let p = data.project(state.projects[a]);
+    let events = game.history().iter().filter(|e| e.age == age).filter_map(|e| match e.played {
+        Played::Edifice(ev) if !matches!(ev, EdificeEvent::TookPart | EdificeEvent::UrPawn(_)) => {
+            Some((e, ev))
+        }
+        _ => None,
+    });
+    match state.outcome[a] {
+        Outcome::Completed => {
+            let rewarded: Vec<(&LogEntry, EdificeEvent)> =
+                events.filter(|(_, ev)| *ev == EdificeEvent::Rewarded).collect();
+            let turn = rewarded.first().map_or(String::new(), |(e, _)| format!(" on turn {}", e.turn));
+            say!(text, "== End of Age {}: great project {} COMPLETED{turn} ==", roman(age), p.name);
+            say!(text, "   reward: {}", p.reward_text());
+            for (e, _) in rewarded {
+                let coins = if e.income > 0 { format!(" (+{} coins)", e.income) } else { String::new() };
+                say!(text, "   {}: rewarded{coins}", names.get(e.seat as usize));
+            }
+        }
+        Outcome::Failed => {
+            say!(text, "== End of Age {}: great project {} FAILED ==", roman(age), p.name);
+            say!(text, "   penalty for every city without a pawn: {}", p.penalty);
+            for (e, ev) in events {
+                let what = match ev {
+                    EdificeEvent::Spared => "held a pawn: no penalty".to_string(),
+                    EdificeEvent::Paid => format!("paid: {}", p.penalty),
+                    EdificeEvent::Discarded(c) => format!("discarded {}", catalog.card(c).name),
+                    EdificeEvent::Debt => {
+                        format!("could not pay: took a debt token (-{} VP)", data.debt_points(age))
+                    }
+                    _ => continue,
+                };
+                say!(text, "   {}: {what}", names.get(e.seat as usize));
+            }
+        }
+        Outcome::Open => {}
+    }
+}
+
 /// The military conflicts at the end of `age`: each city's shields and the tokens it got.
 pub(crate) fn military_text(
     text: &mut String,
@@ -924,28 +1010,39 @@ pub(crate) fn military_text(
     }
 }
 
-/// The score sheet: one row per city (the Free City, which is no player, has no rank), every
-/// category, coins and rank.
+/// The score sheet, within 80 columns for 7 cities: a key naming each city `#0`, `#1`, …, then one
+/// row per category (the `edifice` row only in a game with the expansion), the coins (the
+/// tie-break) and the rank, one column per city (the Free City, which is no player, has no rank).
 pub(crate) fn score_sheet(text: &mut String, game: &Game, names: &SeatNames) {
     let scores = game.scores();
     let rank = game.ranks();
-    let width = (0..scores.len()).map(|s| names.get(s).chars().count()).max().unwrap_or(4).max(4);
-    let mut head = format!("  {:<width$}", "city");
-    for c in Score::CATEGORIES {
-        let _ = write!(head, " {c:>10}");
+    for index in 0..scores.len() {
+        say!(text, "  #{index} {}", names.get(index));
     }
-    let _ = write!(head, " {:>6} {:>5}", "coins", "rank");
-    say!(text, "{head}");
-    for (index, s) in scores.iter().enumerate() {
-        let mut row = format!("  {:<width$}", names.get(index));
-        for v in s.values() {
-            let _ = write!(row, " {v:>10}");
+    let mut head = format!("  {:<10}", "");
+    for index in 0..scores.len() {
+        let _ = write!(head, " {:>6}", format!("#{index}"));
+    }
+    say!(text, "{}", head.trim_end());
+    let edifice = game.edifice().is_some();
+    for (k, category) in Score::CATEGORIES.iter().enumerate() {
+        if *category == "edifice" && !edifice {
+            continue;
         }
-        let coins = game.cities().get(index).map_or(0, |c| c.coins);
-        let place = rank.get(index).map_or("-".to_string(), |r| r.to_string());
-        let _ = write!(row, " {coins:>6} {place:>5}");
+        let mut row = format!("  {category:<10}");
+        for s in &scores {
+            let _ = write!(row, " {:>6}", s.values()[k]);
+        }
         say!(text, "{row}");
     }
+    let mut coins = format!("  {:<10}", "coins");
+    let mut place = format!("  {:<10}", "rank");
+    for index in 0..scores.len() {
+        let _ = write!(coins, " {:>6}", game.cities().get(index).map_or(0, |c| c.coins));
+        let _ = write!(place, " {:>6}", rank.get(index).map_or("-".to_string(), |r| r.to_string()));
+    }
+    say!(text, "{coins}");
+    say!(text, "{place}");
     let winners: Vec<&str> = (0..rank.len()).filter(|&s| rank[s] == 1).map(|s| names.get(s)).collect();
     match (game.is_over(), winners.as_slice()) {
         (false, leaders) => say!(text, "Leading so far: {}", leaders.join(", ")),
@@ -988,6 +1085,100 @@ mod tests {
         assert!(text.contains("(provisional)"));
         assert!(text.contains("COMPLETED") || text.contains("FAILED"));
         assert!(text.contains("edifice"), "the score sheet has the category");
+        // The human's city and both neighbours say which pawns and debt tokens they hold.
+        assert!(text.matches("  projects: ").count() >= 3, "{text}");
+    }
+
+    #[test]
+    fn the_score_sheet_fits_80_columns_with_seven_cities() {
+        // 7 players with Edifice: a key of the cities, a row per category, coins and rank, each
+        // line within 80 columns; the totals row is the game's totals. Without the expansion
+        // there is no edifice row.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seven.json");
+        for edifice in [true, false] {
+            let mut a = args(0, true);
+            a.players = 7;
+            a.bots = "heuristic".into();
+            a.record = Some(path.clone());
+            if edifice {
+                a.exp.expansions = wonders_core::Expansions::EDIFICE;
+            }
+            let mut out = Vec::new();
+            play(&a, &mut Cursor::new(""), false, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let sheet = &text[text.find("Final scores:").unwrap()..text.find("The game record").unwrap()];
+            for line in sheet.lines() {
+                assert!(line.chars().count() <= 80, "over 80 columns: {line}");
+            }
+            let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let totals: Vec<String> =
+                record.scores.as_ref().unwrap().iter().map(|s| s.total.to_string()).collect();
+            let row = sheet.lines().find(|l| l.starts_with("  total ")).unwrap();
+            assert_eq!(row.split_whitespace().skip(1).collect::<Vec<_>>(), totals, "{sheet}");
+            assert!(sheet.contains("  #6 seat 6 ("), "{sheet}");
+            assert_eq!(sheet.lines().any(|l| l.starts_with("  edifice ")), edifice, "{sheet}");
+        }
+    }
+
+    #[test]
+    fn each_age_end_tells_what_became_of_its_project() {
+        // A whole Edifice game of bots, with its record: the Age-end block of each Age names
+        // the project and its outcome as the game holds them, with one line per rewarded holder
+        // (completed) or per city (failed: spared, paid, discarded or in debt).
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("edifice.json");
+        for seed in [3, 8] {
+            let mut a = args(0, true);
+            a.seed = Some(seed);
+            a.exp.expansions = wonders_core::Expansions::EDIFICE;
+            a.bots = "heuristic".into();
+            a.record = Some(path.clone());
+            let mut out = Vec::new();
+            play(&a, &mut Cursor::new(""), false, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let game = record.replay().unwrap();
+            let data = game.catalog().edifice.as_deref().unwrap();
+            let state = game.edifice().unwrap();
+            for age in 1..=3u8 {
+                let a = age as usize - 1;
+                let name = &data.project(state.projects[a]).name;
+                let events: Vec<EdificeEvent> = game
+                    .history()
+                    .iter()
+                    .filter(|e| e.age == age)
+                    .filter_map(|e| match e.played {
+                        Played::Edifice(ev)
+                            if !matches!(ev, EdificeEvent::TookPart | EdificeEvent::UrPawn(_)) =>
+                        {
+                            Some(ev)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let (word, lines) = match state.outcome[a] {
+                    Outcome::Completed => ("COMPLETED", 1 + events.len()),
+                    Outcome::Failed => ("FAILED", 1 + events.len()),
+                    Outcome::Open => panic!("every project is decided at its Age's end"),
+                };
+                let head = format!("== End of Age {}: great project {name} {word}", roman(age));
+                let at = text.find(&head).unwrap_or_else(|| panic!("{head} missing:\n{text}"));
+                let block: Vec<&str> =
+                    text[at..].lines().skip(1).take_while(|l| l.starts_with("   ")).collect();
+                // Its lines come before the military conflicts' heading.
+                assert_eq!(block.len(), lines, "{head}: {block:?}");
+                if state.outcome[a] == Outcome::Failed {
+                    assert_eq!(events.len(), 3, "every city has its line: {block:?}");
+                    let debts = events.iter().filter(|e| **e == EdificeEvent::Debt).count();
+                    let debt_points = format!("took a debt token (-{} VP)", data.debt_points(age));
+                    assert_eq!(block.iter().filter(|l| l.contains(&debt_points)).count(), debts);
+                }
+                for l in &block {
+                    assert!(l.chars().count() <= 80, "over 80 columns: {l}");
+                }
+            }
+        }
     }
 
     #[test]

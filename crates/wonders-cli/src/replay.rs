@@ -1,6 +1,8 @@
 //! `wonders replay`: checks a game record, then prints its log step by step and the final scores.
 
-use crate::play::{SeatNames, emit, log_text, military_text, roman, say, score_sheet, step_resolved};
+use crate::play::{
+    SeatNames, edifice_age_text, emit, log_text, military_text, roman, say, score_sheet, step_resolved,
+};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -79,6 +81,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), String> {
         let mut text = String::new();
         log_text(&mut text, catalog, game.last_log(), &names);
         if game.age() != age || game.is_over() {
+            edifice_age_text(&mut text, &game, age, &names);
             military_text(&mut text, &game, age, &tokens, &names);
             age = game.age();
             tokens = game.cities().iter().map(|c| c.tokens).collect();

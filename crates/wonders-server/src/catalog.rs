@@ -1,5 +1,6 @@
 //! The catalog endpoint: every card and wonder of an edition, with English and Chinese names,
-//! costs and effect summaries, for the UI to draw cards and switch languages.
+//! costs and effect summaries, for the UI to draw cards and switch languages; with the Edifice
+//! expansion's projects and debt tokens (the score pad lists them).
 
 use crate::msg::ApiError;
 use serde::Serialize;
@@ -44,11 +45,36 @@ struct WonderJson<'a> {
     sides: Vec<SideJson>,
 }
 
+/// An Edifice great project (for the score pad's lists and the game page's texts).
+#[derive(Serialize)]
+struct ProjectJson<'a> {
+    name: &'a str,
+    zh: &'a str,
+    age: u8,
+    cost: String,
+    reward: String,
+    penalty: String,
+    /// Whether any of its values is provisional (edifice.md §5).
+    provisional: bool,
+}
+
+/// The Edifice data: every project, and the points each Age's debt token costs.
+#[derive(Serialize)]
+struct EdificeJson<'a> {
+    projects: Vec<ProjectJson<'a>>,
+    /// VP lost per debt token of Age I, II and III.
+    debt: [u8; 3],
+    /// Whether each debt value is provisional.
+    debt_provisional: [bool; 3],
+}
+
 #[derive(Serialize)]
 struct CatalogJson<'a> {
     edition: &'static str,
     cards: Vec<CardJson<'a>>,
     wonders: Vec<WonderJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edifice: Option<EdificeJson<'a>>,
 }
 
 fn letters(r: &wonders_core::Resources) -> String {
@@ -96,7 +122,24 @@ fn build(catalog: &'static Catalog) -> String {
                 .collect(),
         })
         .collect();
-    let doc = CatalogJson { edition: catalog.edition.code(), cards, wonders };
+    let edifice = catalog.edifice.as_deref().map(|data| EdificeJson {
+        projects: data
+            .projects
+            .iter()
+            .map(|p| ProjectJson {
+                name: &p.name,
+                zh: &p.zh,
+                age: p.age,
+                cost: p.cost_text(),
+                reward: p.reward_text(),
+                penalty: p.penalty.to_string(),
+                provisional: p.provisional(),
+            })
+            .collect(),
+        debt: data.debt.map(|d| d.0),
+        debt_provisional: data.debt.map(|d| d.1.provisional()),
+    });
+    let doc = CatalogJson { edition: catalog.edition.code(), cards, wonders, edifice };
     serde_json::to_string(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 
@@ -112,4 +155,24 @@ pub fn json(edition: &str) -> Result<&'static str, ApiError> {
     };
     // With Ur and Carthage (Edifice's boards; the edition's own keep their ids).
     Ok(cell.get_or_init(|| build(Catalog::extended(edition))).as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_catalog_lists_the_edifice_projects_and_debt() {
+        // edifice.md §5.3: five projects per Age; debt tokens −2, −3, −5 (001, confirmed).
+        let doc: serde_json::Value = serde_json::from_str(super::json("1e").unwrap()).unwrap();
+        let projects = doc["edifice"]["projects"].as_array().unwrap();
+        for age in 1..=3 {
+            assert_eq!(projects.iter().filter(|p| p["age"] == age).count(), 5);
+        }
+        let belvedere = projects.iter().find(|p| p["name"] == "Belvedere").unwrap();
+        assert_eq!(
+            (&belvedere["zh"], &belvedere["cost"]),
+            (&serde_json::json!("景觀樓"), &serde_json::json!("1 coin"))
+        );
+        assert_eq!(doc["edifice"]["debt"], serde_json::json!([2, 3, 5]));
+        assert_eq!(doc["edifice"]["debt_provisional"], serde_json::json!([false, false, false]));
+    }
 }

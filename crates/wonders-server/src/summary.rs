@@ -63,6 +63,14 @@ pub struct CitySummary {
     /// The next wonder stage's cost (letters), if a stage is left.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_stage_cost: Option<String>,
+    /// Edifice: the points of its `edifice` category now (end-game rewards of the completed
+    /// projects it holds a pawn of, minus its debt tokens); left out when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edifice_points: i32,
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
 }
 
 /// The summaries of every city.
@@ -71,6 +79,7 @@ pub fn summaries(catalog: &Catalog, cities: &[City]) -> Vec<CitySummary> {
         .map(|i| {
             let c = &cities[i];
             let stages = catalog.wonder(c.wonder).stages(c.side);
+            let score = score_city(catalog, cities, i);
             CitySummary {
                 production: ProductionJson::from(&c.production),
                 for_sale: ProductionJson::from(&c.for_sale),
@@ -80,8 +89,9 @@ pub fn summaries(catalog: &Catalog, cities: &[City]) -> Vec<CitySummary> {
                 science_points: science_points(c.science, c.science_wild),
                 shields: c.shields,
                 military_points: c.tokens.points(),
-                score_now: score_city(catalog, cities, i).total,
+                score_now: score.total,
                 next_stage_cost: stages.get(c.stages as usize).map(|s| letters(&s.cost)),
+                edifice_points: score.edifice,
             }
         })
         .collect()
@@ -263,6 +273,27 @@ mod tests {
             card_reason(cat, &rhodes_poor, 1, cat.find_card("Stockade").unwrap()).as_deref(),
             Some("buying its resources costs 2 coins, you have 1")
         );
+    }
+
+    #[test]
+    fn edifice_points_are_the_category_now() {
+        // Ann (Giza A, 2 stages) holds the Age I pawn of Belvedere, completed: 1 VP per own wonder
+        // stage = 2 (edifice.toml); Bob holds Age II's debt token: −3 (confirmed); Cy nothing.
+        let table = wonders_core::table::Table::from_json(
+            r#"{"expansions": ["edifice"],
+                "projects": [{"name": "Belvedere", "completed": true}, {"name": "Factory"}, {"name": "Agora"}],
+                "players": [{"name": "Ann", "wonder": "Giza", "side": "A", "stages": 2, "pawns": [1]},
+                            {"name": "Bob", "wonder": "Rhodes", "side": "A", "debt": [2]},
+                            {"name": "Cy", "wonder": "Babylon", "side": "A"}]}"#,
+        )
+        .unwrap();
+        let sums = summaries(table.catalog(), table.cities());
+        let points: Vec<i32> = sums.iter().map(|s| s.edifice_points).collect();
+        assert_eq!(points, vec![2, -3, 0]);
+        // Giza A stages 3 + 5, and the 2 Edifice points.
+        assert_eq!(sums[0].score_now, 10);
+        let json = serde_json::to_value(&sums[2]).unwrap();
+        assert!(json.get("edifice_points").is_none(), "left out when 0: {json}");
     }
 
     #[test]

@@ -114,17 +114,19 @@ const TEXT = {
   discardIncome: ['discard', '棄牌'], tradeIncome: ['trade', '貿易'], cardIncome: ['from the card', '卡牌'],
   notify: ['Notify me when it is my move', '輪到我時通知我'],
   freeCityTurn: ['Free City: chosen this turn by', '自由城市：本回合由此玩家選擇'],
-  forFreeCity: ['Now choose for the Free City (your own card is set aside).', '現在替自由城市選牌（你自己的牌已放在一旁）。'],
+  forFreeCity: ['Now choose for the Free City (your own card is set aside). It must build a card it can build free through a chain, and discards only when it can build nothing (2-player rules).',
+    '現在替自由城市選牌（你自己的牌已放在一旁）。能以連鎖免費建造的牌必須免費建造；只有在無牌可建造時才棄牌（2 人規則）。'],
   youFinished: ['You finished', '你的名次：'], of: ['of', '共'], winnerIs: ['Winner', '勝者'],
   chart: ['Points by category', '各類得分'], sideOf: ['side', '面'], chooseYourSide: ['Choose the side of your wonder board', '選擇你的奇蹟圖板面'],
   scorePad: ['Score pad', '計分板'], scorePadIntro: ['Score a game played with the box: enter each city clockwise, then Score.', '為實體遊戲計分：依順時針輸入每座城市，然後按「計分」。'],
   addPlayer: ['Add a player', '新增玩家'], remove: ['Remove', '移除'], name: ['Name', '名字'], side: ['Side', '面'],
   searchCard: ['type a card name…', '輸入卡牌名稱…'], add: ['Add', '加入'], tokensHelp: ['military tokens', '軍事標記'],
   scoreIt: ['Score', '計分'], download: ['Download table JSON', '下載牌桌 JSON'], load: ['Load table JSON', '載入牌桌 JSON'],
-  freeCityRow: ['Free City (2 players)', '自由城市（2 人）'],
+  freeCityRow: ['2 players and the Free City (1st edition)', '2 人與自由城市（第一版）'],
   phase_choose: ['choose a card', '選一張牌'], phase_choose_side: ['choose the wonder sides', '選擇奇蹟面'],
   phase_play_last_card: ['last card of the Age', '打出時代的最後一張牌'], phase_build_from_discard: ['build from the discard pile', '從棄牌堆建造'],
   phase_over: ['game over', '遊戲結束'], lobbyLink: ['Lobby', '大廳'],
+  phase_edifice_discard: ['great project failed: discard a card', '宏偉項目失敗：棄掉一張牌'],
 };
 
 function t(key) {
@@ -138,7 +140,7 @@ const ROMAN = ['', 'I', 'II', 'III'];
 const COLOURS = ['brown', 'grey', 'blue', 'yellow', 'red', 'green', 'purple'];
 const CATS = ['military', 'treasury', 'wonder', 'civilian', 'science', 'commercial', 'guilds'];
 const CAT_COLOURS = { military: '#b8322a', treasury: '#e8b923', wonder: '#9a4d12', civilian: '#2f6db3',
-  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96' };
+  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96', edifice: '#4a6b7a' };
 
 // Resources: letter → names, colour and a distinct shape.
 const RES = {
@@ -170,6 +172,9 @@ function resIcon(letter) {
     s('title', {}, resName(letter)), shape,
     s('text', { x: 9, y: 13, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700, fill: dark ? '#4a3d1c' : '#fff' }, letter));
 }
+
+// "1 point now", "3 points now" (the summary's science and Edifice points).
+function pointsNow(n) { return zh() ? `${n} ${t('scienceNow')}` : `${n} point${Math.abs(n) === 1 ? '' : 's'} now`; }
 
 function coinsText(n) { return zh() ? `${n} 錢幣` : `${n} coin${n === 1 ? '' : 's'}`; }
 
@@ -203,6 +208,12 @@ function sideLabel(label) {
 }
 function editionLabel(code) {
   return zh() ? ({ '1e': '第一版', '2e': '第二版' }[code] || code) : ({ '1e': '1st edition', '2e': '2nd edition' }[code] || code);
+}
+// How boards are dealt; the server may store the expansions after a `+` (`random+edifice`):
+// they are shown as their own tags.
+function wondersLabel(mode) {
+  const m = String(mode || '').split('+')[0];
+  return m === 'random' ? t('random') : m === 'choose' ? t('choose') : m === 'A' ? t('allA') : m === 'B' ? t('allB') : sideLabel(m);
 }
 function phaseLabel(p) { return TEXT['phase_' + p] ? t('phase_' + p) : p.replace(/_/g, ' '); }
 function ordinal(n) {
@@ -308,7 +319,7 @@ async function catalog(edition) {
       }
     }
     const wonders = new Map(data.wonders.map(w => [w.name, w]));
-    catalogs[edition] = { cards, wonders, makesFree, list: data.cards, wonderList: data.wonders };
+    catalogs[edition] = { cards, wonders, makesFree, list: data.cards, wonderList: data.wonders, edifice: data.edifice || null };
   }
   return catalogs[edition];
 }
@@ -456,6 +467,7 @@ async function lobby() {
       h('div', { class: 'table-title' }, tableTitle(tbl)),
       h('div', { class: 'table-meta' },
         h('span', { class: 'tag' }, editionLabel(tbl.edition)), ' ',
+        (tbl.expansions || []).map(x => [h('span', { class: 'tag expansion' }, x === 'edifice' ? t('edifice') : x), ' ']),
         h('span', { class: 'tag' }, `${taken}/${tbl.players} ${t('seated')}`), ' ',
         h('span', { class: 'tag status-' + tbl.status }, t('status_' + tbl.status)),
         tbl.status === 'playing' ? h('span', { class: 'muted' }, ` ${t('age')} ${ROMAN[tbl.age] || tbl.age} · ${t('turn')} ${tbl.turn}`) : null,
@@ -635,7 +647,8 @@ class TablePage {
     return h('section', { class: 'panel table-head' },
       h('h1', {}, tableTitle(st.table), ' ',
         h('span', { class: 'tag' }, editionLabel(st.table.edition)), ' ',
-        h('span', { class: 'tag' }, st.table.wonders === 'random' ? t('random') : st.table.wonders === 'choose' ? t('choose') : sideLabel(st.table.wonders)), ' ',
+        h('span', { class: 'tag' }, wondersLabel(st.table.wonders)), ' ',
+        (st.table.expansions || []).map(x => [h('span', { class: 'tag expansion' }, x === 'edifice' ? t('edifice') : x), ' ']),
         h('span', { class: 'tag status-' + st.table.status }, t('status_' + st.table.status))),
       st.table.status === 'waiting' ? h('div', { class: 'share' }, t('share'), ' ', input,
         h('button', { type: 'button', onclick: () => {
@@ -717,6 +730,7 @@ class TablePage {
     return h('section', { class: 'panel age-end', id: 'age-end' },
       h('h2', {}, `${t('ageEnd')} ${ROMAN[last.age]} — ${t('conflicts')}`),
       this.conflictTable(last),
+      edificeAgeEnd(this, last.age),
       v.phase !== 'over' ? h('p', { class: 'note' }, last.age + 1 === 2 ? t('passRight') : t('passLeft')) : null);
   }
 
@@ -837,6 +851,10 @@ class TablePage {
     }
     if (v.phase === 'choose_side') {
       parts.push(this.sidePanel());
+      return h('section', { class: 'panel hand' }, parts);
+    }
+    if (v.phase === 'edifice_discard') {
+      parts.push(edificeDiscardPanel(this));
       return h('section', { class: 'panel hand' }, parts);
     }
     const forFree = v.free_city !== undefined && city === v.free_city && st.legal.length;
@@ -988,7 +1006,8 @@ class TablePage {
         sellsDiffers ? h('div', { class: 'prod' }, h('span', { class: 'muted' }, t('sells') + ': '), this.productionLine(sum.for_sale)) : null,
         h('div', { class: 'sci-line' }, h('span', { class: 'muted' }, t('science') + ': '), sci,
           sum.science_wild ? h('span', { class: 'sci' }, '✱ ' + sum.science_wild) : null,
-          ` = ${sum.science_points} ${t('scienceNow')}`),
+          ` = ${pointsNow(sum.science_points)}`),
+        v.projects ? edificeCityLine(this, i, sum) : null,
         trade) : null,
       h('div', { class: 'wonder' },
         h('span', { class: 'wonder-name' }, wonderName(cat, c.wonder) + ' · ' + sideLabel(c.side)),
@@ -1074,7 +1093,8 @@ class TablePage {
           return h('div', { class: 'log-turn log-age-end' }, h('b', {}, `${t('ageEnd')} ${ROMAN[b.end.age]} — ${t('conflicts')}`),
             h('ul', {}, b.end.cities.map((c, i) => h('li', {}, `${this.cityLabel(i)} (${c.shields}⚔): `,
               [[c.left, (i + 1) % n], [c.right, (i + n - 1) % n]].map(([tok, o], k) => [k ? ', ' : '',
-                tok ? tokenChip(tok) : h('span', { class: 'token tok-0' }, '0'), ` ${tok > 0 ? t('beat') : tok < 0 ? t('lostTo') : t('tie')} ${this.cityLabel(o)}`])))));
+                tok ? tokenChip(tok) : h('span', { class: 'token tok-0' }, '0'), ` ${tok > 0 ? t('beat') : tok < 0 ? t('lostTo') : t('tie')} ${this.cityLabel(o)}`])))),
+            edificeAgeEnd(this, b.end.age));
         }
         const g = b.g;
         const trade = tradeIncome(g.list, n);
@@ -1119,24 +1139,31 @@ class TablePage {
         ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record'))));
   }
 
-  // Each player's points by category as a stacked bar (negative military to the left of 0).
+  // Each player's points by category as a stacked bar (negative military, and negative Edifice
+  // points from debt tokens, to the left of 0).
   chart(lines) {
+    const cats = (this.state.table.expansions || []).includes('edifice') ? [...CATS, 'edifice'] : CATS;
     const W = 640; const rowH = 26; const labelW = 110;
-    const neg = Math.max(0, ...lines.map(l => -Math.min(0, l.military)));
-    const pos = Math.max(1, ...lines.map(l => CATS.reduce((a, k) => a + Math.max(0, l[k]), 0)));
+    const negOf = l => cats.reduce((a, k) => a + Math.max(0, -(l[k] || 0)), 0);
+    const neg = Math.max(0, ...lines.map(negOf));
+    const pos = Math.max(1, ...lines.map(l => cats.reduce((a, k) => a + Math.max(0, l[k] || 0), 0)));
     const scale = (W - labelW - 40) / (pos + neg);
     const x0 = labelW + neg * scale;
     const height = lines.length * rowH + 30;
     const rows = lines.map((l, i) => {
       let x = x0;
+      let xn = x0;
       const y = i * rowH + 4;
       const bars = [];
-      if (l.military < 0) {
-        bars.push(s('rect', { x: x0 + l.military * scale, y, width: -l.military * scale, height: rowH - 8, fill: CAT_COLOURS.military, opacity: 0.6 },
-          s('title', {}, `${t('military')} ${l.military}`)));
+      for (const k of cats) {
+        const v = l[k] || 0;
+        if (v >= 0) continue;
+        xn += v * scale;
+        bars.push(s('rect', { x: xn, y, width: -v * scale, height: rowH - 8, fill: CAT_COLOURS[k], opacity: 0.6, class: 'neg-' + k },
+          s('title', {}, `${t(k)} ${v}`)));
       }
-      for (const k of CATS) {
-        const val = Math.max(0, l[k]);
+      for (const k of cats) {
+        const val = Math.max(0, l[k] || 0);
         if (!val) continue;
         bars.push(s('rect', { x, y, width: val * scale, height: rowH - 8, fill: CAT_COLOURS[k] }, s('title', {}, `${t(k)} ${l[k]}`)));
         if (val * scale > 16) bars.push(s('text', { x: x + val * scale / 2, y: y + rowH / 2 + 1, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, val));
@@ -1145,8 +1172,14 @@ class TablePage {
       return s('g', {}, s('text', { x: 4, y: y + rowH / 2 + 1, 'font-size': 12 }, this.cityLabel(i)), bars,
         s('text', { x: x + 4, y: y + rowH / 2 + 1, 'font-size': 12, 'font-weight': 700 }, l.total));
     });
-    const legend = CATS.map((k, j) => s('g', {}, s('rect', { x: labelW + j * 76, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
-      s('text', { x: labelW + j * 76 + 14, y: height - 9, 'font-size': 10 }, t(k))));
+    // The key: each label as wide as its text (about 6 px a letter at this size, 11 a CJK one).
+    let lx = labelW - 40;
+    const legend = cats.map(k => {
+      const x = lx;
+      lx += 24 + [...t(k)].reduce((a, ch) => a + (ch.charCodeAt(0) > 0x2e80 ? 11 : 6), 0);
+      return s('g', {}, s('rect', { x, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
+        s('text', { x: x + 14, y: height - 9, 'font-size': 10 }, t(k)));
+    });
     return s('svg', { class: 'chart', id: 'score-chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chart') },
       rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
   }
@@ -1222,9 +1255,9 @@ function edificePanel(page) {
       class: 'project' + (p.current ? ' current' : '') + ' ' + p.outcome, dataset: { age: p.age } },
       h('div', { class: 'project-head' }, h('b', {}, `${ROMAN[p.age]} · ${store.lang === 'zh' && p.zh ? p.zh : p.name}`),
         ' ', h('span', { class: 'tag' }, outcome(p))),
-      h('div', {}, ed('Take part: ', '參與費用：'), p.cost, dagger(p, 'cost')),
-      h('div', {}, ed('Reward: ', '獎勵：'), p.reward, dagger(p, 'reward')),
-      h('div', {}, ed('Penalty: ', '懲罰：'), p.penalty, dagger(p, 'penalty')),
+      h('div', {}, ed('Take part: ', '參與費用：'), edText(p.cost), dagger(p, 'cost')),
+      h('div', {}, ed('Reward: ', '獎勵：'), edText(p.reward), dagger(p, 'reward')),
+      h('div', {}, ed('Penalty: ', '懲罰：'), edText(p.penalty), dagger(p, 'penalty')),
       h('div', { class: 'muted' }, ed('Holders: ', '持有者：'),
         p.holders.length ? p.holders.map(i => page.cityLabel(i)).join(', ') : '–')))),
     debts.length ? h('p', { class: 'muted' }, ed('Debt tokens: ', '負債標記：'), debts.join(' · ')) : null,
@@ -1232,13 +1265,141 @@ function edificePanel(page) {
       '暫定數值：規則書的表格遺失，沒有印刷來源確認。')));
 }
 
+// The project texts the server writes in English (edifice.rs Display), in Chinese.
+const ED_COLOURS = { brown: '棕色', grey: '灰色', blue: '藍色', yellow: '黃色', red: '紅色', green: '綠色', purple: '紫色' };
+function edText(text) {
+  if (!zh() || !text) return text;
+  const col = c => c.split('+').map(x => ED_COLOURS[x] || x).join('＋');
+  const one = part => {
+    const tr = [
+      [/^(\d+) coins?$/, m => `${m[1]} 錢幣`],
+      [/^(\d+) shields?$/, m => `${m[1]} 個盾牌`],
+      [/^a \+(\d) military victory token$/, m => `一個 +${m[1]} 軍事勝利標記`],
+      [/^discard your defeat tokens$/, () => '棄掉你的失敗標記'],
+      [/^one of ([WSCOGLP/]+) each turn$/, m => `每回合生產 ${m[1]} 其中一種`],
+      [/^(\d+) VP per own wonder stage at game end$/, m => `遊戲結束時每個已建奇蹟階段 ${m[1]} 分`],
+      [/^(\d+) VP per own ([a-z+]+) card at game end$/, m => `遊戲結束時每張${col(m[2])}卡 ${m[1]} 分`],
+      [/^(\d+) VP per own defeat token at game end$/, m => `遊戲結束時每個失敗標記 ${m[1]} 分`],
+      [/^(\d+) VP per ([a-z+]+) set at game end$/, m => `遊戲結束時每組${col(m[2])} ${m[1]} 分`],
+      [/^(\d+) VP per colour of card in your city at game end$/, m => `遊戲結束時城市中每種顏色的卡 ${m[1]} 分`],
+      [/^score one of your purple cards twice at game end$/, () => '遊戲結束時一張紫色卡再計分一次'],
+      [/^lose (\d+) coins$/, m => `失去 ${m[1]} 錢幣`],
+      [/^discard a ([a-z]+) card$/, m => `棄掉一張${col(m[1])}卡`],
+      [/^lose (\d+) military victory tokens$/, m => `失去 ${m[1]} 個軍事勝利標記`],
+    ];
+    for (const [re, f] of tr) { const m = part.match(re); if (m) return f(m); }
+    return part;
+  };
+  return text.split(', ').map(one).join('，');
+}
+
+function projectName(p) { return p ? (zh() && p.zh ? p.zh : p.name) : ed('the project', '宏偉項目'); }
+
+// The debt token of an Age as the token it is: −2, −3 or −5 VP (a dagger when provisional).
+function debtChip(page, age) {
+  const e = page.cat && page.cat.edifice;
+  const v = e ? e.debt[age - 1] : null;
+  return h('span', { class: 'token tok-debt', title: ed(`debt token of Age ${ROMAN[age]}`, `時代${ROMAN[age]}負債標記`) },
+    v === null ? ROMAN[age] : '−' + v, e && e.debt_provisional[age - 1] ? h('sup', { class: 'provisional' }, '†') : null);
+}
+
+// A city's part in the great projects, for its summary: the pawns it holds (and whether each
+// project was completed), its debt tokens, and what they are worth now.
+function edificeCityLine(page, i, sum) {
+  const v = page.state.view;
+  const c = v.cities[i];
+  const pawns = c.pawns || [];
+  const debt = c.debt || [];
+  const pawnItems = pawns.map(a => {
+    const p = v.projects[a - 1];
+    const mark = p && p.outcome === 'completed' ? ' ✓' : p && p.outcome === 'failed' ? ' ✗' : '';
+    return h('span', { class: 'pawn pawn-' + (p ? p.outcome : 'open'), title: projectName(p) }, '♟ ' + ROMAN[a] + mark);
+  });
+  return h('div', { class: 'edifice-line' }, h('span', { class: 'muted' }, ed('Great projects: ', '宏偉項目：')),
+    pawnItems.length ? pawnItems : h('span', { class: 'muted' }, ed('no pawn', '沒有棋子')),
+    debt.length ? [' · ', ed('debt ', '負債 '), debt.map(a => debtChip(page, a))] : null,
+    sum && sum.edifice_points ? h('span', { class: 'ed-points' }, ` = ${sum.edifice_points > 0 ? '+' : ''}${pointsNow(sum.edifice_points)}`) : null);
+}
+
+// What became of the project of `age`: completed (on which turn, who was rewarded) or failed
+// (who was spared, who paid the penalty, discarded a card or took a debt token).
+function edificeAgeEnd(page, age) {
+  const v = page.state.view;
+  const p = (v.projects || [])[age - 1];
+  if (!p) return null;
+  const events = (page.state.history || []).filter(e => e.age === age && e.played.startsWith('edifice_')
+    && e.played !== 'edifice_took_part' && e.played !== 'edifice_ur_pawn');
+  const head = h('b', {}, ed('Great project ', '宏偉項目 '), `${ROMAN[age]} · ${projectName(p)}: `,
+    h('span', { class: 'tag ' + p.outcome }, p.outcome === 'completed' ? ed('completed', '已完成')
+      : p.outcome === 'failed' ? ed('failed', '失敗') : ed(`${p.pawns_left} pawns left`, `剩${p.pawns_left}個棋子`)));
+  let lines = [];
+  if (p.outcome === 'completed') {
+    const rewarded = events.filter(e => e.played === 'edifice_rewarded');
+    const turn = rewarded.length ? rewarded[0].turn : null;
+    lines = [h('li', {}, (turn ? ed(`on turn ${turn}; `, `第 ${turn} 回合；`) : ''), ed('reward: ', '獎勵：'), edText(p.reward))]
+      .concat(rewarded.map(e => h('li', { class: 'ed-rewarded' }, `${page.cityLabel(e.seat)}: `,
+        ed('rewarded', '獲得獎勵'), e.income ? ` (+${coinsText(e.income)})` : '')));
+  } else if (p.outcome === 'failed') {
+    lines = [h('li', {}, ed('penalty: ', '懲罰：'), edText(p.penalty))].concat(events.map(e => {
+      let what;
+      switch (e.played) {
+        case 'edifice_spared': what = ed('holds a pawn: no penalty', '持有棋子：不受懲罰'); break;
+        case 'edifice_paid': what = [ed('paid: ', '已支付：'), edText(p.penalty)]; break;
+        case 'edifice_discarded': what = ed(`discarded ${cardName(page.cat, e.card)}`, `棄掉了${cardName(page.cat, e.card)}`); break;
+        case 'edifice_debt': what = [ed('could not pay: took a debt token ', '無法支付：拿取負債標記 '), debtChip(page, age)]; break;
+        default: return null;
+      }
+      return h('li', { class: 'ed-' + e.played.slice(8) }, `${page.cityLabel(e.seat)}: `, what);
+    }).filter(x => x));
+  }
+  return h('div', { class: 'edifice-age-end', dataset: { age } }, head, lines.length ? h('ul', {}, lines) : null);
+}
+
+// The failed project's "discard a card" penalty: the cards of the city it may discard, as cards.
+function edificeDiscardPanel(page) {
+  const st = page.state;
+  const v = st.view;
+  const p = (v.projects || [])[v.age - 1];
+  const acts = st.legal.filter(a => a.type === 'discard_built');
+  const me = st.you;
+  return h('div', { class: 'edifice-discard', id: 'edifice-discard' },
+    h('h3', {}, ed('The great project failed', '宏偉項目失敗'), ' — ', projectName(p)),
+    h('p', {}, ed('Penalty: ', '懲罰：'), edText(p ? p.penalty : ''), '. ',
+      acts.length ? ed('Choose the card of your city to discard:', '選擇你城市中要棄掉的牌：')
+        : ed('Waiting for the player who must discard…', '等待需要棄牌的玩家…')),
+    h('div', { class: 'cards' }, acts.map(a => page.cardBox(a.card, a.age, { city: me,
+      controls: h('div', { class: 'card-actions' }, h('button', { class: 'act act-discard_built', type: 'button', disabled: page.pending,
+        onclick: () => page.send(a) }, ed('Discard it', '棄掉這張'))) }))));
+}
+
 // ---------------------------------------------------------------- score pad
 
-// The table being entered: the format `wonders score` reads.
-const pad = { edition: '1e', players: [], sheet: null };
+// The table being entered: the format `wonders score` reads. `freeCity`: 2 players and the
+// Free City (1st edition; its row is the last); `edifice`: the expansion's projects, pawns, debt.
+const pad = { edition: '1e', players: [], sheet: null, freeCity: false, edifice: false, projects: [] };
 
 function padPlayer(i) {
-  return { name: 'Player ' + (i + 1), wonder: '', side: 'A', stages: 0, cards: [], coins: 0, military: [] };
+  return { name: 'Player ' + (i + 1), wonder: '', side: 'A', stages: 0, cards: [], coins: 0, military: [], pawns: [], debt: [] };
+}
+
+// Turns the Free City variant on or off: 2 players and the Free City's row, in the 1st edition.
+function padSetFreeCity(on) {
+  pad.freeCity = on;
+  pad.players.forEach(p => { delete p.free_city; });
+  if (on) {
+    pad.edition = '1e';
+    pad.players = pad.players.slice(0, 2);
+    while (pad.players.length < 2) pad.players.push(padPlayer(pad.players.length));
+    const fc = padPlayer(2);
+    fc.name = t('freeCity');
+    fc.free_city = true;
+    pad.players.push(fc);
+  }
+  pad.sheet = null;
+}
+
+function padEdificeProjects(cat, age) {
+  return cat.edifice ? cat.edifice.projects.filter(p => p.age === age) : [];
 }
 
 async function scorePad(keep) {
@@ -1249,15 +1410,33 @@ async function scorePad(keep) {
   if (!pad.players.some(p => p.wonder)) {
     pad.players.forEach((p, i) => { p.wonder = cat.wonderList[i % cat.wonderList.length].name; p.side = cat.wonderList[0].sides[0].label; });
   }
+  if (pad.edifice) {
+    for (let a = 1; a <= 3; a++) {
+      const list = padEdificeProjects(cat, a);
+      if (!pad.projects[a - 1] || !list.some(p => p.name === pad.projects[a - 1].name)) {
+        pad.projects[a - 1] = { name: list.length ? list[0].name : '', completed: false };
+      }
+    }
+  }
   const app = document.getElementById('app');
   const cardOptions = h('datalist', { id: 'card-names' }, cat.list.filter((c, k, all) => all.findIndex(o => o.name === c.name) === k)
     .map(c => h('option', { value: c.name }, zh() ? c.zh : `${c.name} (${c.colour}, ${ROMAN[c.age]})`)));
-  const edition = h('select', { id: 'pad-edition', onchange: async ev => {
+  const edition = h('select', { id: 'pad-edition', disabled: pad.freeCity, onchange: async ev => {
     pad.edition = ev.target.value;
     pad.players.forEach(p => { p.wonder = ''; p.cards = []; });
     pad.sheet = null;
     scorePad(true);
   } }, ['1e', '2e'].map(e => h('option', { value: e, selected: e === pad.edition }, editionLabel(e))));
+  const freeCity = h('input', { type: 'checkbox', id: 'pad-free-city', checked: pad.freeCity, onchange: ev => {
+    padSetFreeCity(ev.target.checked);
+    if (!ev.target.checked) pad.players[2].name = 'Player 3';
+    scorePad(true);
+  } });
+  const edifice = h('input', { type: 'checkbox', id: 'pad-edifice', checked: pad.edifice, onchange: ev => {
+    pad.edifice = ev.target.checked;
+    pad.sheet = null;
+    scorePad(true);
+  } });
   const rows = pad.players.map((p, i) => padRow(cat, p, i));
   const result = h('div', { id: 'pad-result' }, pad.sheet ? padSheet(pad.sheet) : null);
   const fileInput = h('input', { type: 'file', id: 'pad-file', accept: 'application/json,.json', onchange: ev => {
@@ -1271,29 +1450,64 @@ async function scorePad(keep) {
   } });
   app.replaceChildren(h('section', { class: 'panel pad' },
     h('h1', {}, t('scorePad')), h('p', { class: 'muted' }, t('scorePadIntro'), ' ', link('/', t('lobbyLink'))),
-    h('label', {}, t('edition') + ' ', edition), cardOptions,
+    h('div', { class: 'pad-options' },
+      h('label', {}, t('edition') + ' ', edition),
+      h('label', { class: 'check' }, freeCity, ' ', t('freeCityRow')),
+      h('label', { class: 'check' }, edifice, ' ', ed('Edifice expansion', '穹樓擴充'))),
+    cardOptions,
+    pad.edifice ? padProjects(cat) : null,
     h('div', { class: 'pad-rows' }, rows),
     h('div', { class: 'after' },
-      h('button', { type: 'button', id: 'pad-add', disabled: pad.players.length >= 7, onclick: () => { pad.players.push(padPlayer(pad.players.length)); scorePad(true); } }, '+ ' + t('addPlayer')),
+      h('button', { type: 'button', id: 'pad-add', disabled: pad.freeCity || pad.players.length >= 7, onclick: () => { pad.players.push(padPlayer(pad.players.length)); scorePad(true); } }, '+ ' + t('addPlayer')),
       h('button', { type: 'button', class: 'primary', id: 'pad-score', onclick: () => scoreIt() }, t('scoreIt')),
       h('button', { type: 'button', id: 'pad-download', onclick: () => downloadPad() }, '⬇ ' + t('download')),
       h('label', { class: 'button' }, '⬆ ' + t('load') + ' ', fileInput)),
     result), h('section', { class: 'panel' }, resourceKey()));
 }
 
+// Edifice: the project of each Age, and whether it was completed.
+function padProjects(cat) {
+  return h('div', { class: 'pad-projects', id: 'pad-projects' },
+    h('b', {}, ed('Great projects', '宏偉項目')), ' ',
+    h('span', { class: 'muted' }, ed('(immediate rewards and penalties are already in the coins, cards and tokens you enter)',
+      '（立即的獎勵與懲罰已包含在輸入的錢幣、卡牌與標記中）')),
+    [1, 2, 3].map(a => {
+      const cur = pad.projects[a - 1];
+      const list = padEdificeProjects(cat, a);
+      return h('div', { class: 'pad-line pad-project', dataset: { age: a } },
+        h('span', {}, `${t('age')} ${ROMAN[a]} `),
+        h('select', { class: 'pad-project-name', 'aria-label': `${t('age')} ${ROMAN[a]}`, onchange: ev => { cur.name = ev.target.value; pad.sheet = null; scorePad(true); } },
+          list.map(p => h('option', { value: p.name, selected: p.name === cur.name }, (zh() && p.zh ? p.zh : p.name) + (p.provisional ? ' †' : '')))),
+        h('label', { class: 'check' }, h('input', { type: 'checkbox', class: 'pad-project-done', checked: cur.completed,
+          onchange: ev => { cur.completed = ev.target.checked; pad.sheet = null; } }), ' ', ed('completed', '已完成')),
+        (() => { const d = list.find(p => p.name === cur.name); return d ? h('small', { class: 'muted' }, ' ', ed('reward: ', '獎勵：'), edText(d.reward)) : null; })());
+    }));
+}
+
 function padTable() {
   const players = pad.players.map(p => {
     const o = { name: p.name, wonder: p.wonder, side: p.side, stages: p.stages, cards: p.cards, coins: p.coins, military: p.military };
     if (p.free_city) o.free_city = true;
+    if (pad.edifice) { o.pawns = p.pawns || []; o.debt = p.debt || []; }
+    if (p.second_effects && p.second_effects.length) o.second_effects = p.second_effects;
     return o;
   });
-  return { edition: pad.edition, players };
+  const table = { edition: pad.edition, players };
+  if (pad.edifice) {
+    table.expansions = ['edifice'];
+    table.projects = pad.projects.map(p => ({ name: p.name, completed: !!p.completed }));
+  }
+  return table;
 }
 
 function loadPad(table) {
   if (!table || !Array.isArray(table.players)) throw new Error('not a table: it needs a "players" list');
   pad.edition = table.edition || '1e';
-  pad.players = table.players.map((p, i) => Object.assign(padPlayer(i), p, { cards: p.cards || [], military: p.military || [] }));
+  pad.players = table.players.map((p, i) => Object.assign(padPlayer(i), p,
+    { cards: p.cards || [], military: p.military || [], pawns: p.pawns || [], debt: p.debt || [] }));
+  pad.freeCity = pad.players.some(p => p.free_city);
+  pad.edifice = (table.expansions || []).includes('edifice');
+  pad.projects = (table.projects || []).map(p => ({ name: p.name, completed: !!p.completed }));
   pad.sheet = null;
   scorePad(true);
 }
@@ -1318,12 +1532,17 @@ async function scoreIt() {
 }
 
 function padSheet(sheet) {
+  const cats = pad.edifice ? [...CATS, 'edifice'] : CATS;
   return h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet', id: 'pad-sheet' },
-    h('thead', {}, h('tr', {}, h('th', {}, ''), CATS.map(c => h('th', { class: 'cat-' + c }, t(c))), h('th', {}, t('total')),
+    h('thead', {}, h('tr', {}, h('th', {}, ''), cats.map(c => h('th', { class: 'cat-' + c }, t(c))), h('th', {}, t('total')),
       h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
-    h('tbody', {}, sheet.players.map(l => h('tr', { class: l.rank === 1 ? 'winner' : '' },
-      h('th', {}, l.name), CATS.map(k => h('td', { class: 'cat-' + k }, l[k])),
-      h('td', { class: 'cat-total' }, l.total), h('td', {}, l.coins), h('td', { class: 'rank' }, l.rank === null ? '–' : l.rank))))));
+    h('tbody', {}, sheet.players.map((l, i) => {
+      const fc = pad.players[i] && pad.players[i].free_city;
+      return h('tr', { class: (l.rank === 1 ? 'winner' : '') + (fc ? ' free-city' : '') },
+        h('th', {}, l.name, fc && l.name !== t('freeCity') ? [' ', h('span', { class: 'tag' }, t('freeCity'))] : null),
+        cats.map(k => h('td', { class: 'cat-' + k }, l[k] ?? 0)),
+        h('td', { class: 'cat-total' }, l.total), h('td', {}, l.coins), h('td', { class: 'rank' }, l.rank === null ? '–' : l.rank));
+    }))));
 }
 
 function padRow(cat, p, i) {
@@ -1353,14 +1572,21 @@ function padRow(cat, p, i) {
   const tokenCount = v => p.military.filter(x => x === v).length;
   const tokenInput = v => h('label', { class: 'tok-input' }, tokenChip(v), ' ×', h('input', { type: 'number', min: 0, max: 6, value: tokenCount(v), class: 'pad-tok-' + (v < 0 ? 'm1' : v),
     onchange: ev => { p.military = p.military.filter(x => x !== v).concat(new Array(Math.max(0, Number(ev.target.value) || 0)).fill(v)); } }));
-  return h('div', { class: 'pad-row city', dataset: { row: i } },
+  // Edifice: pawns and debt tokens by Age, as counts (the table lists one Age per item).
+  const ageCount = (key, a, label) => h('label', { class: 'tok-input' }, label, ' ×', h('input', { type: 'number', min: 0, max: 3,
+    value: (p[key] || []).filter(x => x === a).length, class: `pad-${key}-${a}`, 'aria-label': `${key} ${ROMAN[a]}`,
+    onchange: ev => { p[key] = (p[key] || []).filter(x => x !== a).concat(new Array(Math.max(0, Math.min(3, Number(ev.target.value) || 0))).fill(a)).sort(); } }));
+  return h('div', { class: 'pad-row city' + (p.free_city ? ' free-city' : ''), dataset: { row: i } },
     h('div', { class: 'pad-line' },
-      h('b', {}, '#' + (i + 1)),
+      p.free_city ? h('span', { class: 'tag free-city-tag' }, t('freeCity')) : h('b', {}, '#' + (i + 1)),
       h('input', { class: 'pad-name', value: p.name, maxlength: 32, 'aria-label': t('name'), onchange: upd('name') }),
       wonderSel, sideSel, h('label', {}, t('stages') + ' ', stages),
       h('label', {}, coinIcon('¤'), ' ', h('input', { class: 'pad-coins', type: 'number', min: 0, max: 999, value: p.coins, 'aria-label': t('coins'), onchange: upd('coins', Number) })),
       pad.players.length > 3 ? h('button', { type: 'button', onclick: () => { pad.players.splice(i, 1); scorePad(true); } }, t('remove')) : null),
     h('div', { class: 'pad-line' }, h('span', { class: 'muted' }, t('tokensHelp') + ': '), [1, 3, 5, -1].map(tokenInput)),
+    pad.edifice ? h('div', { class: 'pad-line pad-edifice' },
+      h('span', { class: 'muted' }, ed('pawns', '參與棋子') + ': '), [1, 2, 3].map(a => ageCount('pawns', a, '♟ ' + ROMAN[a])),
+      h('span', { class: 'muted' }, ' ' + ed('debt tokens', '負債標記') + ': '), [1, 2, 3].map(a => ageCount('debt', a, ROMAN[a]))) : null,
     h('div', { class: 'pad-line' }, search, h('button', { type: 'button', class: 'pad-add-card', onclick: addCard }, t('add'))),
     h('div', { class: 'row pad-cards' }, p.cards.map((name, k) => {
       const d = cardDef(cat, name);

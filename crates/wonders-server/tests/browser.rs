@@ -1,16 +1,19 @@
-//! End to end in a real headless Chromium driven over WebDriver: create a table with two bots
+//! End to end in a real headless Chromium driven over WebDriver: create a table with three bots
 //! from the lobby, play a whole game by clicking (checking the city summary, a greyed card with
 //! its reason, the payment chooser, the Age-end panel, the phone layout, the score sheet with its
 //! chart), look at it in Chinese and as a spectator; then take back a choice, choose a side in the
-//! 2nd edition, play the Free City step, and score a table on the score pad. Screenshots go to
-//! `target/screenshots/` at the workspace root.
+//! 2nd edition, play the Free City step, and score a table on the score pad. A second test (one
+//! browser at a time) enters a Free City table and an Edifice table on the score pad, then plays
+//! an Edifice game: the pawns and debt in the city summaries, the project's fate in the Age-end
+//! panel and its log block, the edifice category in the sheet and chart, on a phone too.
+//! Screenshots go to `target/screenshots/` at the workspace root.
 //!
 //! Skipped (with a message) when `chromium` or `chromedriver` is not installed; CI installs them
 //! (Debian's `chromium` and `chromium-driver`).
 
 mod common;
 
-use common::{TestServer, temp_db};
+use common::{TestServer, play_http, temp_db};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -83,8 +86,18 @@ async fn first_enabled(c: &Client, css: &str) -> Option<fantoccini::elements::El
     None
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_game_in_headless_chromium() {
+/// One browser at a time: the tests of this file share the 2-core machine with everything else.
+static BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A headless Chromium driven by a chromedriver (both stopped when dropped), or `None` (with a
+/// message) when they are not installed outside CI.
+struct Browser {
+    client: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
+}
+
+async fn browser() -> Option<Browser> {
     let (Some(chromium), Some(chromedriver)) =
         (find_program(&["chromium", "chromium-browser", "google-chrome"]), find_program(&["chromedriver"]))
     else {
@@ -97,12 +110,10 @@ async fn a_whole_game_in_headless_chromium() {
         println!(
             "SKIPPED: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
         );
-        return;
+        return None;
     };
-    let (_dir, db) = temp_db();
-    let s = TestServer::start(&db).await;
     let port = free_port();
-    let _driver = Driver(
+    let driver = Driver(
         Command::new(&chromedriver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
@@ -127,7 +138,7 @@ async fn a_whole_game_in_headless_chromium() {
     let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
     builder.capabilities(caps);
     let start = Instant::now();
-    let c = loop {
+    let client = loop {
         match builder.connect(&format!("http://127.0.0.1:{port}")).await {
             Ok(c) => break c,
             Err(e) => {
@@ -136,11 +147,23 @@ async fn a_whole_game_in_headless_chromium() {
             }
         }
     };
+    Some(Browser { client, _driver: driver, _profile: profile })
+}
 
-    // The lobby: 3 players, seats 2 and 3 bots (the default for seats after the first).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_in_headless_chromium() {
+    let _one = BROWSER.lock().await;
+    let Some(b) = browser().await else {
+        return;
+    };
+    let c = b.client.clone();
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+
+    // The lobby: 4 players, seats 2 to 4 bots (the default for seats after the first).
     c.goto(&s.url("/")).await.unwrap();
     wait_for(&c, "the lobby", "document.getElementById('create')").await;
-    c.find(Locator::Id("players")).await.unwrap().select_by_value("3").await.unwrap();
+    c.find(Locator::Id("players")).await.unwrap().select_by_value("4").await.unwrap();
     let name = c.find(Locator::Id("name")).await.unwrap();
     name.clear().await.unwrap();
     name.send_keys("Ada").await.unwrap();
@@ -182,7 +205,7 @@ async fn a_whole_game_in_headless_chromium() {
 
     // The city summary: production, science and the running score, as the server computes them.
     let me = s.state(&table, None).await;
-    assert!(me["summaries"].as_array().unwrap().len() == 3);
+    assert!(me["summaries"].as_array().unwrap().len() == 4);
     let shown = js(
         &c,
         "const c = document.querySelector('.city.mine');
@@ -250,7 +273,7 @@ async fn a_whole_game_in_headless_chromium() {
             .await;
             assert_eq!(shown, json!(tokens));
             let rows = js(&c, "return document.querySelectorAll('#age-end tbody tr').length").await;
-            assert_eq!(rows, json!(3));
+            assert_eq!(rows, json!(4));
             assert!(
                 js(&c, "return document.querySelector('.log-age-end').textContent")
                     .await
@@ -344,12 +367,12 @@ async fn a_whole_game_in_headless_chromium() {
     assert_eq!(shown, json!(coins));
     let rank = state["scores"][0]["rank"].as_u64().unwrap();
     let finish = js(&c, "return document.getElementById('finish').textContent").await;
-    let ordinal = ["", "1st", "2nd", "3rd"][rank as usize];
-    assert!(finish.as_str().unwrap().starts_with(&format!("You finished {ordinal} of 3")), "{finish}");
-    assert_eq!(js(&c, "return document.querySelectorAll('#score-chart g').length").await, json!(3 + 7));
+    let ordinal = ["", "1st", "2nd", "3rd", "4th"][rank as usize];
+    assert!(finish.as_str().unwrap().starts_with(&format!("You finished {ordinal} of 4")), "{finish}");
+    assert_eq!(js(&c, "return document.querySelectorAll('#score-chart g').length").await, json!(4 + 7));
     assert_eq!(
         js(&c, "return document.querySelectorAll('.city-grid .city .built.expanded').length").await,
-        json!(3)
+        json!(4)
     );
     assert!(
         js(&c, "return document.getElementById('record').getAttribute('href')")
@@ -401,14 +424,17 @@ async fn a_whole_game_in_headless_chromium() {
     let hands = c.execute("return document.querySelectorAll('.hand').length", vec![]).await.unwrap();
     assert_eq!(hands.as_i64(), Some(0));
     let cities = c.execute("return document.querySelectorAll('.city').length", vec![]).await.unwrap();
-    assert_eq!(cities.as_i64(), Some(3));
+    assert_eq!(cities.as_i64(), Some(4));
     shot(&c, "10-spectator.png").await;
 
     // The lobby names tables by their players, with Watch (or Join) and no hex ids.
     c.goto(&s.url("/")).await.unwrap();
     wait_for(&c, "the lists", "document.querySelector('#finished-tables .table-row')").await;
     let row = js(&c, "const r = document.querySelector('#finished-tables .table-row'); return [r.querySelector('.table-title').textContent, r.querySelector('.watch').textContent, r.textContent.includes(r.dataset.table)]").await;
-    assert_eq!(row, json!(["Ada · Bot 2 (heuristic) · Bot 3 (heuristic)", "Watch", false]));
+    assert_eq!(
+        row,
+        json!(["Ada · Bot 2 (heuristic) · Bot 3 (heuristic) · Bot 4 (heuristic)", "Watch", false])
+    );
     shot(&c, "10b-lobby-tables.png").await;
 
     take_back_a_choice(&c, &s).await;
@@ -512,6 +538,7 @@ async fn free_city_step(c: &Client, s: &TestServer) {
     wait_for(c, "the hand", "document.querySelectorAll('.hand .card').length === 8").await;
     let line = js(c, "return document.querySelector('.free-city-line').textContent").await;
     assert!(line.as_str().unwrap().contains("Free City: chosen this turn by Ada"), "{line}");
+    let discard_buttons = js(c, "return document.querySelectorAll('button.act-discard').length").await;
     js(c, "document.querySelectorAll('button.act-discard')[0].click()").await;
     wait_for(
         c,
@@ -520,6 +547,10 @@ async fn free_city_step(c: &Client, s: &TestServer) {
     )
     .await;
     assert_eq!(js(c, "return document.querySelectorAll('.hand .card').length").await, json!(7));
+    // The Free City discards only when it can build nothing: the page says so (the buttons go).
+    let note = js(c, "return document.querySelector('.for-free-city').textContent").await;
+    assert!(note.as_str().unwrap().contains("discards only when it can build nothing"), "{note}");
+    assert!(discard_buttons.as_u64().unwrap() >= 8, "Ada's own hand had its discard buttons");
     c.execute("window.scrollTo(0, document.querySelector('.status').offsetTop - 60)", vec![]).await.unwrap();
     shot(c, "13-free-city.png").await;
 }
@@ -577,4 +608,424 @@ async fn score_pad(c: &Client, s: &TestServer) {
     let (status, body) = s.post("/api/score", &table, None).await;
     assert_eq!(status, 200);
     assert_eq!(body["players"][1]["total"], json!(7));
+}
+
+/// Sets a form control's value as a player would and fires its `change` event (the page reads
+/// values on `change`; WebDriver's typing fires it only when the focus leaves).
+async fn set_value(c: &Client, css: &str, index: usize, value: &str) {
+    let done = c
+        .execute(
+            "const e = document.querySelectorAll(arguments[0])[arguments[1]]; if (!e) return false;
+             e.value = arguments[2]; e.dispatchEvent(new Event('change')); return true",
+            vec![json!(css), json!(index), json!(value)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(done, json!(true), "no element {css} [{index}]");
+}
+
+/// Issue 10, What to build 7 and 9: the score pad's Free City row and its Edifice fields, entered,
+/// scored, downloaded and loaded back; and an Edifice game's city summaries, Age-end panel and
+/// log blocks (projects completed or failed, penalties, debt tokens).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_score_pad_and_edifice_in_headless_chromium() {
+    let _one = BROWSER.lock().await;
+    let Some(b) = browser().await else {
+        return;
+    };
+    let c = b.client.clone();
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    score_pad_free_city(&c, &s).await;
+    score_pad_edifice(&c, &s).await;
+    let (table, ada) = edifice_game(&c, &s).await;
+    edifice_game_over(&c, &s, &table, &ada).await;
+    c.close().await.unwrap();
+    s.stop().await;
+}
+
+/// The Free City row: ticked, the pad holds 2 players and the Free City (1st edition, no more
+/// rows); the sheet shows the Free City without a place.
+async fn score_pad_free_city(c: &Client, s: &TestServer) {
+    c.goto(&s.url("/score")).await.unwrap();
+    wait_for(c, "the score pad", "document.getElementById('pad-free-city')").await;
+    click(c, &c.find(Locator::Id("pad-free-city")).await.unwrap()).await;
+    wait_for(c, "the Free City row", "document.querySelector('.pad-row.free-city')").await;
+    let form = js(
+        c,
+        "return [document.querySelectorAll('.pad-row').length, document.querySelectorAll('.pad-row')[2].classList.contains('free-city'),
+                 document.getElementById('pad-add').disabled, document.getElementById('pad-edition').disabled,
+                 document.querySelector('.pad-row.free-city .free-city-tag').textContent]",
+    )
+    .await;
+    assert_eq!(form, json!([3, true, true, true, "Free City"]));
+    // 002 2人變體規則 as in the core's table test: Ann (Giza A, stage 1, Lumber Yard, 6 coins,
+    // +1), Bob (Rhodes A, Barracks, 9 coins, +1 −1), the Free City (Babylon A, Clay Pool, 3 coins,
+    // −1).
+    for (row, wonder) in [(0, "Giza"), (1, "Rhodes"), (2, "Babylon")] {
+        set_value(c, ".pad-wonder", row, wonder).await;
+        set_value(c, ".pad-side", row, "A").await;
+    }
+    set_value(c, ".pad-stages", 0, "1").await;
+    for (row, name, coins, card) in
+        [(0, "Ann", "6", "Lumber Yard"), (1, "Bob", "9", "Barracks"), (2, "", "3", "Clay Pool")]
+    {
+        if !name.is_empty() {
+            set_value(c, ".pad-name", row, name).await;
+        }
+        set_value(c, ".pad-coins", row, coins).await;
+        set_value(c, ".pad-card", row, card).await;
+        wait_for(
+            c,
+            "the card",
+            &format!("document.querySelectorAll('.pad-row')[{row}].querySelector('.pad-cards .mini')"),
+        )
+        .await;
+    }
+    set_value(c, ".pad-tok-1", 0, "1").await;
+    set_value(c, ".pad-tok-1", 1, "1").await;
+    set_value(c, ".pad-tok-m1", 1, "1").await;
+    set_value(c, ".pad-tok-m1", 2, "1").await;
+    let table = js(c, "return padTable()").await;
+    assert_eq!(table["edition"], json!("1e"));
+    assert_eq!(table["players"][2]["free_city"], json!(true));
+    assert_eq!(table["players"][2]["name"], json!("Free City"));
+    assert_eq!(table["players"][1]["military"], json!([1, -1]));
+    assert!(table.get("expansions").is_none(), "{table}");
+    click(c, &c.find(Locator::Id("pad-score")).await.unwrap()).await;
+    wait_for(c, "the sheet", "document.getElementById('pad-sheet')").await;
+    // Ann: 1 + 2 (6 coins) + 3 (stage 1) = 6; Bob: 1 − 1 + 3 (9 coins) = 3; the Free City:
+    // −1 + 1 (3 coins) = 0, and no place.
+    let sheet = js(
+        c,
+        "return [...document.querySelectorAll('#pad-sheet tbody tr')].map(r => [r.querySelector('th').textContent,
+                 r.querySelector('.cat-total').textContent, r.querySelector('.rank').textContent, r.classList.contains('free-city')])",
+    )
+    .await;
+    assert_eq!(
+        sheet,
+        json!([["Ann", "6", "1", false], ["Bob", "3", "2", false], ["Free City", "0", "–", true]])
+    );
+    shot(c, "16-score-pad-free-city.png").await;
+    // In Chinese: the option, the row's tag and the sheet's Free City line.
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(c, "Chinese", "document.querySelector('#pad-sheet th.cat-military').textContent === '軍事'")
+        .await;
+    let zh = js(
+        c,
+        "return [document.getElementById('pad-free-city').parentElement.textContent.trim(), document.querySelector('.free-city-tag').textContent,
+                 document.querySelector('#pad-sheet tr.free-city th').textContent]",
+    )
+    .await;
+    assert_eq!(zh, json!(["2 人與自由城市（第一版）", "自由城市", "Free City 自由城市"]));
+    shot(c, "16b-score-pad-free-city-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(c, "English", "document.querySelector('#pad-sheet th.cat-military').textContent === 'Military'")
+        .await;
+    // What it downloads is what `wonders score` reads (the core's table format) and loads back.
+    let (status, body) = s.post("/api/score", &table, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["players"][2]["rank"], Value::Null);
+    let again = js(c, "loadPad(JSON.parse(JSON.stringify(padTable()))); return padTable()").await;
+    assert_eq!(again, table);
+    wait_for(c, "the reloaded rows", "document.querySelectorAll('.pad-row.free-city').length === 1").await;
+    // Unticked: three players again, the third an ordinary player.
+    click(c, &c.find(Locator::Id("pad-free-city")).await.unwrap()).await;
+    wait_for(c, "no Free City", "!document.querySelector('.pad-row.free-city')").await;
+    assert_eq!(js(c, "return padTable().players.some(p => p.free_city)").await, json!(false));
+}
+
+/// The Edifice fields: projects of each Age (one completed), pawns and debt tokens by Age.
+async fn score_pad_edifice(c: &Client, s: &TestServer) {
+    c.goto(&s.url("/score")).await.unwrap();
+    wait_for(c, "the score pad", "document.getElementById('pad-edifice')").await;
+    click(c, &c.find(Locator::Id("pad-edifice")).await.unwrap()).await;
+    wait_for(c, "the projects", "document.querySelectorAll('.pad-project').length === 3").await;
+    // Each Age's list holds that Age's five projects (edifice.md §5.3).
+    let lists =
+        js(c, "return [...document.querySelectorAll('.pad-project-name')].map(s => s.options.length)").await;
+    assert_eq!(lists, json!([5, 5, 5]));
+    set_value(c, ".pad-project-name", 0, "Belvedere").await;
+    wait_for(c, "Belvedere", "document.querySelector('.pad-project-name').value === 'Belvedere'").await;
+    click(c, &c.find(Locator::Css(".pad-project-done")).await.unwrap()).await;
+    for (row, wonder) in [(0, "Giza"), (1, "Rhodes"), (2, "Babylon")] {
+        set_value(c, ".pad-wonder", row, wonder).await;
+        set_value(c, ".pad-side", row, "A").await;
+    }
+    set_value(c, ".pad-stages", 0, "2").await;
+    for (row, name) in [(0, "Ann"), (1, "Bob"), (2, "Cy")] {
+        set_value(c, ".pad-name", row, name).await;
+    }
+    // Ann took part in Belvedere (completed); Bob took Age II's debt token.
+    set_value(c, ".pad-pawns-1", 0, "1").await;
+    set_value(c, ".pad-debt-2", 1, "1").await;
+    let table = js(c, "return padTable()").await;
+    assert_eq!(table["expansions"], json!(["edifice"]));
+    assert_eq!(table["projects"][0], json!({"name": "Belvedere", "completed": true}));
+    assert_eq!(table["projects"][1]["completed"], json!(false));
+    assert_eq!((&table["players"][0]["pawns"], &table["players"][1]["debt"]), (&json!([1]), &json!([2])));
+    click(c, &c.find(Locator::Id("pad-score")).await.unwrap()).await;
+    wait_for(c, "the sheet", "document.querySelector('#pad-sheet th.cat-edifice')").await;
+    // Ann: Giza A stages 1 and 2 (3 + 5) and Belvedere's 1 VP per own wonder stage (2);
+    // Bob: Age II debt −3 (edifice.toml, confirmed); Cy: 0.
+    let sheet = js(
+        c,
+        "return [...document.querySelectorAll('#pad-sheet tbody tr')].map(r => [r.querySelector('.cat-wonder').textContent,
+                 r.querySelector('.cat-edifice').textContent, r.querySelector('.cat-total').textContent])",
+    )
+    .await;
+    assert_eq!(sheet, json!([["8", "2", "10"], ["0", "-3", "-3"], ["0", "0", "0"]]));
+    c.execute("window.scrollTo(0, document.getElementById('pad-projects').offsetTop - 50)", vec![])
+        .await
+        .unwrap();
+    shot(c, "17-score-pad-edifice.png").await;
+    let (status, body) = s.post("/api/score", &table, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["players"][0]["edifice"], json!(2));
+    let again = js(c, "loadPad(JSON.parse(JSON.stringify(padTable()))); return padTable()").await;
+    assert_eq!(again, table);
+    js(c, "document.getElementById('pad-score').click()").await;
+    wait_for(c, "the sheet again", "document.querySelector('#pad-sheet th.cat-edifice')").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(
+        c,
+        "Chinese",
+        "document.getElementById('pad-edifice').parentElement.textContent.includes('穹樓')",
+    )
+    .await;
+    let zh = js(c, "return [document.querySelector('.pad-project small').textContent, document.querySelector('.pad-edifice').textContent]").await;
+    assert!(zh[0].as_str().unwrap().contains("奇蹟階段"), "Belvedere's reward in Chinese: {zh}");
+    assert!(zh[1].as_str().unwrap().contains("負債標記"), "{zh}");
+    c.execute("window.scrollTo(0, document.getElementById('pad-projects').offsetTop - 50)", vec![])
+        .await
+        .unwrap();
+    shot(c, "18-score-pad-edifice-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+}
+
+/// An Edifice game played to the start of Age II: every city's summary shows its pawns and debt,
+/// the Age-end panel and its log block tell what became of the Age I project, as the server's
+/// history says.
+async fn edifice_game(c: &Client, s: &TestServer) -> (String, String) {
+    let body = json!({"players": 3, "expansions": ["edifice"], "seats": [{}, {"bot": "heuristic"}, {"bot": "heuristic"}]});
+    let (status, info) = s.post("/api/tables", &body, None).await;
+    assert_eq!(status, 201, "{info}");
+    let table = info["id"].as_str().unwrap().to_string();
+    let ada = s.take(&table, 0, "Ada").await;
+    sit(c, s, &table, 0, &ada).await;
+    wait_for(
+        c,
+        "the game",
+        "document.body.dataset.status === 'playing' && document.querySelector('button.act')",
+    )
+    .await;
+    assert_eq!(js(c, "return document.querySelectorAll('.city .edifice-line').length").await, json!(3));
+    // A failed project's "discard a card" penalty is chosen among the city's cards, drawn as
+    // cards (the state is the page's own, with the phase and the two actions the server sends).
+    let shown = js(
+        c,
+        "const st = current.state; const copy = JSON.parse(JSON.stringify(st));
+         copy.view.phase = 'edifice_discard';
+         copy.legal = [{type: 'discard_built', card: 'Lumber Yard'}, {type: 'discard_built', card: 'Stone Pit'}];
+         current.state = copy; current.render();
+         const p = document.getElementById('edifice-discard');
+         const out = [[...p.querySelectorAll('.card')].map(e => e.dataset.card), p.querySelectorAll('button.act-discard_built').length,
+                      p.querySelector('h3').textContent.startsWith('The great project failed'), document.querySelector('.phase').textContent.includes('discard a card'),
+                      document.querySelectorAll('.wonder-ctl').length];
+         return out",
+    )
+    .await;
+    assert_eq!(shown, json!([["Lumber Yard", "Stone Pit"], 2, true, true, 0]));
+    c.execute("document.getElementById('edifice-discard').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "26-edifice-discard-choice.png").await;
+    c.execute("location.reload()", vec![]).await.unwrap();
+    wait_for(
+        c,
+        "the game again",
+        "document.body.dataset.status === 'playing' && document.querySelector('button.act')",
+    )
+    .await;
+    // Play Age I: the wonder stage with the project when offered, else the first action.
+    let started = Instant::now();
+    let mut took_part = false;
+    loop {
+        let st = s.state(&table, Some(&ada)).await;
+        if st["view"]["age"] == json!(2) {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "Age I did not end in time");
+        let turn = body_data(c, "turnId").await;
+        let step = body_data(c, "step").await;
+        let part = if took_part {
+            None
+        } else {
+            st["legal"].as_array().unwrap().iter().position(|a| a["take_part"] == json!(true))
+        };
+        let clicked = match part {
+            Some(_) => {
+                // The stage with the project is a way to pay in the one wonder control.
+                let label = js(
+                    c,
+                    "const b = [...document.querySelectorAll('#wonder-ctl button')]; return b.map(x => x.textContent).join(' | ')",
+                )
+                .await;
+                let opened = js(c, "const ch = document.querySelector('#wonder-ctl button.choose'); if (ch) ch.click(); return !!ch").await;
+                if opened == json!(true) {
+                    wait_for(
+                        c,
+                        "the wonder chooser",
+                        "document.querySelector('#wonder-ctl .options button')",
+                    )
+                    .await;
+                }
+                let ok = js(
+                    c,
+                    "const b = [...document.querySelectorAll('#wonder-ctl button.act-wonder')].find(x => x.textContent.includes('take part'));
+                     if (b) b.click(); return !!b",
+                )
+                .await;
+                assert_eq!(ok, json!(true), "take part offered in the wonder control: {label}");
+                took_part = true;
+                true
+            }
+            None => match first_enabled(c, "button.act").await {
+                Some(b) => {
+                    click(c, &b).await;
+                    true
+                }
+                None => false,
+            },
+        };
+        if clicked {
+            wait_for(
+                c,
+                "the action to be applied",
+                &format!(
+                    "document.body.dataset.turnId !== '{turn}' || document.body.dataset.step !== '{step}'"
+                ),
+            )
+            .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    wait_for(c, "the Age-end panel", "document.querySelector('#age-end .edifice-age-end')").await;
+    let st = s.state(&table, Some(&ada)).await;
+    let project = &st["view"]["projects"][0];
+    let outcome = project["outcome"].as_str().unwrap();
+    let events: Vec<&Value> = st["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["age"] == json!(1) && e["played"].as_str().unwrap().starts_with("edifice_"))
+        .filter(|e| !["edifice_took_part", "edifice_ur_pawn"].contains(&e["played"].as_str().unwrap()))
+        .collect();
+    let shown = js(
+        c,
+        "const p = document.querySelector('#age-end .edifice-age-end');
+         return [p.querySelector('.tag').textContent, [...p.querySelectorAll('li')].map(l => l.className).filter(x => x),
+                 document.querySelector('.log-age-end .edifice-age-end').textContent === p.textContent]",
+    )
+    .await;
+    let expected: Vec<String> =
+        events.iter().map(|e| format!("ed-{}", &e["played"].as_str().unwrap()["edifice_".len()..])).collect();
+    assert_eq!(shown[0], json!(outcome), "{project}");
+    assert_eq!(shown[1], json!(expected), "one line per city's outcome: {events:?}");
+    assert_eq!(shown[2], json!(true), "the log block says the same");
+    match outcome {
+        // Completed: every holder of an Age I pawn was rewarded.
+        "completed" => assert_eq!(expected.len(), project["holders"].as_array().unwrap().len()),
+        // Failed: every city has its line (spared, paid, discarded or in debt).
+        _ => assert_eq!(expected.len(), 3),
+    }
+    // Each city's summary: its pawns and its debt tokens as the view holds them.
+    let cities = st["view"]["cities"].as_array().unwrap();
+    let lines = js(
+        c,
+        "return [...document.querySelectorAll('.cities .city')].sort((a, b) => a.dataset.city - b.dataset.city)
+           .map(e => [e.querySelectorAll('.edifice-line .pawn').length, e.querySelectorAll('.edifice-line .tok-debt').length])",
+    )
+    .await;
+    let expected: Vec<Value> = cities
+        .iter()
+        .map(|c| {
+            let n = |k: &str| c.get(k).and_then(|v| v.as_array()).map_or(0, |a| a.len());
+            json!([n("pawns"), n("debt")])
+        })
+        .collect();
+    assert_eq!(lines, json!(expected));
+    if took_part {
+        assert!(
+            cities[0]["pawns"].as_array().is_some_and(|p| p.contains(&json!(1))),
+            "Ada took part in Age I"
+        );
+    }
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "19-edifice-age-end.png").await;
+    c.execute("document.querySelector('.city.mine').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "20-edifice-city-summary.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(
+        c,
+        "Chinese",
+        "document.querySelector('#age-end .edifice-age-end b').textContent.includes('宏偉項目')",
+    )
+    .await;
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "21-edifice-age-end-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    // On a phone: the projects, the Age-end panel and the summaries fit the width.
+    c.set_window_size(390, 844).await.unwrap();
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    let overflow = js(c, "return document.documentElement.scrollWidth - window.innerWidth").await;
+    assert!(overflow.as_i64().unwrap() <= 0, "the phone layout scrolls sideways by {overflow}px");
+    shot(c, "24-edifice-phone-age-end.png").await;
+    c.execute("document.querySelector('.city.mine .edifice-line').scrollIntoView({block: 'center'})", vec![])
+        .await
+        .unwrap();
+    shot(c, "25-edifice-phone-city.png").await;
+    c.set_window_size(1280, 1100).await.unwrap();
+    (table, ada)
+}
+
+/// The same Edifice game played to its end: the score sheet and the chart have the edifice
+/// category (debt drawn left of 0), and the log has each Age's project block.
+async fn edifice_game_over(c: &Client, s: &TestServer, table: &str, ada: &str) {
+    play_http(s, table, &[ada.to_string()], 1).await;
+    wait_for(c, "the score sheet", "document.querySelector('.score-sheet th.cat-edifice')").await;
+    let st = s.state(table, None).await;
+    let scores = st["scores"].as_array().unwrap();
+    let edifice: Vec<String> =
+        scores.iter().map(|l| l["edifice"].as_i64().unwrap_or(0).to_string()).collect();
+    let shown = js(
+        c,
+        "return [...document.querySelectorAll('.score-sheet td.cat-edifice')].map(td => td.textContent)",
+    )
+    .await;
+    assert_eq!(shown, json!(edifice));
+    // The chart: 3 rows and 8 categories in the key; one bar left of 0 per negative Edifice score.
+    assert_eq!(js(c, "return document.querySelectorAll('#score-chart g').length").await, json!(3 + 8));
+    let negative = scores.iter().filter(|l| l["edifice"].as_i64().unwrap_or(0) < 0).count();
+    assert_eq!(
+        js(c, "return document.querySelectorAll('#score-chart rect.neg-edifice').length").await,
+        json!(negative)
+    );
+    // Each Age's end has its project block in the log, and the last one is in the panel.
+    assert_eq!(
+        js(c, "return document.querySelectorAll('.log-age-end .edifice-age-end').length").await,
+        json!(3)
+    );
+    let outcome = st["view"]["projects"][2]["outcome"].as_str().unwrap().to_string();
+    assert_eq!(
+        js(c, "return document.querySelector('#age-end .edifice-age-end .tag').textContent").await,
+        json!(outcome)
+    );
+    // The header names the expansion as its own tag (the server stores it as `random+edifice`).
+    let head =
+        js(c, "return [...document.querySelectorAll('.table-head .tag')].map(e => e.textContent)").await;
+    assert_eq!(head, json!(["1st edition", "random boards and sides", "Edifice", "over"]));
+    c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    shot(c, "22-edifice-game-over.png").await;
+    c.execute("document.querySelector('.log').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "23-edifice-log.png").await;
 }
