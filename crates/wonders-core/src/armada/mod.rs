@@ -127,9 +127,11 @@
 //! - Team games (000 團隊遊戲規則): ties between teams of equal totals — to decide (proposal:
 //!   the base game's tie-break on coins, summed over the team; otherwise shared).
 
+pub mod city;
 pub mod data;
 pub mod effect;
 
+pub use city::ArmadaCity;
 pub use data::{
     ArmadaCardDef, ArmadaData, ArmadaDataError, BoardDef, CardStatus, IslandDef, IslandStatus,
     UnknownArmadaName,
