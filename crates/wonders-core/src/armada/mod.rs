@@ -133,6 +133,7 @@ pub mod data;
 pub mod effect;
 pub mod explore;
 pub mod naval;
+pub mod score;
 
 pub use city::ArmadaCity;
 pub use data::{
