@@ -396,6 +396,13 @@ impl Table {
             (false, true) => Catalog::extended(edition),
             (false, false) => base,
         };
+        let uses_armada =
+            file.players.iter().any(|p| p.shipyard.is_some() || !p.islands.is_empty() || !p.naval.is_empty());
+        if uses_armada && !armada {
+            return Err(TableError::Armada(
+                "\"shipyard\", \"islands\" and \"naval\" need \"expansions\": [\"armada\"]".into(),
+            ));
+        }
         if armada && free_cities > 0 {
             return Err(TableError::Armada(
                 "no rulebook covers Armada with the 2-player Free City: play it with 3 to 8 players".into(),
