@@ -1025,8 +1025,10 @@ pub(crate) fn score_sheet(text: &mut String, game: &Game, names: &SeatNames) {
     }
     say!(text, "{}", head.trim_end());
     let edifice = game.edifice().is_some();
-    for (k, category) in Score::CATEGORIES.iter().enumerate() {
-        if *category == "edifice" && !edifice {
+    let armada = game.catalog().armada.is_some();
+    for k in Score::shown(armada) {
+        let category = Score::CATEGORIES[k];
+        if category == "edifice" && !edifice {
             continue;
         }
         let mut row = format!("  {category:<10}");

@@ -82,7 +82,8 @@ const TEXT = {
   scores: ['Final scores', '最終分數'],
   military: ['Military', '軍事'], treasury: ['Coins', '金錢'], wonder: ['Wonder', '奇蹟'],
   civilian: ['Civilian', '市政'], science: ['Science', '科技'], commercial: ['Commercial', '商業'],
-  guilds: ['Guilds', '行會'], total: ['Total', '總分'], rank: ['Place', '名次'], coinsLeft: ['Coins left', '剩餘錢幣'],
+  guilds: ['Guilds', '行會'], naval: ['Naval', '海上衝突'], fleet: ['Fleet', '艦隊'], islands: ['Islands', '島嶼'],
+  total: ['Total', '總分'], rank: ['Place', '名次'], coinsLeft: ['Coins left', '剩餘錢幣'],
   rematch: ['Rematch', '再來一局'], joinRematch: ['Join the rematch', '加入再來一局'],
   record: ['Download the game record', '下載遊戲紀錄'], discardPile: ['Discard pile', '棄牌堆'],
   otherActions: ['Actions', '動作'], spectator: ['You are watching.', '你正在觀戰。'],
@@ -139,8 +140,11 @@ const zh = () => store.lang === 'zh';
 const ROMAN = ['', 'I', 'II', 'III'];
 const COLOURS = ['brown', 'grey', 'blue', 'yellow', 'red', 'green', 'purple'];
 const CATS = ['military', 'treasury', 'wonder', 'civilian', 'science', 'commercial', 'guilds'];
+// Armada's score categories (naval tokens, blue fleet VP, island VP), shown for Armada tables.
+const ARMADA_CATS = ['naval', 'fleet', 'islands'];
 const CAT_COLOURS = { military: '#b8322a', treasury: '#e8b923', wonder: '#9a4d12', civilian: '#2f6db3',
-  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96', edifice: '#4a6b7a' };
+  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96', edifice: '#4a6b7a',
+  naval: '#1d4e89', fleet: '#5aa9e6', islands: '#2a9d8f' };
 
 // Resources: letter → names, colour and a distinct shape.
 const RES = {
@@ -1106,7 +1110,8 @@ class TablePage {
 
   gameOverPanel() {
     const st = this.state;
-    const cats = [...CATS, ...((st.table.expansions || []).includes('edifice') ? ['edifice'] : [])];
+    const exps = st.table.expansions || [];
+    const cats = [...CATS, ...(exps.includes('edifice') ? ['edifice'] : []), ...(exps.includes('armada') ? ARMADA_CATS : [])];
     const lines = st.scores || [];
     const v = st.view;
     const rematchId = st.table.rematch;
@@ -1139,10 +1144,11 @@ class TablePage {
         ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record'))));
   }
 
-  // Each player's points by category as a stacked bar (negative military, and negative Edifice
-  // points from debt tokens, to the left of 0).
+  // Each player's points by category as a stacked bar (negative military, naval or Edifice points
+  // to the left of 0). The expansions' categories appear only at their tables.
   chart(lines) {
-    const cats = (this.state.table.expansions || []).includes('edifice') ? [...CATS, 'edifice'] : CATS;
+    const exps = this.state.table.expansions || [];
+    const cats = [...CATS, ...(exps.includes('edifice') ? ['edifice'] : []), ...(exps.includes('armada') ? ARMADA_CATS : [])];
     const W = 640; const rowH = 26; const labelW = 110;
     const negOf = l => cats.reduce((a, k) => a + Math.max(0, -(l[k] || 0)), 0);
     const neg = Math.max(0, ...lines.map(negOf));
@@ -1532,7 +1538,8 @@ async function scoreIt() {
 }
 
 function padSheet(sheet) {
-  const cats = pad.edifice ? [...CATS, 'edifice'] : CATS;
+  // Armada's categories are in the answer only when some player scores in them.
+  const cats = [...CATS, ...(pad.edifice ? ['edifice'] : []), ...ARMADA_CATS.filter(k => sheet.players.some(l => l[k]))];
   return h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet', id: 'pad-sheet' },
     h('thead', {}, h('tr', {}, h('th', {}, ''), cats.map(c => h('th', { class: 'cat-' + c }, t(c))), h('th', {}, t('total')),
       h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),

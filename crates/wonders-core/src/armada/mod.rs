@@ -7,8 +7,11 @@
 //! (`confirmed` with its confidence, or `provisional`) and its source; [`ArmadaData::builtin`]
 //! reads it once and [`ArmadaData::from_toml`] reads a replacement file at run time.
 //!
-//! This module holds **data only**: nothing in [`crate::game`] calls it yet, and a game without
-//! Armada pays nothing for it. The rest of this page is the design the rules will follow.
+//! Besides the data, the model layer the turn flow builds on: the cards in the catalog
+//! ([`crate::Catalog::with_armada`]), each city's Armada state ([`ArmadaCity`]), the rules as pure
+//! functions ([`naval::naval_conflict`], [`coins::coin_losses`], [`explore::deal`]) and scoring
+//! ([`score`], called by [`crate::score::score_city_with`]). A game without Armada pays nothing
+//! for it. The rest of this page is the design the rules follow.
 //!
 //! ```
 //! use wonders_core::armada::{ArmadaData, BoardId, Fleet, TrackValue};
@@ -127,9 +130,15 @@
 //! - Team games (000 團隊遊戲規則): ties between teams of equal totals — to decide (proposal:
 //!   the base game's tie-break on coins, summed over the team; otherwise shared).
 
+pub mod city;
+pub mod coins;
 pub mod data;
 pub mod effect;
+pub mod explore;
+pub mod naval;
+pub mod score;
 
+pub use city::ArmadaCity;
 pub use data::{
     ArmadaCardDef, ArmadaData, ArmadaDataError, BoardDef, CardStatus, IslandDef, IslandStatus,
     UnknownArmadaName,
