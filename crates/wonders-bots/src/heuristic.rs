@@ -660,45 +660,32 @@ fn pay_cost(ctx: &Ctx, w: &Weights, p: &Persp, pay: &Payment) -> f32 {
 
 /// Gain of `city` from building `card` now, less its cost; 0 if it cannot (rule 11).
 fn gain_for(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -> f32 {
-    match cost_for(ctx, w, p, card) {
-        Some(cost) => (card_value(ctx, w, t, p, card) - cost).max(0.0),
-        None => 0.0,
-    }
-}
-
-/// Whether the city of `p` could build `card` now at all, judged without the payment solver:
-/// false when it holds the card or lacks the card's coins (`gain_for` is then 0).
-fn may_build(ctx: &Ctx, p: &Persp, card: CardId) -> bool {
-    let city = &ctx.cities[p.city];
-    !city.has_name(ctx.catalog, card)
-        && (city.has_chain_for(ctx.catalog, card) || city.coins >= ctx.catalog.card(card).coins as u16)
-}
-
-/// The coins-equivalent cost of `card` for the city of `p` at its cheapest (chains free), `None`
-/// when it cannot build it now (rule 11).
-fn cost_for(ctx: &Ctx, w: &Weights, p: &Persp, card: CardId) -> Option<f32> {
     let city = &ctx.cities[p.city];
     let def = ctx.catalog.card(card);
     if city.has_name(ctx.catalog, card) {
-        return None;
+        return 0.0;
     }
-    if city.has_chain_for(ctx.catalog, card) {
-        return Some(0.0);
-    }
-    if city.coins < def.coins as u16 {
-        return None;
-    }
-    let n = ctx.n();
-    let market = Market {
-        own: &city.production,
-        left: &ctx.cities[left_of(p.city, n)].for_sale,
-        right: &ctx.cities[right_of(p.city, n)].for_sale,
-        prices: city.prices,
+    let cost = if city.has_chain_for(ctx.catalog, card) {
+        0.0
+    } else {
+        if city.coins < def.coins as u16 {
+            return 0.0;
+        }
+        let n = ctx.n();
+        let market = Market {
+            own: &city.production,
+            left: &ctx.cities[left_of(p.city, n)].for_sale,
+            right: &ctx.cities[right_of(p.city, n)].for_sale,
+            prices: city.prices,
+        };
+        let mut opts = Options::new();
+        solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
+        match opts.iter().map(|&(l, r)| l as u16 + r as u16).min() {
+            Some(c) => (c as f32 * (1.0 + w.feed) + def.coins as f32) * p.cv,
+            None => return 0.0,
+        }
     };
-    let mut opts = Options::new();
-    solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
-    let c = opts.iter().map(|&(l, r)| l as u16 + r as u16).min()?;
-    Some((c as f32 * (1.0 + w.feed) + def.coins as f32) * p.cv)
+    (card_value(ctx, w, t, p, card) - cost).max(0.0)
 }
 
 /// Small per-card cache for one decision.
@@ -755,81 +742,14 @@ fn side_value(catalog: &Catalog, city: &City, side: Side) -> f32 {
 
 /// The index of the best legal action by the rules, `None` when `legal` is empty. With `deny`
 /// false, rule 11 is skipped (faster, for rollouts).
-///
-/// The same index as the first maximum of [`evaluate`]'s values, found with less work: an action's
-/// value only grows with its hate-drafting term (rule 11), which is at most `deny ×` the card's
-/// value to the next player (its cost is never negative), so the next player's payment is solved
-/// only for the cards whose bound reaches the best value without hate-drafting. Every action left
-/// out is worth less than that value, so it cannot be the first maximum; every other one gets its
-/// exact value, computed as `evaluate` computes it.
 pub(crate) fn best(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool) -> Option<usize> {
-    if legal.is_empty() {
-        return None;
-    }
     let mut best: Option<(usize, f32)> = None;
-    let mut keep = |i: usize, v: f32| {
+    evaluate(ctx, w, legal, deny, |i, v| {
         if best.is_none_or(|(_, b)| v > b) {
             best = Some((i, v));
         }
-    };
-    let e = Evaluator::new(ctx, w, deny).filter(|e| !e.for_free_city);
-    let Some(mut e) = e else {
-        evaluate(ctx, w, legal, deny, keep);
-        return best.map(|(i, _)| i);
-    };
-    if !(e.next_p.is_some() && bounded(w) && legal.len() <= MAX_PRUNED) {
-        for (i, a) in legal.iter().enumerate() {
-            let d = deny_card(a).map_or(0.0, |c| e.deny_of(c));
-            keep(i, e.value(a, d));
-        }
-        return best.map(|(i, _)| i);
-    }
-    // Pass 1: every action without hate-drafting (a lower bound of its value).
-    let mut floor = [0f32; MAX_PRUNED];
-    let mut bar: Option<f32> = None;
-    for (i, a) in legal.iter().enumerate() {
-        let v = e.value(a, 0.0);
-        floor[i] = v;
-        if bar.is_none_or(|b| v > b) {
-            bar = Some(v);
-        }
-    }
-    let bar = bar.unwrap_or(f32::MIN);
-    // Pass 2: the exact value of every action whose bound reaches the bar.
-    for (i, a) in legal.iter().enumerate() {
-        let Some(card) = deny_card(a) else {
-            keep(i, floor[i]);
-            continue;
-        };
-        let bound = e.deny_bound(card);
-        if bound == 0.0 {
-            // The term is 0: the value is the lower bound.
-            if floor[i] >= bar {
-                keep(i, floor[i]);
-            }
-        } else if e.value(a, bound) >= bar {
-            let d = e.deny_of(card);
-            keep(i, e.value(a, d));
-        }
-    }
+    });
     best.map(|(i, _)| i)
-}
-
-/// Whether weights keep rule 11's term within the bound [`best`] uses: a non-negative share, and
-/// costs never negative (coins worth something, a neighbour's coins no gain).
-fn bounded(w: &Weights) -> bool {
-    w.deny >= 0.0 && w.feed >= -1.0 && w.coin_liquidity.iter().all(|&c| c >= 0.0)
-}
-
-/// The most legal actions [`best`] bounds in one pass (larger lists take the plain way).
-const MAX_PRUNED: usize = 256;
-
-/// The card an action keeps from the next player (rule 11), if it has one.
-fn deny_card(a: &Action) -> Option<CardId> {
-    match *a {
-        Action::Build { card, .. } | Action::Wonder { card, .. } | Action::Discard { card } => Some(card),
-        _ => None,
-    }
 }
 
 /// Calls `f(index, value)` for every legal action, in order.
@@ -848,132 +768,53 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
         }
         return;
     }
-    let Some(mut e) = Evaluator::new(ctx, w, deny) else {
-        return;
+    let t = tables(ctx.catalog);
+    let for_free_city = ctx.free_city == Some(ctx.city) && ctx.city != ctx.seat;
+    let mut me = Persp::new(ctx, w, t, if for_free_city { ctx.seat } else { ctx.city }, true);
+    let next = if deny { ctx.next_player() } else { None };
+    let mut next_p = next.map(|s| Persp::new(ctx, w, t, s, false));
+    let mut denial = CardCache::new();
+    let mut values = CardCache::new();
+    let mut deny_of = |card: CardId| -> f32 {
+        match next_p.as_mut() {
+            Some(np) => denial.get_or(card, || w.deny * gain_for(ctx, w, t, np, card)),
+            None => 0.0,
+        }
     };
-    if e.for_free_city {
-        let Evaluator { ctx, w, t, mut me, mut next_p, mut denial, .. } = e;
-        let mut deny_of = |card: CardId| -> f32 {
-            match next_p.as_mut() {
-                Some(np) => denial.get_or(card, || w.deny * gain_for(ctx, w, t, np, card)),
-                None => 0.0,
-            }
-        };
+    if for_free_city {
         free_city_values(ctx, w, &mut me, legal, &mut deny_of, &mut f);
         return;
     }
+    let mut stage: [Option<Option<f32>>; 2] = [None; 2];
+    let mut part: [Option<f32>; 4] = [None; 4];
+    let discard = 3.0 * me.cv;
     for (i, a) in legal.iter().enumerate() {
-        let d = deny_card(a).map_or(0.0, |c| e.deny_of(c));
-        f(i, e.value(a, d));
-    }
-}
-
-/// The per-decision state of the valuation (rules 3–11, 15, 16): the perspectives of the acting
-/// city and of the next player, and what was already worked out for this decision.
-struct Evaluator<'c, 'a> {
-    ctx: &'c Ctx<'a>,
-    w: &'c Weights,
-    t: &'static Tables,
-    for_free_city: bool,
-    me: Persp,
-    next_p: Option<Persp>,
-    /// Rule 11's term per card.
-    denial: CardCache,
-    /// The card's value to the next player per card (the bound of rule 11's term).
-    next_values: CardCache,
-    /// The card's value to the acting city.
-    values: CardCache,
-    stage: [Option<Option<f32>>; 2],
-    part: [Option<f32>; 4],
-    discard: f32,
-}
-
-impl<'c, 'a> Evaluator<'c, 'a> {
-    /// `None` in the side choice (valued apart).
-    fn new(ctx: &'c Ctx<'a>, w: &'c Weights, deny: bool) -> Option<Evaluator<'c, 'a>> {
-        if ctx.phase == Phase::ChooseSide {
-            return None;
-        }
-        let t = tables(ctx.catalog);
-        let for_free_city = ctx.free_city == Some(ctx.city) && ctx.city != ctx.seat;
-        let me = Persp::new(ctx, w, t, if for_free_city { ctx.seat } else { ctx.city }, true);
-        let next = if deny { ctx.next_player() } else { None };
-        let next_p = next.map(|s| Persp::new(ctx, w, t, s, false));
-        let discard = 3.0 * me.cv;
-        Some(Evaluator {
-            ctx,
-            w,
-            t,
-            for_free_city,
-            me,
-            next_p,
-            denial: CardCache::new(),
-            next_values: CardCache::new(),
-            values: CardCache::new(),
-            stage: [None; 2],
-            part: [None; 4],
-            discard,
-        })
-    }
-
-    /// Rule 11's term for `card` (0 without a next player).
-    fn deny_of(&mut self, card: CardId) -> f32 {
-        let (ctx, w, t) = (self.ctx, self.w, self.t);
-        let Some(np) = self.next_p.as_mut() else {
-            return 0.0;
-        };
-        let next_values = &mut self.next_values;
-        self.denial.get_or(card, || {
-            let Some(cost) = cost_for(ctx, w, np, card) else {
-                return 0.0;
-            };
-            let v = next_values.get_or(card, || card_value(ctx, w, t, np, card));
-            w.deny * (v - cost).max(0.0)
-        })
-    }
-
-    /// An upper bound of `deny_of(card)`, without the payment solver: 0 when the next player
-    /// cannot build the card at all, else `deny ×` its value to them.
-    fn deny_bound(&mut self, card: CardId) -> f32 {
-        let (ctx, w, t) = (self.ctx, self.w, self.t);
-        let Some(np) = self.next_p.as_mut() else {
-            return 0.0;
-        };
-        if !may_build(ctx, np, card) {
-            return 0.0;
-        }
-        w.deny * self.next_values.get_or(card, || card_value(ctx, w, t, np, card)).max(0.0)
-    }
-
-    /// The value of `a` with `deny` as its rule-11 term; never smaller for a larger `deny`.
-    fn value(&mut self, a: &Action, deny: f32) -> f32 {
-        let (ctx, w, t) = (self.ctx, self.w, self.t);
-        let me = &mut self.me;
-        match *a {
+        let v = match *a {
             Action::Build { card, pay } => {
-                let cv = self.values.get_or(card, || card_value(ctx, w, t, me, card));
-                cv - pay_cost(ctx, w, me, &pay) + deny
+                let cv = values.get_or(card, || card_value(ctx, w, t, &mut me, card));
+                cv - pay_cost(ctx, w, &me, &pay) + deny_of(card)
             }
-            Action::Wonder { pay, extra, .. } => {
+            Action::Wonder { card, pay, extra } => {
                 let alt = extra.alternative() as usize;
-                let s = *self.stage[alt].get_or_insert_with(|| stage_value(ctx, w, me, extra));
-                let mut v = s.unwrap_or(0.0) - pay_cost(ctx, w, me, &pay) + deny;
+                let s = *stage[alt].get_or_insert_with(|| stage_value(ctx, w, &mut me, extra));
+                let mut v = s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay) + deny_of(card);
                 if extra.pawn_age() > 0 {
                     let a = extra.pawn_age() as usize;
-                    v += *self.part[a].get_or_insert_with(|| pawn_value(ctx, w, me, a as u8, false));
+                    v += *part[a].get_or_insert_with(|| pawn_value(ctx, w, &mut me, a as u8, false));
                 }
                 if extra.take_part() {
-                    v += *self.part[0].get_or_insert_with(|| pawn_value(ctx, w, me, ctx.age, true));
+                    v += *part[0].get_or_insert_with(|| pawn_value(ctx, w, &mut me, ctx.age, true));
                 }
                 v
             }
-            Action::Discard { .. } => self.discard + deny,
-            Action::BuildDiscarded { card } => card_value(ctx, w, t, me, card),
+            Action::Discard { card } => discard + deny_of(card),
+            Action::BuildDiscarded { card } => card_value(ctx, w, t, &mut me, card),
             // Rule 16: keep what is worth most.
-            Action::DiscardBuilt { card } => -card_value(ctx, w, t, me, card),
+            Action::DiscardBuilt { card } => -card_value(ctx, w, t, &mut me, card),
             Action::Pass => 0.0,
             Action::ChooseSide { .. } => f32::MIN,
-        }
+        };
+        f(i, v);
     }
 }
 
@@ -1164,51 +1005,6 @@ mod tests {
         // Archery Range, School.
         assert_eq!(t.need[1][wood][0], 7.0);
         assert_eq!(t.need[1][wood][1], 2.0);
-    }
-
-    /// The first index of the largest value `evaluate` gives (what `best` must return).
-    fn first_max(ctx: &Ctx, w: &Weights, legal: &[Action]) -> Option<usize> {
-        let mut top: Option<(usize, f32)> = None;
-        evaluate(ctx, w, legal, true, |i, v| {
-            if top.is_none_or(|(_, b)| v > b) {
-                top = Some((i, v));
-            }
-        });
-        top.map(|(i, _)| i)
-    }
-
-    #[test]
-    fn pruned_best_is_the_first_maximum_of_every_value() {
-        // Every decision of heuristic games of 2 (Free City), 3, 4 and 7 players, 1st and 2nd
-        // edition: `best` (which solves the next player's payments only where they can matter)
-        // picks the very action of the full valuation, and so do weights that hate-draft more.
-        let heavy = Weights { deny: 1.5, ..Weights::default() };
-        let mut setups: Vec<Setup> = [2u8, 3, 4, 7].iter().map(|&p| Setup::new(p, 40 + p as u64)).collect();
-        setups.push(Setup {
-            edition: Edition::Second,
-            players: 5,
-            seed: 6,
-            wonders: WonderDeal::RandomBoardsChooseSides,
-            expansions: Default::default(),
-        });
-        let mut legal = Vec::new();
-        let mut decisions = 0;
-        for setup in &setups {
-            let mut game = Game::new(setup).unwrap();
-            while !game.is_over() {
-                for seat in game.to_act() {
-                    game.legal_actions_into(seat, &mut legal);
-                    let ctx = Ctx::from_game(&game, seat);
-                    for w in [Weights::default(), heavy] {
-                        assert_eq!(best(&ctx, &w, &legal, true), first_max(&ctx, &w, &legal), "{setup:?}");
-                    }
-                    decisions += 1;
-                    let i = best(&ctx, &Weights::default(), &legal, true).unwrap();
-                    game.submit(seat, legal[i]).unwrap();
-                }
-            }
-        }
-        assert!(decisions > 300, "{decisions}");
     }
 
     #[test]
