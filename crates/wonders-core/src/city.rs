@@ -16,6 +16,9 @@ pub struct Production {
     pub fixed: Resources,
     choices: [ResourceSet; MAX_CHOICES],
     n_choices: u8,
+    /// How many of the choices offer each resource (kept by `add_choice`): `max_of` without a
+    /// scan of the choices, which the payment solver and the bots ask for every purchase.
+    offering: [u8; 7],
 }
 
 impl Production {
@@ -36,13 +39,16 @@ impl Production {
         if (self.n_choices as usize) < MAX_CHOICES {
             self.choices[self.n_choices as usize] = set;
             self.n_choices += 1;
+            for r in set.iter() {
+                self.offering[r as usize] += 1;
+            }
         }
     }
 
     /// The most units of `r` this production can give in one turn.
     #[inline]
     pub fn max_of(&self, r: Resource) -> u8 {
-        self.fixed.get(r) + self.choices().iter().filter(|s| s.contains(r)).count() as u8
+        self.fixed.get(r) + self.offering[r as usize]
     }
 }
 
@@ -368,5 +374,33 @@ impl City {
     /// Science symbol counts from cards, by symbol.
     pub fn science_of(&self, s: Science) -> u8 {
         self.science[s as usize]
+    }
+}
+
+#[cfg(test)]
+mod production_tests {
+    use super::*;
+
+    #[test]
+    fn max_of_counts_fixed_units_and_every_choice_offering_the_resource() {
+        // 2 wood fixed, a Tree Farm-like W/C card, a Caravansery (W/S/C/O) and a Forum (G/L/P).
+        let mut p = Production::fixed(Resources::from_letters("WW").unwrap());
+        for c in ["WC", "WSCO", "GLP"] {
+            p.add_choice(ResourceSet::from_letters(c).unwrap());
+        }
+        let want = [(Resource::Wood, 4), (Resource::Stone, 1), (Resource::Clay, 2), (Resource::Ore, 1)];
+        for (r, n) in want {
+            assert_eq!(p.max_of(r), n, "{r:?}");
+        }
+        for r in [Resource::Glass, Resource::Loom, Resource::Papyrus] {
+            assert_eq!(p.max_of(r), 1, "{r:?}");
+        }
+        // Beyond MAX_CHOICES producers, further ones are ignored, counts included.
+        let mut full = Production::default();
+        for _ in 0..MAX_CHOICES + 3 {
+            full.add_choice(ResourceSet::from_letters("S").unwrap());
+        }
+        assert_eq!(full.max_of(Resource::Stone), MAX_CHOICES as u8);
+        assert_eq!(full.choices().len(), MAX_CHOICES);
     }
 }

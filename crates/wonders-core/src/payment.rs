@@ -167,7 +167,7 @@ fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) 
         };
         for (side, prod) in [(0, market.left), (1, market.right)] {
             let price = market.prices[side][r as usize];
-            let sells = prod.fixed.get(r) > 0 || prod.choices().iter().any(|c| c.contains(r));
+            let sells = prod.max_of(r) > 0;
             if sells && price as u16 <= budget {
                 insert_pareto(front, if side == 0 { (price, 0) } else { (0, price) });
             }
