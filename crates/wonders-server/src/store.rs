@@ -118,6 +118,19 @@ pub struct StoredSeat {
     pub held_for: Option<String>,
 }
 
+/// Actions to append to one table's log: see [`Store::append_batch`].
+#[derive(Clone, Copy, Debug)]
+pub struct AppendEntry<'a> {
+    /// The table's id.
+    pub table: &'a str,
+    /// Index in the log of the first action.
+    pub first_index: usize,
+    /// The seat and the JSON of each action.
+    pub actions: &'a [(u8, String)],
+    /// When the actions end the game (Unix seconds).
+    pub finished: Option<i64>,
+}
+
 /// The store: one SQLite connection.
 pub struct Store {
     conn: Connection,
@@ -287,13 +300,22 @@ impl Store {
         actions: &[(u8, String)],
         finished: Option<i64>,
     ) -> Result<(), StoreError> {
-        if actions.is_empty() && finished.is_none() {
+        self.append_batch(&[AppendEntry { table: id, first_index, actions, finished }])
+    }
+
+    /// Appends the actions of several tables (see [`Store::append`]) in one transaction: all are
+    /// stored, or none (the store writer's group commit, [`crate::writer`]).
+    pub fn append_batch(&mut self, entries: &[AppendEntry<'_>]) -> Result<(), StoreError> {
+        if entries.iter().all(|e| e.actions.is_empty() && e.finished.is_none()) {
             return Ok(());
         }
         let tx = self.conn.transaction()?;
-        append_in(&tx, id, first_index, actions)?;
-        if let Some(at) = finished {
-            tx.execute("UPDATE tables SET finished = ?2 WHERE id = ?1", params![id, at])?;
+        for e in entries {
+            append_in(&tx, e.table, e.first_index, e.actions)?;
+            if let Some(at) = e.finished {
+                tx.prepare_cached("UPDATE tables SET finished = ?2 WHERE id = ?1")?
+                    .execute(params![e.table, at])?;
+            }
         }
         tx.commit()?;
         Ok(())

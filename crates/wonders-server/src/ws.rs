@@ -27,7 +27,7 @@
 
 use crate::msg::{ApiError, ClientMsg, ServerMsg};
 use crate::net::Net;
-use crate::server::{Server, TableCell};
+use crate::server::{Pending, Server, TableCell};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use std::sync::Arc;
 use std::time::Instant;
@@ -49,6 +49,18 @@ async fn send(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
 async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     let frame = CloseFrame { code, reason: Utf8Bytes::from_static(reason) };
     let _ = socket.send(Message::Close(Some(frame))).await;
+}
+
+/// Waits for an action handed to the store writer (checked and queued on a blocking thread:
+/// it may wait for room in the writer's queue), without holding a thread while it is written.
+async fn stored(
+    submitted: Result<Result<Pending, ApiError>, tokio::task::JoinError>,
+) -> Result<u64, ApiError> {
+    match submitted {
+        Ok(Ok(pending)) => pending.done().await,
+        Ok(Err(e)) => Err(e),
+        Err(e) => Err(ApiError::Storage(format!("the task failed: {e}"))),
+    }
 }
 
 /// Serves one WebSocket connection until it closes.
@@ -145,9 +157,8 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                         )],
                         Some(t) => {
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
-                            let result = tokio::task::spawn_blocking(move || server2.retract(&table, &t))
-                                .await
-                                .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
+                            let submitted = tokio::task::spawn_blocking(move || server2.submit_retract(&table, &t, true));
+                            let result = stored(submitted.await).await;
                             match result {
                                 Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
                                 Err(e) => vec![error(msg_id, &e)],
@@ -161,9 +172,10 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                         )],
                         Some(t) => {
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
-                            let result = tokio::task::spawn_blocking(move || server2.act(&table, &t, turn_id, &action))
-                                .await
-                                .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
+                            let submitted = tokio::task::spawn_blocking(move || {
+                                server2.submit_act(&table, &t, turn_id, &action, true)
+                            });
+                            let result = stored(submitted.await).await;
                             match result {
                                 Ok(turn_id) => {
                                     net.metrics.action(arrived.elapsed());
