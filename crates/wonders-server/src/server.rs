@@ -450,9 +450,10 @@ impl Server {
         Ok(table.state(you))
     }
 
-    /// The state of a table for a seat already authorised (or a spectator).
-    pub fn state_for(&self, cell: &TableCell, you: Option<u8>) -> StateMsg {
-        cell.lock().state(you)
+    /// The state of a table for a seat already authorised (or a spectator), with the log
+    /// entries from `from` on ([`Table::state_from`]).
+    pub fn state_for(&self, cell: &TableCell, you: Option<u8>, from: usize) -> StateMsg {
+        cell.lock().state_from(you, from)
     }
 
     /// Acts for the seat of `token`: stored, then applied; returns the seat's new `turn_id`.

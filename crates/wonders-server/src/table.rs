@@ -483,6 +483,12 @@ impl Table {
     /// The state for a seat, or for a spectator (`None`). Built only from `Game::view` of that
     /// seat, or from a view with the hand and the discard pile removed.
     pub fn state(&self, you: Option<u8>) -> StateMsg {
+        self.state_from(you, 0)
+    }
+
+    /// [`Table::state`] with the log entries from `from` on only (`history_from` says where
+    /// they start; the whole log when `from` is past its end): a WebSocket sends each entry once.
+    pub fn state_from(&self, you: Option<u8>, from: usize) -> StateMsg {
         let mut msg = StateMsg {
             table: self.info(),
             step: self.step(),
@@ -522,7 +528,9 @@ impl Table {
                 .collect();
         }
         msg.waiting = game.to_act().iter().map(|&s| s as u8).collect();
-        msg.history = live.history.clone();
+        let from = if from <= live.history.len() { from } else { 0 };
+        msg.history = live.history[from..].to_vec();
+        msg.history_from = from;
         msg.summaries = live.summaries.clone();
         msg.age_ends = live.age_ends.clone();
         if let Some(seat) = you {

@@ -77,11 +77,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     // Log entries this connection has received: later states carry only the new ones.
     let mut sent_history = 0usize;
     let mut state = |seat: Option<u8>, full: bool| {
-        let mut s = server.state_for(&cell, seat);
-        if !full && sent_history <= s.history.len() {
-            s.history.drain(..sent_history);
-            s.history_from = sent_history;
-        }
+        let s = server.state_for(&cell, seat, if full { 0 } else { sent_history });
         sent_history = s.history_from + s.history.len();
         ServerMsg::State(Box::new(s))
     };
