@@ -7,8 +7,9 @@
 //! happens with no table locked, and other actions (of this table or others) are planned
 //! meanwhile. The writer takes everything waiting (up to [`MAX_BATCH`] changes), appends it in one
 //! transaction and commits; then, in the order the changes were queued, makes each durable in its
-//! table ([`Table::commit`]), wakes the table's watchers and acknowledges it. Nothing is
-//! acknowledged, sent to a watcher or shown in a state before its transaction committed.
+//! table ([`Table::commit`]), wakes each table's watchers once and acknowledges the changes.
+//! Nothing is acknowledged, sent to a watcher or shown in a state before its transaction
+//! committed.
 //!
 //! When the batch's transaction fails, each change is tried again alone, so that an error is
 //! reported to the client of the change that caused it (an `error` with code `storage`), not
@@ -23,6 +24,8 @@ use crate::msg::ApiError;
 use crate::server::TableCell;
 use crate::store::{AppendEntry, Store, StoreError};
 use crate::table::Plan;
+#[cfg(doc)]
+use crate::table::Table;
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};

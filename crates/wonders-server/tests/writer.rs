@@ -116,3 +116,48 @@ fn a_failed_write_is_reported_to_its_client_and_changes_nothing() {
     let stored = Store::open(&db).unwrap().load_one(&id).unwrap().unwrap();
     assert_eq!(stored.actions.len(), 1);
 }
+
+#[test]
+fn an_action_queued_after_a_failed_one_is_not_stored_either() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gap.db");
+    let server = Server::open(&db).unwrap();
+    let (id, tokens) = table_of_people(&server, 3);
+    let before = states(&server, &id, &tokens);
+    let first_discard = |seat: usize| -> WireAction {
+        serde_json::from_value(
+            before[seat]["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["type"] == "discard")
+                .unwrap()
+                .clone(),
+        )
+        .unwrap()
+    };
+    // Only the first entry of the log (index 0) fails to be written.
+    Store::open(&db)
+        .unwrap()
+        .connection()
+        .execute_batch(
+            "CREATE TRIGGER refuse BEFORE INSERT ON actions WHEN NEW.idx = 0 \
+             BEGIN SELECT RAISE(ABORT, 'bad sector (test)'); END;",
+        )
+        .unwrap();
+    // Two players' actions handed to the writer one after the other: the second is planned on
+    // top of the first (index 1). Whether the writer takes them in one batch or two, the first
+    // fails, and so does the second: stored alone at index 1 it would leave a gap in the log.
+    let a = server.submit_act(&id, &tokens[0], Some(0), &first_discard(0), false).unwrap();
+    let b = server.submit_act(&id, &tokens[1], Some(0), &first_discard(1), false).unwrap();
+    assert!(matches!(a.wait(), Err(ApiError::Storage(m)) if m.contains("bad sector (test)")));
+    assert!(matches!(b.wait(), Err(ApiError::Storage(_))));
+    assert_eq!(states(&server, &id, &tokens), before, "nothing changed, for any seat");
+    assert_eq!(Store::open(&db).unwrap().load_one(&id).unwrap().unwrap().actions.len(), 0);
+    // After the failure the table plans from its stored state again: index 0, then 1.
+    Store::open(&db).unwrap().connection().execute_batch("DROP TRIGGER refuse;").unwrap();
+    assert_eq!(server.act(&id, &tokens[1], Some(0), &first_discard(1)).unwrap(), 1);
+    assert_eq!(server.act(&id, &tokens[0], Some(0), &first_discard(0)).unwrap(), 1);
+    let stored = Store::open(&db).unwrap().load_one(&id).unwrap().unwrap();
+    assert_eq!(stored.actions.iter().map(|(seat, _)| *seat).collect::<Vec<_>>(), vec![1, 0]);
+}
