@@ -153,7 +153,8 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                         )],
                         Some(t) => {
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
-                            let submitted = tokio::task::spawn_blocking(move || server2.submit_retract(&table, &t, true));
+                            let submitted =
+                                tokio::task::spawn_blocking(move || server2.submit_retract(&table, &t, true));
                             let result = stored(submitted.await).await;
                             match result {
                                 Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
