@@ -1,8 +1,9 @@
 //! A bounded load test on loopback: a server process with a temporary database, `--games` tables
 //! whose seats are all taken by WebSocket client bots (random legal moves from the legal actions
 //! the server sends), played to the end concurrently. Reports actions per second, the time from
-//! sending an action to its acknowledgment (median, 99th percentile, max) and the server's memory
-//! (VmHWM, VmRSS from /proc).
+//! sending an action to its acknowledgment (median, 99th percentile, max), the server's CPU time
+//! per action (user + system, from /proc: on a shared machine it varies less than the rate) and
+//! its memory (VmHWM, VmRSS from /proc).
 //!
 //! ```sh
 //! cargo run --release -p wonders-server --example load -- --games 200
@@ -94,6 +95,16 @@ fn serve_only(db: &str, finished_keep: Option<u64>) {
         let limits = wonders_server::Limits::loopback();
         wonders_server::serve_with(listener, server, limits, std::future::pending()).await.unwrap();
     });
+}
+
+/// The CPU time the process has used (user + system), from /proc/PID/stat.
+fn proc_cpu(pid: u32) -> Option<Duration> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and
+    // 13th, in clock ticks (100 per second on Linux).
+    let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 fn proc_status(pid: u32, key: &str) -> Option<u64> {
@@ -206,6 +217,7 @@ fn main() {
     assert!(addr.starts_with("127.0.0.1:"), "loopback only");
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let result = runtime.block_on(run(&o, &addr, pid));
+    let cpu = proc_cpu(pid);
     let hwm = proc_status(pid, "VmHWM:");
     let rss = proc_status(pid, "VmRSS:");
     let settled = (o.settle > 0).then(|| {
@@ -239,6 +251,14 @@ fn main() {
         pct(0.99),
         latencies.last().map_or(0.0, |d| d.as_secs_f64() * 1000.0)
     );
+    if let Some(cpu) = cpu {
+        // Includes creating the tables and taking the seats.
+        println!(
+            "server CPU time: {:.2} s, {:.0} µs per accepted action",
+            cpu.as_secs_f64(),
+            cpu.as_secs_f64() * 1e6 / actions.max(1) as f64
+        );
+    }
     println!(
         "server memory: VmHWM {} MiB, VmRSS {} MiB (at the end)",
         hwm.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0)),

@@ -49,6 +49,7 @@ pub mod summary;
 pub mod table;
 pub mod token;
 pub mod ui;
+pub mod writer;
 pub mod ws;
 
 pub use bots::{BOT_NAMES, allow_exec_bots, bot_names, make_bot};

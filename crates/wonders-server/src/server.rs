@@ -1,9 +1,12 @@
 //! The server's state: every table in memory, the store, and a change signal per table.
 //!
 //! Every change follows the same order: plan it on a copy of the game (nothing changes if it is
-//! refused), commit it to the store, apply it in memory, then signal the table's watchers. The
-//! table's lock is held throughout, so actions on one table are serialised and the store's log is
-//! in the order the game saw them.
+//! refused), commit it to the store, apply it in memory, then signal the table's watchers.
+//! Actions and bots' moves are planned under the table's lock and handed, in that order, to the
+//! store writer ([`crate::writer`]), which commits many tables' changes in one transaction with
+//! no table locked, then makes them visible and acknowledges them: the store's log is in the
+//! order the game saw them, and nothing is shown or acknowledged before it is committed. The
+//! other changes (tables, seats, rematches) are stored directly, under the table's lock.
 //!
 //! Bots move in a task of their own per table ([`Server`] starts it after each change): it takes
 //! the bots that must act out of the table with their seats' views, lets them think with the
@@ -16,8 +19,9 @@
 
 use crate::msg::{ApiError, CreateTable, SeatToken, StateMsg, TableInfo, TableList};
 use crate::store::{Store, StoreError};
-use crate::table::{BotJob, BotMove, Table, check_name};
+use crate::table::{BotJob, BotMove, Plan, Table, check_name};
 use crate::token;
+use crate::writer::{Ticket, Writer};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
@@ -90,13 +94,16 @@ impl TableCell {
         self.changed.subscribe()
     }
 
-    fn notify(&self) {
+    /// Wakes the table's watchers.
+    pub(crate) fn notify(&self) {
         self.changed.send_modify(|v| *v += 1);
     }
 }
 
 struct Inner {
-    store: Mutex<Store>,
+    store: Arc<Mutex<Store>>,
+    /// Stores actions and bots' moves, several tables' in one transaction.
+    writer: Writer,
     tables: RwLock<HashMap<String, Arc<TableCell>>>,
     /// The most recently finished tables that left memory, newest first.
     recent: Mutex<VecDeque<TableInfo>>,
@@ -164,9 +171,12 @@ impl Server {
                 recent.push_back(Table::load(st).info());
             }
         }
+        let store = Arc::new(Mutex::new(store));
+        let writer = Writer::start(store.clone())?;
         let server = Server {
             inner: Arc::new(Inner {
-                store: Mutex::new(store),
+                store,
+                writer,
                 tables: RwLock::default(),
                 recent: Mutex::new(recent),
                 config,
@@ -278,9 +288,40 @@ impl Server {
         run_blocking(move || server.drive(&cell));
     }
 
+    /// Plans a change under the table's lock (`plan`), queues it in the table and hands it to the
+    /// store writer; the lock is released before the disk write. `reclaim`: the seat's player is
+    /// back (a seat a stand-in bot played is theirs again; its watchers are told even when the
+    /// plan is refused).
+    fn submit(
+        &self,
+        cell: &Arc<TableCell>,
+        token: &str,
+        asynchronous: bool,
+        reclaim: bool,
+        plan: impl FnOnce(&mut Table, u8) -> Result<Plan, ApiError>,
+    ) -> Result<Pending, ApiError> {
+        let permit = self.inner.writer.reserve();
+        let mut table = cell.lock();
+        let id = table.id().to_string();
+        let seat = table
+            .seat_of_token(token)
+            .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
+        let reclaimed = reclaim && table.reclaim(seat);
+        let queued = plan(&mut table, seat).and_then(|plan| {
+            let epoch = table.apply_ahead(&plan)?;
+            let (next, finished) = (table.turn_id_ahead(seat), plan.ends_game.then(now));
+            Ok(self.inner.writer.submit(permit, cell.clone(), id, plan, epoch, finished, next, asynchronous))
+        });
+        drop(table);
+        if reclaimed {
+            cell.notify();
+        }
+        Ok(Pending { server: self.clone(), cell: cell.clone(), ticket: queued? })
+    }
+
     /// Moves the table's bots until none must act: they think with the table unlocked; their
     /// moves are stored, then applied, if still meant for the current step.
-    fn drive(&self, cell: &TableCell) {
+    fn drive(&self, cell: &Arc<TableCell>) {
         loop {
             let jobs = {
                 let mut table = cell.lock();
@@ -292,6 +333,7 @@ impl Server {
                 jobs
             };
             let moves = think_all(jobs);
+            let permit = self.inner.writer.reserve();
             let mut table = cell.lock();
             let plan = match table.plan_bot_moves(moves) {
                 Ok(plan) => plan,
@@ -308,15 +350,23 @@ impl Server {
                 continue;
             }
             let finished = plan.ends_game.then(now);
-            if let Err(e) = self.store().append(table.id(), plan.first_index, &plan.stored, finished) {
-                // Nothing changed; the next change of the table tries again.
-                eprintln!("wonders: table {}: storing the bots' moves failed: {e}", table.id());
+            let id = table.id().to_string();
+            let Ok(epoch) = table.apply_ahead(&plan) else {
+                // The table is broken now (it says why).
                 table.stop_driving();
+                drop(table);
+                cell.notify();
+                return;
+            };
+            let ticket =
+                self.inner.writer.submit(permit, cell.clone(), id.clone(), plan, epoch, finished, 0, false);
+            drop(table);
+            if let Err(e) = ticket.wait() {
+                // Nothing changed; the next change of the table tries again.
+                eprintln!("wonders: table {id}: storing the bots' moves failed: {e}");
+                cell.lock().stop_driving();
                 return;
             }
-            table.apply(&plan);
-            drop(table);
-            cell.notify();
         }
     }
 
@@ -400,13 +450,15 @@ impl Server {
         Ok(table.state(you))
     }
 
-    /// The state of a table for a seat already authorised (or a spectator).
-    pub fn state_for(&self, cell: &TableCell, you: Option<u8>) -> StateMsg {
-        cell.lock().state(you)
+    /// The state of a table for a seat already authorised (or a spectator), with the log
+    /// entries from `from` on ([`Table::state_from`]).
+    pub fn state_for(&self, cell: &TableCell, you: Option<u8>, from: usize) -> StateMsg {
+        cell.lock().state_from(you, from)
     }
 
     /// Acts for the seat of `token`: stored, then applied; returns the seat's new `turn_id`.
-    /// A seat a stand-in bot played is the player's again. The bots answer afterwards.
+    /// A seat a stand-in bot played is the player's again. The bots answer afterwards. Blocks
+    /// until the store writer committed the action (see [`Server::submit_act`]).
     pub fn act(
         &self,
         id: &str,
@@ -414,46 +466,35 @@ impl Server {
         turn_id: Option<u64>,
         action: &WireAction,
     ) -> Result<u64, ApiError> {
+        self.submit_act(id, token, turn_id, action, false)?.wait()
+    }
+
+    /// Checks an action for the seat of `token` and hands it to the store writer: wait for its
+    /// result with [`Pending::wait`] (`asynchronous` false) or [`Pending::done`] (true, in an
+    /// async task). It is refused at once (nothing changed) if it is not legal now. May wait
+    /// while the writer is behind (backpressure): call it on a blocking thread.
+    pub fn submit_act(
+        &self,
+        id: &str,
+        token: &str,
+        turn_id: Option<u64>,
+        action: &WireAction,
+        asynchronous: bool,
+    ) -> Result<Pending, ApiError> {
         let cell = self.table(id)?;
-        let mut table = cell.lock();
-        let seat = table
-            .seat_of_token(token)
-            .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
-        let reclaimed = table.reclaim(seat);
-        let plan = match table.plan_action(seat, turn_id, action) {
-            Ok(plan) => plan,
-            Err(e) => {
-                drop(table);
-                if reclaimed {
-                    cell.notify();
-                }
-                return Err(e);
-            }
-        };
-        self.store().append(id, plan.first_index, &plan.stored, plan.ends_game.then(now))?;
-        table.apply(&plan);
-        let next = table.turn_id(Some(seat));
-        drop(table);
-        cell.notify();
-        self.kick(&cell);
-        Ok(next)
+        self.submit(&cell, token, asynchronous, true, |table, seat| table.plan_action(seat, turn_id, action))
     }
 
     /// Takes back the last choice of the seat of `token` in the current step (stored, then
     /// applied); refused once the step resolved. Returns the seat's new `turn_id`.
     pub fn retract(&self, id: &str, token: &str) -> Result<u64, ApiError> {
+        self.submit_retract(id, token, false)?.wait()
+    }
+
+    /// [`Server::retract`] handed to the store writer, like [`Server::submit_act`].
+    pub fn submit_retract(&self, id: &str, token: &str, asynchronous: bool) -> Result<Pending, ApiError> {
         let cell = self.table(id)?;
-        let mut table = cell.lock();
-        let seat = table
-            .seat_of_token(token)
-            .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
-        let plan = table.plan_retract(seat)?;
-        self.store().append(id, plan.first_index, &plan.stored, None)?;
-        table.apply(&plan);
-        let next = table.turn_id(Some(seat));
-        drop(table);
-        cell.notify();
-        Ok(next)
+        self.submit(&cell, token, asynchronous, false, |table, seat| table.plan_retract(seat))
     }
 
     /// Open tables (waiting or playing) in memory, and finished or broken ones (those in
@@ -567,6 +608,34 @@ impl Server {
                 _ => {}
             }
         }
+    }
+}
+
+/// An action (or a retraction) handed to the store writer.
+pub struct Pending {
+    server: Server,
+    cell: Arc<TableCell>,
+    ticket: Ticket,
+}
+
+impl Pending {
+    /// Blocks until the action is committed (then the table's bots answer): the seat's new
+    /// `turn_id`, or the storage error (then nothing changed).
+    pub fn wait(self) -> Result<u64, ApiError> {
+        let result = self.ticket.wait();
+        if result.is_ok() {
+            self.server.kick(&self.cell);
+        }
+        result
+    }
+
+    /// [`Pending::wait`] without blocking a thread.
+    pub async fn done(self) -> Result<u64, ApiError> {
+        let result = self.ticket.done().await;
+        if result.is_ok() {
+            self.server.kick(&self.cell);
+        }
+        result
     }
 }
 

@@ -3,6 +3,15 @@
 //! Changes are planned first on a copy of the game (validating the action), then stored, then
 //! applied: if anything fails before the store commits, nothing changes.
 //!
+//! Actions and bots' moves are stored by the server's writer thread ([`crate::writer`]), which
+//! commits several tables' actions in one transaction, with no table lock held. Meanwhile a table
+//! keeps two states: the *durable* one (every change the store committed: what every reader and
+//! message sees) and, while some of its changes wait for the writer, the state *ahead* of it
+//! (durable plus those changes, in order: what the next actions are planned and checked
+//! against). [`Table::apply_ahead`] queues a planned change; [`Table::commit`] makes the oldest
+//! queued change durable once stored; [`Table::abandon`] drops the queued changes when storing
+//! one failed (the later ones were planned on top of it), so nothing unstored is ever shown.
+//!
 //! Bots think outside the table's lock: [`Table::bot_jobs`] takes each bot whose seat must act
 //! out of the table with a copy of its seat's view and legal actions; the bot thinks with the
 //! table unlocked ([`BotJob::think`]); [`Table::plan_bot_moves`] then puts the bots back and keeps
@@ -183,6 +192,12 @@ pub struct Table {
     over_since: Option<Instant>,
     /// A waiting table nobody filled in time: deleted.
     expired: bool,
+    /// The durable game with the changes waiting for the writer applied (none: nothing waits).
+    ahead: Option<Live>,
+    /// How many planned changes wait for the writer.
+    pending: usize,
+    /// Changes queued with another epoch are stale: it increases when queued changes are dropped.
+    epoch: u64,
 }
 
 /// How a retraction is stored in a table's log (the other entries are `WireAction`s).
@@ -341,6 +356,9 @@ impl Table {
             driving: false,
             over_since,
             expired: false,
+            ahead: None,
+            pending: 0,
+            epoch: 0,
         }
     }
 
@@ -465,6 +483,12 @@ impl Table {
     /// The state for a seat, or for a spectator (`None`). Built only from `Game::view` of that
     /// seat, or from a view with the hand and the discard pile removed.
     pub fn state(&self, you: Option<u8>) -> StateMsg {
+        self.state_from(you, 0)
+    }
+
+    /// [`Table::state`] with the log entries from `from` on only (`history_from` says where
+    /// they start; the whole log when `from` is past its end): a WebSocket sends each entry once.
+    pub fn state_from(&self, you: Option<u8>, from: usize) -> StateMsg {
         let mut msg = StateMsg {
             table: self.info(),
             step: self.step(),
@@ -504,7 +528,9 @@ impl Table {
                 .collect();
         }
         msg.waiting = game.to_act().iter().map(|&s| s as u8).collect();
-        msg.history = live.history.clone();
+        let from = if from <= live.history.len() { from } else { 0 };
+        msg.history = live.history[from..].to_vec();
+        msg.history_from = from;
         msg.summaries = live.summaries.clone();
         msg.age_ends = live.age_ends.clone();
         if let Some(seat) = you {
@@ -582,6 +608,68 @@ impl Table {
         self.live.as_ref().map_err(|e| ApiError::Conflict(e.clone()))
     }
 
+    /// The state changes are planned against: ahead of the durable one while changes wait for
+    /// the writer.
+    fn planning(&self) -> Result<&Live, ApiError> {
+        let live = self.live()?;
+        Ok(self.ahead.as_ref().unwrap_or(live))
+    }
+
+    /// Queues planned changes for the writer: they apply to the state ahead (later plans build
+    /// on them) but not to the durable one, which readers see. Returns the epoch to hand the
+    /// writer with them. A change that fails to apply marks the table broken.
+    pub fn apply_ahead(&mut self, plan: &Plan) -> Result<u64, ApiError> {
+        let mut ahead = match self.ahead.take() {
+            Some(a) => a,
+            None => self.live()?.clone(),
+        };
+        if let Err(e) = apply_to(&mut ahead, plan) {
+            self.break_with(e.clone());
+            return Err(ApiError::Conflict(e));
+        }
+        self.ahead = Some(ahead);
+        self.pending += 1;
+        Ok(self.epoch)
+    }
+
+    /// How many actions a seat made, counting those waiting for the writer.
+    pub fn turn_id_ahead(&self, seat: u8) -> u64 {
+        self.planning().map_or(0, |l| l.acted.get(seat as usize).copied().unwrap_or(0))
+    }
+
+    /// The writer stored the oldest queued change (`plan`, queued at `epoch`): it becomes
+    /// durable, and so visible.
+    pub fn commit(&mut self, plan: &Plan, epoch: u64) {
+        if epoch != self.epoch || self.pending == 0 {
+            self.break_with(format!(
+                "table {}: a stored change was no longer queued in memory (epoch {epoch}, now {})",
+                self.id, self.epoch
+            ));
+            return;
+        }
+        self.pending -= 1;
+        if self.pending == 0 {
+            // The state ahead is the durable state with exactly this change applied.
+            let Some(ahead) = self.ahead.take() else { return };
+            let step = self.step();
+            self.live = Ok(ahead);
+            self.after_apply(step);
+        } else {
+            self.apply(plan);
+        }
+    }
+
+    /// Storing a change queued at `epoch` failed: every queued change is dropped (those after it
+    /// were planned on top of it), the durable state stays as it is. Nothing to do when an
+    /// earlier failure already dropped them.
+    pub fn abandon(&mut self, epoch: u64) {
+        if epoch == self.epoch {
+            self.ahead = None;
+            self.pending = 0;
+            self.epoch += 1;
+        }
+    }
+
     /// Plans an action of `seat`: checks the step, the names and the legality on a copy of the
     /// game. Nothing changes. (The bots answer afterwards, outside the lock.)
     pub fn plan_action(
@@ -590,7 +678,7 @@ impl Table {
         turn_id: Option<u64>,
         action: &WireAction,
     ) -> Result<Plan, ApiError> {
-        let live = self.live()?;
+        let live = self.planning()?;
         if !self.started() {
             return Err(ApiError::Conflict("the game has not started: some seats are still free".into()));
         }
@@ -630,7 +718,7 @@ impl Table {
         if self.expired || !self.started() {
             return Vec::new();
         }
-        let Ok(live) = &self.live else {
+        let Some(live) = self.ahead.as_ref().or(self.live.as_ref().ok()) else {
             return Vec::new();
         };
         let game = &live.game;
@@ -662,11 +750,11 @@ impl Table {
     /// the game refuses is an error (the table should then be marked broken).
     pub fn plan_bot_moves(&mut self, moves: Vec<BotMove>) -> Result<Plan, ApiError> {
         let mut actions = Vec::new();
-        let mut game = match &self.live {
+        let mut game = match self.planning() {
             Ok(live) if !self.expired => Some(live.game.clone()),
             _ => None,
         };
-        let first_index = self.live.as_ref().map_or(0, |l| l.stored);
+        let first_index = self.planning().map_or(0, |l| l.stored);
         let mut refused = None;
         for m in moves {
             // A stand-in's move counts only while its seat is still away.
@@ -699,7 +787,7 @@ impl Table {
     pub fn bots_to_move(&self) -> bool {
         !self.expired
             && self.started()
-            && self.game().is_some_and(|g| g.to_act().iter().any(|&s| self.bot_plays(s)))
+            && self.planning().is_ok_and(|l| l.game.to_act().iter().any(|&s| self.bot_plays(s)))
     }
 
     /// Marks that a task moves this table's bots; false if one already does.
@@ -715,6 +803,9 @@ impl Table {
     /// Marks the table broken: every change is refused with `reason`.
     pub fn break_with(&mut self, reason: String) {
         self.live = Err(reason);
+        self.ahead = None;
+        self.pending = 0;
+        self.epoch += 1;
     }
 
     /// The seats of people whose turn timer ran out at `now`: they become away (a stand-in bot
@@ -821,7 +912,7 @@ impl Table {
     /// Plans taking back `seat`'s last choice of the current step: refused once the step
     /// resolved. Nothing changes.
     pub fn plan_retract(&mut self, seat: u8) -> Result<Plan, ApiError> {
-        let live = self.live()?;
+        let live = self.planning()?;
         let mut copy = live.clone();
         copy.retract(seat).map_err(|e| ApiError::Illegal(format!("cannot take the choice back: {e}")))?;
         Ok(Plan {
@@ -869,7 +960,7 @@ impl Table {
     /// free seat the game starts, and the bots move afterwards.
     pub fn plan_seat(&mut self, seat: usize, token_hash: Option<&str>) -> Result<Plan, ApiError> {
         self.check_free(seat, token_hash)?;
-        Ok(Plan { first_index: self.live()?.stored, ..Plan::default() })
+        Ok(Plan { first_index: self.planning()?.stored, ..Plan::default() })
     }
 
     /// Gives a seat to a person (after the store took it); when the table is full, every seat's
@@ -888,20 +979,20 @@ impl Table {
     /// Applies planned actions (after the store appended them). They were checked on a copy of
     /// the same game, so they apply; should one not, the table is marked broken.
     pub fn apply(&mut self, plan: &Plan) {
+        let step = self.step();
         if let Ok(live) = &mut self.live {
-            if let Some(seat) = plan.retract
-                && let Err(e) = live.retract(seat)
-            {
-                self.live = Err(format!("a planned retraction failed to apply: {e}"));
+            if let Err(e) = apply_to(live, plan) {
+                self.break_with(e);
                 return;
             }
-            let step = live.step;
-            for &(seat, action) in &plan.actions {
-                if let Err(e) = live.apply(seat, action) {
-                    self.live = Err(format!("a planned action failed to apply: {e}"));
-                    return;
-                }
-            }
+            self.after_apply(step);
+        }
+    }
+
+    /// After the durable state changed from `step`: the seats' clocks restart on a new step,
+    /// and the end of the game is noted.
+    fn after_apply(&mut self, step: u64) {
+        if let Ok(live) = &self.live {
             if live.step != step {
                 self.since.fill(Instant::now());
             }
@@ -910,6 +1001,17 @@ impl Table {
             }
         }
     }
+}
+
+/// Applies a plan to a state: its retraction, then its actions.
+fn apply_to(live: &mut Live, plan: &Plan) -> Result<(), String> {
+    if let Some(seat) = plan.retract {
+        live.retract(seat).map_err(|e| format!("a planned retraction failed to apply: {e}"))?;
+    }
+    for &(seat, action) in &plan.actions {
+        live.apply(seat, action).map_err(|e| format!("a planned action failed to apply: {e}"))?;
+    }
+    Ok(())
 }
 
 /// The final score sheet with ranks (by total, then coins), one line per city; the Free City of

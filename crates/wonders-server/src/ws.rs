@@ -27,7 +27,7 @@
 
 use crate::msg::{ApiError, ClientMsg, ServerMsg};
 use crate::net::Net;
-use crate::server::{Server, TableCell};
+use crate::server::{Pending, Server, TableCell};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use std::sync::Arc;
 use std::time::Instant;
@@ -51,6 +51,18 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
+/// Waits for an action handed to the store writer (checked and queued on a blocking thread:
+/// it may wait for room in the writer's queue), without holding a thread while it is written.
+async fn stored(
+    submitted: Result<Result<Pending, ApiError>, tokio::task::JoinError>,
+) -> Result<u64, ApiError> {
+    match submitted {
+        Ok(Ok(pending)) => pending.done().await,
+        Ok(Err(e)) => Err(e),
+        Err(e) => Err(ApiError::Storage(format!("the task failed: {e}"))),
+    }
+}
+
 /// Serves one WebSocket connection until it closes.
 pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>, mut socket: WebSocket) {
     let _counted = net.metrics.websocket();
@@ -65,11 +77,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     // Log entries this connection has received: later states carry only the new ones.
     let mut sent_history = 0usize;
     let mut state = |seat: Option<u8>, full: bool| {
-        let mut s = server.state_for(&cell, seat);
-        if !full && sent_history <= s.history.len() {
-            s.history.drain(..sent_history);
-            s.history_from = sent_history;
-        }
+        let s = server.state_for(&cell, seat, if full { 0 } else { sent_history });
         sent_history = s.history_from + s.history.len();
         ServerMsg::State(Box::new(s))
     };
@@ -145,9 +153,9 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                         )],
                         Some(t) => {
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
-                            let result = tokio::task::spawn_blocking(move || server2.retract(&table, &t))
-                                .await
-                                .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
+                            let submitted =
+                                tokio::task::spawn_blocking(move || server2.submit_retract(&table, &t, true));
+                            let result = stored(submitted.await).await;
                             match result {
                                 Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
                                 Err(e) => vec![error(msg_id, &e)],
@@ -161,9 +169,10 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                         )],
                         Some(t) => {
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
-                            let result = tokio::task::spawn_blocking(move || server2.act(&table, &t, turn_id, &action))
-                                .await
-                                .unwrap_or_else(|e| Err(ApiError::Storage(format!("the task failed: {e}"))));
+                            let submitted = tokio::task::spawn_blocking(move || {
+                                server2.submit_act(&table, &t, turn_id, &action, true)
+                            });
+                            let result = stored(submitted.await).await;
                             match result {
                                 Ok(turn_id) => {
                                     net.metrics.action(arrived.elapsed());

@@ -1,0 +1,291 @@
+//! The store writer: one thread that stores every table's actions (people's and bots'), several
+//! tables' at once in one SQLite transaction (group commit), then makes them visible and
+//! acknowledges them.
+//!
+//! A change of a table is planned and checked under the table's lock, queued to the table
+//! ([`Table::apply_ahead`]) and handed to the writer, then the lock is released: the disk write
+//! happens with no table locked, and other actions (of this table or others) are planned
+//! meanwhile. The writer takes everything waiting (up to [`MAX_BATCH`] changes), appends it in one
+//! transaction and commits; then, in the order the changes were queued, makes each durable in its
+//! table ([`Table::commit`]), wakes each table's watchers once and acknowledges the changes.
+//! Nothing is acknowledged, sent to a watcher or shown in a state before its transaction
+//! committed.
+//!
+//! When the batch's transaction fails, each change is tried again alone, so that an error is
+//! reported to the client of the change that caused it (an `error` with code `storage`), not
+//! swallowed and not blamed on other tables; the table's queued changes are dropped
+//! ([`Table::abandon`]), and its later changes already handed to the writer (planned on top of
+//! the failed one) fail too without being written: the log never has a gap.
+//!
+//! Backpressure: at most [`MAX_IN_FLIGHT`] changes wait for the writer at once; a request that
+//! would exceed it waits (before locking any table) until the writer catches up.
+
+use crate::msg::ApiError;
+use crate::server::TableCell;
+use crate::store::{AppendEntry, Store, StoreError};
+use crate::table::Plan;
+#[cfg(doc)]
+use crate::table::Table;
+use std::collections::HashMap;
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// The most changes committed in one transaction.
+pub const MAX_BATCH: usize = 1024;
+
+/// The most changes waiting for the writer at once (then new ones wait).
+pub const MAX_IN_FLIGHT: usize = 4096;
+
+/// The result of storing a change: the seat's new `turn_id`, or why it was not stored.
+pub type Stored = Result<u64, ApiError>;
+
+/// Where the writer sends a change's result.
+enum Reply {
+    /// A thread blocked in [`Ticket::wait`].
+    Blocking(SyncSender<Stored>),
+    /// A task awaiting [`Ticket::done`].
+    Async(tokio::sync::oneshot::Sender<Stored>),
+}
+
+/// A change handed to the writer.
+struct Job {
+    cell: Arc<TableCell>,
+    table: String,
+    plan: Plan,
+    epoch: u64,
+    finished: Option<i64>,
+    turn_id: u64,
+    reply: Reply,
+}
+
+/// The wait for a change handed to the writer.
+pub struct Ticket {
+    rx: TicketRx,
+}
+
+enum TicketRx {
+    Blocking(Receiver<Stored>),
+    Async(tokio::sync::oneshot::Receiver<Stored>),
+}
+
+fn lost() -> ApiError {
+    ApiError::Storage("the store writer stopped before storing the action".into())
+}
+
+impl Ticket {
+    /// Blocks until the change is stored (or failed). Not from inside an async task.
+    pub fn wait(self) -> Stored {
+        match self.rx {
+            TicketRx::Blocking(rx) => rx.recv().unwrap_or_else(|_| Err(lost())),
+            TicketRx::Async(rx) => rx.blocking_recv().unwrap_or_else(|_| Err(lost())),
+        }
+    }
+
+    /// Waits until the change is stored (or failed), without blocking a thread.
+    pub async fn done(self) -> Stored {
+        match self.rx {
+            TicketRx::Blocking(rx) => {
+                tokio::task::spawn_blocking(move || rx.recv().unwrap_or_else(|_| Err(lost())))
+                    .await
+                    .unwrap_or_else(|_| Err(lost()))
+            }
+            TicketRx::Async(rx) => rx.await.unwrap_or_else(|_| Err(lost())),
+        }
+    }
+}
+
+/// A counter of the changes waiting for the writer, bounded by [`MAX_IN_FLIGHT`].
+#[derive(Default)]
+struct Permits {
+    used: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Permits {
+    fn acquire(&self) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used >= MAX_IN_FLIGHT {
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += 1;
+    }
+
+    fn release(&self) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used = used.saturating_sub(1);
+        self.freed.notify_one();
+    }
+}
+
+/// A room for one change in the writer's queue, taken before locking the table
+/// ([`Writer::reserve`]).
+pub struct Permit {
+    permits: Arc<Permits>,
+    used: bool,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        if !self.used {
+            self.permits.release();
+        }
+    }
+}
+
+/// The handle to the writer thread (it stops once every handle is dropped and its queue is
+/// empty).
+pub struct Writer {
+    queue: Sender<Job>,
+    permits: Arc<Permits>,
+}
+
+impl Writer {
+    /// Starts the writer thread over the shared store.
+    pub fn start(store: Arc<Mutex<Store>>) -> Result<Writer, StoreError> {
+        let (tx, rx) = channel();
+        let permits = Arc::new(Permits::default());
+        let thread_permits = permits.clone();
+        std::thread::Builder::new()
+            .name("wonders-writer".into())
+            .spawn(move || run(&store, &rx, &thread_permits))
+            .map_err(|e| StoreError(format!("starting the store writer: {e}")))?;
+        Ok(Writer { queue: tx, permits })
+    }
+
+    /// Waits for room in the queue (backpressure). Call it before locking the table.
+    pub fn reserve(&self) -> Permit {
+        self.permits.acquire();
+        Permit { permits: self.permits.clone(), used: false }
+    }
+
+    /// Hands a change queued in its table (under the table's lock, so that the changes of a table
+    /// reach the writer in order) to the writer. `asynchronous`: the ticket is awaited in a task.
+    #[allow(clippy::too_many_arguments)]
+    pub fn submit(
+        &self,
+        mut permit: Permit,
+        cell: Arc<TableCell>,
+        table: String,
+        plan: Plan,
+        epoch: u64,
+        finished: Option<i64>,
+        turn_id: u64,
+        asynchronous: bool,
+    ) -> Ticket {
+        let (reply, rx) = if asynchronous {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            (Reply::Async(tx), TicketRx::Async(rx))
+        } else {
+            let (tx, rx) = sync_channel(1);
+            (Reply::Blocking(tx), TicketRx::Blocking(rx))
+        };
+        let job = Job { cell, table, plan, epoch, finished, turn_id, reply };
+        let sent = self.queue.send(job);
+        if let Err(std::sync::mpsc::SendError(job)) = sent {
+            // The writer thread is gone: the change is dropped from its table, and reported.
+            job.cell.lock().abandon(job.epoch);
+            send(job.reply, Err(lost()));
+        } else {
+            permit.used = true;
+        }
+        Ticket { rx }
+    }
+}
+
+fn send(reply: Reply, result: Stored) {
+    match reply {
+        Reply::Blocking(tx) => drop(tx.try_send(result)),
+        Reply::Async(tx) => drop(tx.send(result)),
+    }
+}
+
+/// The writer thread: a batch at a time until every handle is dropped.
+fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
+    // Tables whose change failed at an epoch: their later changes of that epoch fail unwritten.
+    let mut failed: HashMap<String, u64> = HashMap::new();
+    while let Ok(first) = rx.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let results = write(store, &batch, &mut failed);
+        // Every change becomes durable in its table, in order; then each table's watchers are
+        // woken once for the whole batch (one state message for several actions), then the
+        // changes are acknowledged.
+        let mut changed: Vec<&Arc<TableCell>> = Vec::new();
+        let results: Vec<Stored> = batch
+            .iter()
+            .zip(results)
+            .map(|(job, result)| match result {
+                Ok(()) => {
+                    job.cell.lock().commit(&job.plan, job.epoch);
+                    if !changed.iter().any(|c| Arc::ptr_eq(c, &job.cell)) {
+                        changed.push(&job.cell);
+                    }
+                    Ok(job.turn_id)
+                }
+                Err(e) => {
+                    job.cell.lock().abandon(job.epoch);
+                    Err(e)
+                }
+            })
+            .collect();
+        for cell in changed {
+            cell.notify();
+        }
+        for (job, result) in batch.into_iter().zip(results) {
+            permits.release();
+            send(job.reply, result);
+        }
+    }
+}
+
+/// Stores a batch: one transaction; if it fails, each change alone. One result per change.
+fn write(
+    store: &Mutex<Store>,
+    batch: &[Job],
+    failed: &mut HashMap<String, u64>,
+) -> Vec<Result<(), ApiError>> {
+    let earlier_failed =
+        |failed: &HashMap<String, u64>, job: &Job| failed.get(&job.table) == Some(&job.epoch);
+    fn entry(job: &Job) -> AppendEntry<'_> {
+        AppendEntry {
+            table: &job.table,
+            first_index: job.plan.first_index,
+            actions: &job.plan.stored,
+            finished: job.finished,
+        }
+    }
+    let mut store = store.lock().unwrap_or_else(|e| e.into_inner());
+    // A table's newer epoch means its failure was dealt with: forget it.
+    for job in batch {
+        if failed.get(&job.table).is_some_and(|&e| e != job.epoch) {
+            failed.remove(&job.table);
+        }
+    }
+    if batch.iter().all(|j| !earlier_failed(failed, j)) {
+        let entries: Vec<AppendEntry<'_>> = batch.iter().map(entry).collect();
+        if store.append_batch(&entries).is_ok() {
+            return batch.iter().map(|_| Ok(())).collect();
+        }
+    }
+    batch
+        .iter()
+        .map(|job| {
+            if earlier_failed(failed, job) {
+                return Err(ApiError::Storage(format!(
+                    "table {}: an earlier action of this table could not be stored, so this one \
+                     (planned after it) was not stored either",
+                    job.table
+                )));
+            }
+            store.append_batch(&[entry(job)]).map_err(|e| {
+                failed.insert(job.table.clone(), job.epoch);
+                ApiError::Storage(format!("table {}: the action could not be stored: {}", job.table, e.0))
+            })
+        })
+        .collect()
+}

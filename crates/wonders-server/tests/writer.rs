@@ -1,0 +1,163 @@
+//! The store writer (group commit, `crate::writer`): an acknowledged action is on disk (a server
+//! started again from the file after a crash has every acknowledged action and nothing else), and
+//! a failed write is reported to the client of that action, with nothing changed.
+
+use serde_json::json;
+use std::path::Path;
+use wonders_core::WireAction;
+use wonders_server::msg::CreateTable;
+use wonders_server::{ApiError, Server, Store};
+
+/// A table of `players` people: its id and the seats' tokens.
+fn table_of_people(server: &Server, players: u8) -> (String, Vec<String>) {
+    let req: CreateTable = serde_json::from_value(json!({"players": players})).unwrap();
+    let id = server.create_table(&req).unwrap().id;
+    let tokens = (0..players as usize)
+        .map(|seat| server.take_seat(&id, seat, &format!("P{seat}"), None).unwrap().token)
+        .collect();
+    (id, tokens)
+}
+
+/// The state of each seat, as JSON (what its player would be sent).
+fn states(server: &Server, id: &str, tokens: &[String]) -> Vec<serde_json::Value> {
+    tokens.iter().map(|t| serde_json::to_value(server.state(id, Some(t)).unwrap()).unwrap()).collect()
+}
+
+/// One seat discards a card `actions` times (discarding is always legal in a turn and triggers
+/// no wonder power, so every seat acts once per turn), each as soon as it may act; returns the
+/// `turn_id` of every acknowledgment.
+fn play(server: &Server, id: &str, token: &str, actions: usize) -> Vec<u64> {
+    let mut acks = Vec::new();
+    for _ in 0..20_000 {
+        if acks.len() == actions {
+            break;
+        }
+        let state = server.state(id, Some(token)).unwrap();
+        let Some(discard) = state.legal.iter().find(|a| matches!(a, WireAction::Discard { .. })) else {
+            std::thread::yield_now();
+            continue;
+        };
+        // A refusal (the step moved on meanwhile) is tried again from a fresh state.
+        if let Ok(next) = server.act(id, token, Some(state.turn_id), discard) {
+            acks.push(next);
+        }
+    }
+    acks
+}
+
+#[test]
+fn acknowledged_actions_survive_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crash.db");
+    let server = Server::open(&db).unwrap();
+    let (id, tokens) = table_of_people(&server, 3);
+    // Three players act at once (their actions share the writer's transactions), 8 each: the 6
+    // turns of Age I (7 cards a hand, 6 played, the 7th discarded: rulebook 002), then 2
+    // turns of Age II.
+    let acks: Vec<Vec<u64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = tokens.iter().map(|t| scope.spawn(|| play(&server, &id, t, 8))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    // Each acknowledgment gave the seat's count of actions: 1, 2, …, 8.
+    for seat_acks in &acks {
+        assert_eq!(seat_acks, &(1..=8).collect::<Vec<u64>>());
+    }
+    let before = states(&server, &id, &tokens);
+    assert_eq!((&before[0]["table"]["age"], &before[0]["table"]["turn"]), (&json!(2), &json!(3)));
+    // The crash: the process state is lost without any shutdown (the writer's thread, the
+    // connection and the tables are leaked, never closed), and a new server opens the file.
+    std::mem::forget(server);
+    let again = Server::open(&db).unwrap();
+    let after = states(&again, &id, &tokens);
+    assert_eq!(after, before, "the server started from the file shows exactly what was acknowledged");
+    for (seat, state) in after.iter().enumerate() {
+        assert_eq!(state["turn_id"], json!(8), "seat {seat}: 8 acknowledged actions");
+    }
+    // The stored log holds the 24 actions, numbered 0 to 23, and nothing more.
+    let stored = Store::open(&db).unwrap().load_one(&id).unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 24);
+}
+
+/// Makes every append to the actions log fail, through a second connection to the file.
+fn refuse_appends(db: &Path, refuse: bool) {
+    let store = Store::open(db).unwrap();
+    let sql = if refuse {
+        "CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk is full (test)'); END;"
+    } else {
+        "DROP TRIGGER refuse;"
+    };
+    store.connection().execute_batch(sql).unwrap();
+}
+
+#[test]
+fn a_failed_write_is_reported_to_its_client_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fail.db");
+    let server = Server::open(&db).unwrap();
+    let (id, tokens) = table_of_people(&server, 3);
+    let before = states(&server, &id, &tokens);
+    let first = before[0]["legal"][0].clone();
+    let action = serde_json::from_value(first).unwrap();
+    refuse_appends(&db, true);
+    match server.act(&id, &tokens[0], Some(0), &action) {
+        Err(ApiError::Storage(message)) => {
+            assert!(message.contains("disk is full (test)"), "the cause is named: {message}");
+            assert!(message.contains(&id), "the table is named: {message}");
+        }
+        other => panic!("a failed write must be reported as a storage error, not {other:?}"),
+    }
+    assert_eq!(states(&server, &id, &tokens), before, "nothing changed, for any seat");
+    // Once the disk takes writes again, the same action (same turn_id) is accepted.
+    refuse_appends(&db, false);
+    assert_eq!(server.act(&id, &tokens[0], Some(0), &action).unwrap(), 1);
+    let after = states(&server, &id, &tokens);
+    assert_eq!(after[0]["turn_id"], json!(1));
+    assert_eq!(after[0]["pending"].as_array().map(Vec::len), Some(1), "seat 0's choice is made");
+    let stored = Store::open(&db).unwrap().load_one(&id).unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 1);
+}
+
+#[test]
+fn an_action_queued_after_a_failed_one_is_not_stored_either() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gap.db");
+    let server = Server::open(&db).unwrap();
+    let (id, tokens) = table_of_people(&server, 3);
+    let before = states(&server, &id, &tokens);
+    let first_discard = |seat: usize| -> WireAction {
+        serde_json::from_value(
+            before[seat]["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["type"] == "discard")
+                .unwrap()
+                .clone(),
+        )
+        .unwrap()
+    };
+    // Only the first entry of the log (index 0) fails to be written.
+    Store::open(&db)
+        .unwrap()
+        .connection()
+        .execute_batch(
+            "CREATE TRIGGER refuse BEFORE INSERT ON actions WHEN NEW.idx = 0 \
+             BEGIN SELECT RAISE(ABORT, 'bad sector (test)'); END;",
+        )
+        .unwrap();
+    // Two players' actions handed to the writer one after the other: the second is planned on
+    // top of the first (index 1). Whether the writer takes them in one batch or two, the first
+    // fails, and so does the second: stored alone at index 1 it would leave a gap in the log.
+    let a = server.submit_act(&id, &tokens[0], Some(0), &first_discard(0), false).unwrap();
+    let b = server.submit_act(&id, &tokens[1], Some(0), &first_discard(1), false).unwrap();
+    assert!(matches!(a.wait(), Err(ApiError::Storage(m)) if m.contains("bad sector (test)")));
+    assert!(matches!(b.wait(), Err(ApiError::Storage(_))));
+    assert_eq!(states(&server, &id, &tokens), before, "nothing changed, for any seat");
+    assert_eq!(Store::open(&db).unwrap().load_one(&id).unwrap().unwrap().actions.len(), 0);
+    // After the failure the table plans from its stored state again: index 0, then 1.
+    Store::open(&db).unwrap().connection().execute_batch("DROP TRIGGER refuse;").unwrap();
+    assert_eq!(server.act(&id, &tokens[1], Some(0), &first_discard(1)).unwrap(), 1);
+    assert_eq!(server.act(&id, &tokens[0], Some(0), &first_discard(0)).unwrap(), 1);
+    let stored = Store::open(&db).unwrap().load_one(&id).unwrap().unwrap();
+    assert_eq!(stored.actions.iter().map(|(seat, _)| *seat).collect::<Vec<_>>(), vec![1, 0]);
+}
