@@ -25,7 +25,8 @@
 use crate::action::{Action, FreeBy, Payment, StageExtra};
 use crate::card::{CardId, Colour};
 use crate::catalog::{Catalog, Edition, Side, WonderId};
-use crate::city::{City, MilitaryTokens, Production};
+use crate::city::{City, Production};
+use crate::conflict;
 use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
@@ -301,6 +302,8 @@ pub struct Game {
     pub(crate) sale_at_turn_start: [Production; MAX_PLAYERS],
     /// The great projects, when the game is played with Edifice.
     pub(crate) edifice: Option<EdificeState>,
+    /// The team variant: seats 2k and 2k+1 play together ([`crate::teams`]).
+    pub(crate) teams: bool,
 }
 
 impl PartialEq for Game {
@@ -330,6 +333,7 @@ impl PartialEq for Game {
             && self.used == o.used
             && self.sale_at_turn_start == o.sale_at_turn_start
             && self.edifice == o.edifice
+            && self.teams == o.teams
     }
 }
 
@@ -455,6 +459,7 @@ impl Game {
             used: Default::default(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
             edifice: None,
+            teams: false,
         };
         if setup.expansions.edifice()
             && let Some(data) = catalog.edifice.as_deref()
@@ -1435,19 +1440,9 @@ impl Game {
 
     fn end_age(&mut self) {
         let n = self.n();
-        let shields: ArrayVec<u8, MAX_PLAYERS> = (0..n).map(|s| self.cities[s].shields).collect();
-        for city in 0..n {
-            for other in [left_of(city, n), right_of(city, n)] {
-                let token = match shields[city].cmp(&shields[other]) {
-                    std::cmp::Ordering::Greater => MilitaryTokens::victory_value(self.age),
-                    std::cmp::Ordering::Less => -1,
-                    std::cmp::Ordering::Equal => 0,
-                };
-                if token != 0 {
-                    self.cities[city].tokens.add(token);
-                }
-            }
-        }
+        // Land conflicts (002 軍事衝突; teams and incursions: [`crate::conflict`]).
+        let schedule = conflict::land_conflicts(n, self.teams, &[]);
+        conflict::resolve(&schedule, &mut self.cities[..n], self.age);
         if self.age == 3 {
             self.phase = Phase::Over;
             return;

@@ -601,5 +601,6 @@ fn sample_once<R: Rng + ?Sized>(
         used,
         sale_at_turn_start,
         edifice: view.edifice,
+        teams: false,
     })
 }
