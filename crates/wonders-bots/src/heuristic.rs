@@ -1015,6 +1015,7 @@ mod tests {
             seed: 4,
             wonders: WonderDeal::RandomBoardsChooseSides,
             expansions: Default::default(),
+            teams: false,
         };
         let game = Game::new(&setup).unwrap();
         let legal = game.legal_actions(1);

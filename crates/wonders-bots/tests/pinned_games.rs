@@ -45,6 +45,7 @@ fn second(players: u8, seed: u64) -> Setup {
         seed,
         wonders: WonderDeal::RandomBoardsChooseSides,
         expansions: Default::default(),
+        teams: false,
     }
 }
 

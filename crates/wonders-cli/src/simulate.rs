@@ -111,7 +111,7 @@ pub(crate) fn setup_for(edition: Edition, players: u8, seed: u64) -> Setup {
         Edition::First => WonderDeal::Random,
         Edition::Second => WonderDeal::RandomBoardsChooseSides,
     };
-    Setup { edition, players, seed, wonders, expansions: Default::default() }
+    Setup { edition, players, seed, wonders, expansions: Default::default(), teams: false }
 }
 
 /// SplitMix64's output function: a well-mixed 64-bit value for each input.

@@ -31,6 +31,7 @@ use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
 use crate::score::{self, Score};
+use crate::teams;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -91,6 +92,8 @@ pub struct Setup {
     pub wonders: WonderDeal,
     /// The expansions played (none: the base game, exactly as without this field).
     pub expansions: Expansions,
+    /// The team variant (4, 6 or 8 players; seats 2k and 2k+1 play together, [`crate::teams`]).
+    pub teams: bool,
 }
 
 impl Setup {
@@ -109,6 +112,7 @@ impl Setup {
             seed,
             wonders: WonderDeal::Random,
             expansions: Expansions::NONE,
+            teams: false,
         }
     }
 
@@ -135,6 +139,9 @@ pub enum SetupError {
     /// The expansions asked for cannot be played with this setup or data.
     #[error("expansions: {0}")]
     Expansion(String),
+    /// The team variant needs 4, 6 or 8 players ([`crate::teams::check_players`]).
+    #[error("teams: {0}")]
+    Teams(String),
     /// The 2-player variant exists only in the 1st edition (edition-2e.md §1).
     #[error("the {0} edition has no 2-player rules: the Free City variant is 1st edition only")]
     TwoPlayers(Edition),
@@ -384,6 +391,9 @@ impl Game {
     /// Sets up a game on a given catalog (for data replaced from a file).
     pub fn with_catalog(catalog: &'static Catalog, setup: &Setup) -> Result<Game, SetupError> {
         let free_city = setup.players == 2;
+        if setup.teams {
+            teams::check_players(setup.players, setup.expansions).map_err(SetupError::Teams)?;
+        }
         if free_city && catalog.edition != Edition::First {
             return Err(SetupError::TwoPlayers(catalog.edition));
         }
@@ -459,7 +469,7 @@ impl Game {
             used: Default::default(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
             edifice: None,
-            teams: false,
+            teams: setup.teams,
         };
         if setup.expansions.edifice()
             && let Some(data) = catalog.edifice.as_deref()
@@ -526,6 +536,11 @@ impl Game {
     /// What the game waits for.
     pub fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// Whether the team variant is played (seats 2k and 2k+1 together, [`crate::teams`]).
+    pub fn teams(&self) -> bool {
+        self.teams
     }
 
     /// Whether the game has ended.
@@ -1495,7 +1510,8 @@ impl Game {
     }
 
     /// Each seat's rank (1 = winner): by points, then coins; players still level share the place
-    /// (002 遊戲結束). The Free City is not a player and is not ranked.
+    /// (002 遊戲結束). The Free City is not a player and is not ranked. In the team variant, each
+    /// seat has its team's rank ([`crate::teams::ranks`]).
     pub fn ranks(&self) -> Vec<u8> {
         self.ranks_from(&self.scores())
     }
@@ -1506,7 +1522,7 @@ impl Game {
         let keyed: Vec<(i32, u16)> = (0..self.players())
             .map(|s| (scores.get(s).map_or(0, |x| x.total), self.cities[s].coins))
             .collect();
-        score::ranks(&keyed)
+        if self.teams { teams::ranks(&keyed) } else { score::ranks(&keyed) }
     }
 }
 

@@ -260,7 +260,7 @@ impl Table {
                 "a turn timer of {t} s: it is 1 to {MAX_TURN_TIMER} seconds (or absent for none)"
             )));
         }
-        let setup = Setup { edition, players: req.players, seed, wonders: deal, expansions };
+        let setup = Setup { edition, players: req.players, seed, wonders: deal, expansions, teams: false };
         Game::new(&setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let mut seats = Vec::new();
         for i in 0..req.players as usize {
@@ -348,7 +348,8 @@ impl Table {
         let edition = Edition::parse(&st.edition).ok_or_else(|| format!("unknown edition {}", st.edition))?;
         let (mode, expansions) = split_label(&st.wonders).map_err(|e| e.to_string())?;
         let (deal, _) = parse_wonders(mode, edition).map_err(|e| e.to_string())?;
-        let setup = Setup { edition, players: st.players, seed: st.seed, wonders: deal, expansions };
+        let setup =
+            Setup { edition, players: st.players, seed: st.seed, wonders: deal, expansions, teams: false };
         if st.seats.len() != st.players as usize {
             return Err(format!("{} seats stored for {} players", st.seats.len(), st.players));
         }
