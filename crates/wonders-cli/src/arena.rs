@@ -352,7 +352,10 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             args.games % group
         );
     }
-    println!("win share: games won (a shared win counts) per seat-game; parity is {:.1}%", 100.0 / n as f64);
+    println!(
+        "win share: games won (a shared win counts) per seat-game; parity is {:.1}%",
+        100.0 / group_size(args) as f64
+    );
     let width = distinct.iter().map(|d| d.len()).max().unwrap_or(3).max(3);
     let mut head = format!(
         "{:<width$} {:>5} {:>10} {:>7} {:>17} {:>5}",
