@@ -734,11 +734,16 @@ class TablePage {
       h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, '⚔'), h('th', {}, t('vsLeft')), h('th', {}, t('vsRight')))),
       h('tbody', {}, end.cities.map((c, i) => h('tr', { class: this.state.you === i ? 'me' : '' },
         h('th', {}, this.cityLabel(i)), h('td', {}, c.shields),
-        h('td', {}, this.conflictCell(c.left, (i + 1) % n, end.cities[(i + 1) % n].shields)),
-        h('td', {}, this.conflictCell(c.right, (i + n - 1) % n, end.cities[(i + n - 1) % n].shields)))))));
+        h('td', {}, this.conflictCell(c.left, (i + 1) % n, end.cities[(i + 1) % n].shields, i)),
+        h('td', {}, this.conflictCell(c.right, (i + n - 1) % n, end.cities[(i + n - 1) % n].shields, i)))))));
   }
 
-  conflictCell(token, other, otherShields) {
+  conflictCell(token, other, otherShields, me) {
+    // Team variant: no conflict between teammates (seats 2k and 2k+1).
+    const v = this.state.view;
+    if (v && v.teams && me !== undefined && (me ^ 1) === other) {
+      return [h('span', { class: 'muted' }, `${ed('no conflict with teammate', '隊友之間無衝突')} ${this.cityLabel(other)}`)];
+    }
     const word = token > 0 ? t('beat') : token < 0 ? t('lostTo') : t('tie');
     return [token ? tokenChip(token) : h('span', { class: 'token tok-0' }, '0'), ' ',
       h('span', { class: 'muted' }, `${word} ${this.cityLabel(other)} (${otherShields}⚔)`)];
