@@ -546,7 +546,7 @@ async fn team_game(c: &Client, s: &TestServer) {
     c.execute("window.scrollTo(0, document.getElementById('teammate-hand').offsetTop - 300)", vec![])
         .await
         .unwrap();
-    shot(c, "14-team-game.png").await;
+    shot(c, "13b-team-game.png").await;
 }
 
 /// The score pad: a table loaded from JSON, a card added by searching, scored by the server.
