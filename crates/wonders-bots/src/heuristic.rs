@@ -217,6 +217,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) hand: &'a [CardId],
     /// Edifice: the projects' state, when played.
     pub(crate) edifice: Option<EdificeState>,
+    /// The team variant (seats 2k and 2k+1 together).
+    pub(crate) teams: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -233,6 +235,7 @@ impl<'a> Ctx<'a> {
             phase: view.phase,
             hand: &view.hand,
             edifice: view.edifice,
+            teams: view.teams,
         }
     }
 
@@ -249,6 +252,7 @@ impl<'a> Ctx<'a> {
             phase: game.phase(),
             hand: game.hand(seat),
             edifice: game.edifice().copied(),
+            teams: game.teams(),
         }
     }
 
@@ -270,16 +274,18 @@ impl<'a> Ctx<'a> {
     }
 
     /// The seat that receives this hand after the turn, when the card taken out matters to it.
+    /// In the team variant a teammate is no rival: nobody hate-drafts against it.
     fn next_player(&self) -> Option<usize> {
         if self.phase != Phase::Choose || self.turn >= 6 {
             return None;
         }
         let n = self.n();
-        Some(match self.free_city {
+        let next = match self.free_city {
             Some(_) => 1 - self.seat.min(1),
             None if self.age == 2 => right_of(self.seat, n),
             None => left_of(self.seat, n),
-        })
+        };
+        (!(self.teams && wonders_core::teams::same_team(next, self.seat))).then_some(next)
     }
 }
 
@@ -449,8 +455,12 @@ impl Persp {
         let me = ctx.cities[self.city].shields as f32;
         let mut v = 0.0;
         for other in [left_of(self.city, n), right_of(self.city, n)] {
+            // Team variant: no conflict with the teammate, two tokens against the opponent.
+            if ctx.teams && wonders_core::teams::same_team(other, self.city) {
+                continue;
+            }
             let d = me - ctx.cities[other].shields as f32;
-            v += military_swing(ctx, w, d, s as f32);
+            v += if ctx.teams { 2.0 } else { 1.0 } * military_swing(ctx, w, d, s as f32);
         }
         self.mil[s] = Some(v);
         v
@@ -972,6 +982,27 @@ mod tests {
     use wonders_core::{Setup, WonderDeal};
 
     #[test]
+    fn no_hate_drafting_against_the_teammate() {
+        // Age I passes left (seat i to seat i+1). In teams {0,1} {2,3}, seat 0 passes to its
+        // teammate (no denial), seat 1 to its opponent 2; in Age II seat 1 passes right to 0.
+        let teams = Game::new(&Setup { teams: true, ..Setup::new(4, 2) }).unwrap();
+        let base = Game::new(&Setup::new(4, 2)).unwrap();
+        assert_eq!(Ctx::from_game(&teams, 0).next_player(), None);
+        assert_eq!(Ctx::from_game(&teams, 1).next_player(), Some(2));
+        assert_eq!(Ctx::from_game(&base, 0).next_player(), Some(1));
+        let mut age2 = Ctx::from_game(&teams, 1);
+        age2.age = 2;
+        assert_eq!(age2.next_player(), None);
+        // Denial then adds nothing: the values with and without it are equal for seat 0.
+        let legal = teams.legal_actions(0);
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        let ctx = Ctx::from_game(&teams, 0);
+        evaluate(&ctx, &Weights::default(), &legal, true, |_, v| with.push(v));
+        evaluate(&ctx, &Weights::default(), &legal, false, |_, v| without.push(v));
+        assert_eq!(with, without);
+    }
+
+    #[test]
     fn science_with_wilds_matches_the_core() {
         for counts in [[0, 0, 0], [1, 2, 0], [3, 3, 2], [2, 0, 1]] {
             for wild in 0..3 {
@@ -1015,6 +1046,7 @@ mod tests {
             seed: 4,
             wonders: WonderDeal::RandomBoardsChooseSides,
             expansions: Default::default(),
+            teams: false,
         };
         let game = Game::new(&setup).unwrap();
         let legal = game.legal_actions(1);

@@ -388,6 +388,9 @@ pub(crate) fn rollout(game: &mut Game, config: &SearchConfig, rng: &mut ChaCha8R
 /// The value of a finished game for `seat` (see the module documentation), in [0, 1].
 pub(crate) fn reward(game: &Game, seat: usize) -> f64 {
     let scores = game.scores();
+    if game.teams() {
+        return team_reward(game, &scores, seat);
+    }
     let ranks = game.ranks_from(&scores);
     let players = game.players();
     let firsts = ranks.iter().filter(|&&r| r == 1).count();
@@ -396,6 +399,21 @@ pub(crate) fn reward(game: &Game, seat: usize) -> f64 {
     let best_other = (0..players).filter(|&s| s != seat).map(|s| scores[s].total).max().unwrap_or(mine);
     let margin = (mine - best_other) as f64;
     0.8 * win + 0.2 / (1.0 + (-margin / 6.0).exp())
+}
+
+/// The team variant: the value of the game for `seat`'s team (its win, shared when teams tie,
+/// and its margin over the best other team: team totals are sums of two players, so the margin
+/// is scaled by twice the single-player scale).
+fn team_reward(game: &Game, scores: &[wonders_core::Score], seat: usize) -> f64 {
+    let keyed: Vec<(i32, u16)> = (0..game.players()).map(|s| (scores[s].total, game.city(s).coins)).collect();
+    let teams = wonders_core::teams::results(&keyed);
+    let mine = &teams[wonders_core::teams::team_of(seat)];
+    let firsts = teams.iter().filter(|t| t.rank == 1).count();
+    let win = if mine.rank == 1 { if firsts == 1 { 1.0 } else { 0.5 } } else { 0.0 };
+    let best_other =
+        teams.iter().filter(|t| t.players != mine.players).map(|t| t.total).max().unwrap_or(mine.total);
+    let margin = (mine.total - best_other) as f64;
+    0.8 * win + 0.2 / (1.0 + (-margin / 12.0).exp())
 }
 
 #[cfg(test)]
@@ -433,6 +451,29 @@ mod tests {
                     "{a:?} and {b:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn in_teams_the_reward_is_the_teams() {
+        // A finished team game: both players of a team get the same reward, the winning team's
+        // above 0.8 (its win) and the losing team's below 0.2.
+        let mut game = Game::new(&Setup { teams: true, ..Setup::new(4, 8) }).unwrap();
+        let mut legal = Vec::new();
+        while !game.is_over() {
+            for seat in game.to_act() {
+                game.legal_actions_into(seat, &mut legal);
+                game.submit(seat, legal[0]).unwrap();
+            }
+        }
+        let r: Vec<f64> = (0..4).map(|s| reward(&game, s)).collect();
+        assert_eq!((r[0], r[2]), (r[1], r[3]));
+        let ranks = game.ranks();
+        if ranks[0] != ranks[2] {
+            let (win, lose) = if ranks[0] == 1 { (r[0], r[2]) } else { (r[2], r[0]) };
+            assert!(win > 0.8 && lose < 0.2, "{r:?}");
+        } else {
+            assert!(r[0] > 0.4 && r[0] < 0.6, "{r:?}");
         }
     }
 

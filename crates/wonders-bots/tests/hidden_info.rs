@@ -15,11 +15,14 @@ fn setups(seed: u64) -> Vec<Setup> {
         seed,
         wonders: WonderDeal::RandomBoardsChooseSides,
         expansions: Default::default(),
+        teams: false,
     });
     // With Edifice: the projects are public, nothing of them may leak what a seat cannot see.
     let edifice = [4u8]
         .map(|players| Setup { expansions: wonders_core::Expansions::EDIFICE, ..Setup::new(players, seed) });
-    first.into_iter().chain(second).chain(edifice).collect()
+    // The team variant: a seat sees its teammate's hand too, and nothing more.
+    let teams = [Setup { teams: true, ..Setup::new(4, seed) }];
+    first.into_iter().chain(second).chain(edifice).chain(teams).collect()
 }
 
 /// A copy of `game` where everything `seat` cannot see is dealt differently: the other hands
@@ -27,8 +30,10 @@ fn setups(seed: u64) -> Vec<Setup> {
 fn scramble(game: &Game, seat: usize, rng: &mut ChaCha8Rng) -> Game {
     let mut other = game.clone();
     let n = game.cities().len();
-    // This Age's hidden hands: every hand but the seat's (the Free City's pile included).
-    let hidden: Vec<usize> = (0..n).filter(|&s| s != seat).collect();
+    // This Age's hidden hands: every hand but the seat's and its teammate's (the Free City's
+    // pile included).
+    let mate = game.teams().then(|| wonders_core::teams::teammate(seat));
+    let hidden: Vec<usize> = (0..n).filter(|&s| s != seat && Some(s) != mate).collect();
     let mut pool: Vec<CardId> = hidden.iter().flat_map(|&s| game.hand(s).iter().copied()).collect();
     pool.shuffle(rng);
     for &s in &hidden {

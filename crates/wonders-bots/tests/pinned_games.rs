@@ -46,6 +46,7 @@ fn second(players: u8, seed: u64) -> Setup {
         seed,
         wonders: WonderDeal::RandomBoardsChooseSides,
         expansions: Default::default(),
+        teams: false,
     }
 }
 

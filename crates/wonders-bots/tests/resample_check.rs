@@ -19,6 +19,7 @@ fn every_decision_resamples_with_the_same_legal_actions() {
             seed,
             wonders: WonderDeal::RandomBoardsChooseSides,
             expansions: Default::default(),
+            teams: false,
         }));
         for setup in kinds {
             let mut game = Game::new(&setup).unwrap();

@@ -8,6 +8,11 @@
 //! number of games that is not a multiple of N, the last group is incomplete and the seats are
 //! not quite balanced; the report says so.
 //!
+//! **Teams** (`--teams`, 4 or 6 players): entries 2k and 2k+1 of the list form a team and stay
+//! together: the rotation moves by whole teams (seat `s` plays entry `(s + 2r) mod N`), so a group
+//! is N/2 games in which every team plays every pair of team seats once. A bot's win is its
+//! team's win (each seat has its team's rank), so parity is 2/N.
+//!
 //! **Seeds.** Group `k` deals from `game_seed(S, k)`; the bot at seat `s` of game `g` is seeded
 //! with `bot_seed(game_seed(S, g), s)` (see [`crate::simulate`]). Games run in parallel and their
 //! results are combined in game order, so with bots whose budgets are iterations (or no search at
@@ -177,6 +182,9 @@ struct Report {
     seed: u64,
     seconds: f64,
     bots: Vec<BotReport>,
+    /// The team variant: entries 2k and 2k+1 played together; a win is the team's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    teams: bool,
     /// Edifice: the share of games whose project of each Age was completed.
     #[serde(skip_serializing_if = "Option::is_none")]
     projects_completed: Option<[f64; 3]>,
@@ -202,6 +210,12 @@ fn report_for(name: &str, seats: usize, t: &Tally, armada: bool) -> BotReport {
     }
 }
 
+/// Games per deal: N, or N/2 in teams (the rotation moves by whole teams).
+fn group_size(args: &ArenaArgs) -> usize {
+    let n = args.players as usize;
+    if args.exp.teams { n / 2 } else { n }
+}
+
 /// Plays game `g` and returns its seats' results.
 fn play_game(
     catalog: &'static Catalog,
@@ -212,9 +226,11 @@ fn play_game(
     legal: &mut Vec<wonders_core::Action>,
 ) -> Result<Vec<SeatResult>, String> {
     let n = args.players as usize;
-    let deal = game_seed(args.seed, g / n as u64);
+    let group = group_size(args);
+    let deal = game_seed(args.seed, g / group as u64);
     let mut game = args.exp.game(catalog, setup_for(args.edition, args.players, deal))?;
-    let rotation = (g % n as u64) as usize;
+    // In teams the rotation moves by whole teams, keeping each team's two entries together.
+    let rotation = (g % group as u64) as usize * (n / group);
     let seed = game_seed(args.seed, g);
     let mut bots: Vec<Box<dyn Bot + Send>> = (0..n)
         .map(|seat| bot_from_name(&list[entry_at(seat, rotation, n)], bot_seed(seed, seat)))
@@ -302,6 +318,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             .zip(&tallies)
             .map(|((name, &s), t)| report_for(name, s, t, catalog.armada.is_some()))
             .collect(),
+        teams: args.exp.teams,
         projects_completed: edifice.then(|| completed.map(|c| c as f64 / args.games as f64)),
         provisional: edifice,
     };
@@ -314,22 +331,31 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         return Ok(());
     }
     println!(
-        "{} games of {n} players, {}{} (seed {}, {threads} thread{}), {seconds:.1} s",
+        "{} games of {n} players, {}{}{} (seed {}, {threads} thread{}), {seconds:.1} s",
         args.games,
         edition_name(args.edition),
         expansions_text(args.exp.expansions),
+        if args.exp.teams { ", in teams" } else { "" },
         args.seed,
         if threads == 1 { "" } else { "s" },
     );
     println!("seats of the first game: {}", list.join(", "));
-    if !args.games.is_multiple_of(n as u64) {
+    if args.exp.teams {
+        let teams: Vec<String> = list.chunks(2).map(|t| t.join("+")).collect();
+        println!("teams (seats 2k and 2k+1, kept together): {}; a win is the team's", teams.join(", "));
+    }
+    let group = group_size(args) as u64;
+    if !args.games.is_multiple_of(group) {
         println!(
-            "note: {} games is not a multiple of {n}: the last {} game(s) leave the seats unbalanced",
+            "note: {} games is not a multiple of {group}: the last {} game(s) leave the seats unbalanced",
             args.games,
-            args.games % n as u64
+            args.games % group
         );
     }
-    println!("win share: games won (a shared win counts) per seat-game; parity is {:.1}%", 100.0 / n as f64);
+    println!(
+        "win share: games won (a shared win counts) per seat-game; parity is {:.1}%",
+        100.0 / group_size(args) as f64
+    );
     let width = distinct.iter().map(|d| d.len()).max().unwrap_or(3).max(3);
     let mut head = format!(
         "{:<width$} {:>5} {:>10} {:>7} {:>17} {:>5}",

@@ -219,7 +219,11 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
         ));
     }
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let setup = Setup { expansions: args.exp.expansions, ..setup_for(args.edition, args.players, seed) };
+    let setup = Setup {
+        expansions: args.exp.expansions,
+        teams: args.exp.teams,
+        ..setup_for(args.edition, args.players, seed)
+    };
     let mut game = args.exp.game(args.exp.catalog(args.edition)?, setup.clone())?;
     let catalog = game.catalog();
     // Check the record's path now, so a bad path fails before the game rather than after it; an
@@ -246,6 +250,16 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
             _ => String::new(),
         };
         say!(text, "  {}: {}{bot}", names.get(city_index), catalog.wonder(city.wonder).full_name);
+    }
+    if game.teams() {
+        let teams: Vec<String> =
+            (0..n).step_by(2).map(|s| format!("{} + {}", names.get(s), names.get(s + 1))).collect();
+        say!(
+            text,
+            "Teams: {}. Teammates see each other's hand; land conflicts only against the adjacent \
+             opponent, with double tokens; the team with the highest summed score wins.",
+            teams.join("; ")
+        );
     }
     if game.phase() == Phase::ChooseSide {
         say!(text, "Each player chooses the side of the board drawn (its sides are shown first).");
@@ -552,6 +566,7 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         say!(text, "  {line}");
     }
     projects_text(text, catalog, view, names);
+    let mate = view.teams.then(|| wonders_core::teams::teammate(seat));
     for (side, label, other) in [(0, "Left", (acting + 1) % n), (1, "Right", (acting + n - 1) % n)] {
         let Some(c) = view.cities.get(other) else {
             continue;
@@ -559,7 +574,8 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         let stages = c.stage_count(catalog);
         say!(
             text,
-            "{label} neighbour, {}: {}, wonder {}/{stages} stages",
+            "{label} neighbour{}, {}: {}, wonder {}/{stages} stages",
+            if mate == Some(other) { " (your teammate)" } else { "" },
             names.get(other),
             status_text(c),
             c.stages
@@ -569,6 +585,16 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         if let Some(line) = edifice_city_text(catalog, view, c) {
             say!(text, "  {line}");
         }
+    }
+    teammate_text(text, catalog, view, names);
+}
+
+/// Team variant: the teammate's hand (teammates may show their hands, 000 團隊遊戲規則).
+fn teammate_text(text: &mut String, catalog: &Catalog, view: &View, names: &SeatNames) {
+    if let Some(hand) = &view.teammate_hand {
+        let mate = wonders_core::teams::teammate(view.seat as usize);
+        let cards: Vec<String> = hand.iter().map(|&c| card_text(catalog, c)).collect();
+        say!(text, "Your teammate {}'s hand: {}", names.get(mate), cards.join("; "));
     }
 }
 
@@ -1045,6 +1071,23 @@ pub(crate) fn score_sheet(text: &mut String, game: &Game, names: &SeatNames) {
     }
     say!(text, "{coins}");
     say!(text, "{place}");
+    if game.teams() {
+        // Team variant: the sum of both players' totals; ties by summed coins (wonders_core::teams).
+        let keyed: Vec<(i32, u16)> =
+            (0..game.players()).map(|s| (scores[s].total, game.city(s).coins)).collect();
+        for t in wonders_core::teams::results(&keyed) {
+            let [a, b] = t.players.map(usize::from);
+            say!(
+                text,
+                "  team {} + {}: {} points, {} coins, rank {}",
+                names.get(a),
+                names.get(b),
+                t.total,
+                t.coins,
+                t.rank
+            );
+        }
+    }
     let winners: Vec<&str> = (0..rank.len()).filter(|&s| rank[s] == 1).map(|s| names.get(s)).collect();
     match (game.is_over(), winners.as_slice()) {
         (false, leaders) => say!(text, "Leading so far: {}", leaders.join(", ")),

@@ -57,6 +57,10 @@ pub struct ExpansionArgs {
     /// fix its provisional values without recompiling.
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
+    /// The team variant (4 or 6 players): seats 0+1, 2+3, … play together; land conflicts only
+    /// against adjacent opponents with doubled tokens; the team with the highest sum wins.
+    #[arg(long)]
+    pub teams: bool,
 }
 
 /// Parses a comma-separated list of expansions (`edifice`; empty for none).
@@ -86,7 +90,7 @@ impl ExpansionArgs {
 
     /// A game of `setup` with these expansions on `catalog`.
     pub(crate) fn game(&self, catalog: &'static Catalog, setup: Setup) -> Result<Game, String> {
-        Game::with_catalog(catalog, &Setup { expansions: self.expansions, ..setup })
+        Game::with_catalog(catalog, &Setup { expansions: self.expansions, teams: self.teams, ..setup })
             .map_err(|e| e.to_string())
     }
 }
@@ -111,7 +115,7 @@ pub(crate) fn setup_for(edition: Edition, players: u8, seed: u64) -> Setup {
         Edition::First => WonderDeal::Random,
         Edition::Second => WonderDeal::RandomBoardsChooseSides,
     };
-    Setup { edition, players, seed, wonders, expansions: Default::default() }
+    Setup { edition, players, seed, wonders, expansions: Default::default(), teams: false }
 }
 
 /// SplitMix64's output function: a well-mixed 64-bit value for each input.
@@ -279,6 +283,9 @@ struct Report {
     games_per_second: f64,
     mean: Mean,
     win_share: Vec<f64>,
+    /// Team variant: the share of games each team won (team k = seats 2k and 2k+1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    team_win_share: Option<Vec<f64>>,
     /// Edifice: the share of games whose project of each Age was completed.
     #[serde(skip_serializing_if = "Option::is_none")]
     projects_completed: Option<[f64; 3]>,
@@ -288,10 +295,19 @@ struct Report {
 }
 
 impl Report {
-    fn new(totals: &Totals, players: u8, seconds: f64, edifice: bool, armada: bool) -> Report {
+    fn new(totals: &Totals, players: u8, seconds: f64, edifice: bool, armada: bool, teams: bool) -> Report {
         let per_player = (totals.games * players as u64) as f64;
         let m = totals.points.map(|p| p as f64 / per_player);
+        // A team's win is counted for both its seats (each seat has its team's rank).
+        let team_win_share = teams.then(|| {
+            totals.wins[..players as usize]
+                .iter()
+                .step_by(2)
+                .map(|&w| w as f64 / totals.games as f64)
+                .collect()
+        });
         Report {
+            team_win_share,
             games: totals.games,
             games_per_second: totals.games as f64 / seconds.max(1e-9),
             mean: Mean::from_values(m, armada),
@@ -385,18 +401,25 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     if let Some(pb) = &progress {
         pb.finish_and_clear();
     }
-    let report =
-        Report::new(&totals, players, seconds, args.exp.expansions.edifice(), catalog.armada.is_some());
+    let report = Report::new(
+        &totals,
+        players,
+        seconds,
+        args.exp.expansions.edifice(),
+        catalog.armada.is_some(),
+        args.exp.teams,
+    );
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         println!("{text}");
         return Ok(());
     }
     println!(
-        "{} random games of {players} players, {}{} (seed {seed}, {threads} thread{})",
+        "{} random games of {players} players, {}{}{} (seed {seed}, {threads} thread{})",
         report.games,
         edition_name(edition),
         expansions_text(args.exp.expansions),
+        if args.exp.teams { ", in teams" } else { "" },
         if threads == 1 { "" } else { "s" }
     );
     println!("elapsed: {seconds:.3} s, {:.0} games per second", report.games_per_second);
@@ -412,6 +435,13 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
             done[1] * 100.0,
             done[2] * 100.0
         );
+    }
+    if let Some(teams) = &report.team_win_share {
+        println!("share of wins by team (a shared win counts for each winning team):");
+        for (k, share) in teams.iter().enumerate() {
+            println!("  seats {}+{}  {:>5.1}%", 2 * k, 2 * k + 1, share * 100.0);
+        }
+        return Ok(());
     }
     println!("share of wins by seat (a shared win counts for each winner):");
     for (seat, share) in report.win_share.iter().enumerate() {

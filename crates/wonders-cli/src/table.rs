@@ -36,10 +36,21 @@ struct ScoreRow<'a> {
     free_city: bool,
 }
 
+/// One team's line of `score --json` (team variant).
+#[derive(Serialize)]
+struct TeamRow {
+    players: [u8; 2],
+    total: i32,
+    rank: u8,
+}
+
 /// The whole of `score --json`.
 #[derive(Serialize)]
 struct ScoreJson<'a> {
     players: Vec<ScoreRow<'a>>,
+    /// The team variant: each team's players, summed total and rank.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    teams: Option<Vec<TeamRow>>,
     /// Set when the table plays Edifice or Armada: some of their values are provisional
     /// (edifice.md §5, armada.md §10).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -95,9 +106,25 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
                 free_city: table.free_city() == Some(i),
             })
             .collect();
-        to_json(&ScoreJson { players, provisional: table.expansions().edifice() || armada })?
+        let teams = table.team_results().map(|teams| {
+            teams.iter().map(|t| TeamRow { players: t.players, total: t.total, rank: t.rank }).collect()
+        });
+        to_json(&ScoreJson { players, teams, provisional: table.expansions().edifice() || armada })?
     } else {
         let mut text = score_text(&table, &scores, &ranks);
+        if let Some(teams) = table.team_results() {
+            let mut rows = vec![vec!["team".to_string(), "total".into(), "rank".into()]];
+            for t in teams {
+                let name = |i: u8| table.names().get(i as usize).cloned().unwrap_or_default();
+                let [a, b] = t.players;
+                rows.push(vec![
+                    format!("{a} {} + {b} {}", name(a), name(b)),
+                    t.total.to_string(),
+                    t.rank.to_string(),
+                ]);
+            }
+            text.push_str(&aligned(&rows));
+        }
         if table.expansions().edifice() {
             text.push_str("edifice: project rewards and debt use provisional values (edifice.md §5)\n");
         }

@@ -116,3 +116,27 @@ fn bad_lists_are_refused_with_a_reason() {
         assert!(help.contains(flag), "{flag}");
     }
 }
+
+#[test]
+fn teams_stay_together_and_win_together() {
+    // Teams heuristic+heuristic against random+random; the rotation moves by whole teams, so over
+    // a group of 2 games each team plays seats 0+1 and 2+3 once.
+    let args =
+        ["arena", "--teams", "--players", "4", "--bots", "heuristic,heuristic,random,random", "--games", "4"];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let report = json(&with_json);
+    assert_eq!(report["teams"], true);
+    let (h, r) = (bot(&report, "heuristic"), bot(&report, "random"));
+    assert_eq!((h["seat_games"].as_u64(), r["seat_games"].as_u64()), (Some(8), Some(8)));
+    // Teammates are the same bot, so each game's win is counted twice for one bot (or shared).
+    let wins = h["wins"].as_u64().unwrap() + r["wins"].as_u64().unwrap();
+    assert!(wins >= 8 && wins % 2 == 0, "{wins}");
+    let out = wonders(&args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        stdout.contains("heuristic+heuristic, random+random") && stdout.contains("parity is 50.0%"),
+        "{stdout}"
+    );
+}

@@ -146,3 +146,26 @@ fn edifice_games_report_projects_and_read_a_replacement_data_file() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("edifice.toml"));
 }
+
+#[test]
+fn team_games_report_team_win_shares() {
+    let r = json(&["simulate", "--teams", "--players", "6", "--games", "60", "--seed", "3", "--json"]);
+    let teams: Vec<f64> =
+        r["team_win_share"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(teams.len(), 3);
+    // Each seat has its team's rank, so teammates' win shares are equal and a team's is theirs.
+    let seats: Vec<f64> = r["win_share"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    for k in 0..3 {
+        assert_eq!((seats[2 * k], seats[2 * k + 1]), (teams[k], teams[k]));
+    }
+    // Every game has at least one winning team (shared wins count for each).
+    assert!(teams.iter().sum::<f64>() >= 1.0 - 1e-9, "{teams:?}");
+    // Without --teams there is no team share.
+    let plain = json(&["simulate", "--players", "6", "--games", "10", "--json"]);
+    assert!(plain.get("team_win_share").is_none());
+    // 5 players cannot play in teams: a clear message, a failure status.
+    let out = wonders(&["simulate", "--teams", "--players", "5", "--games", "1"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("teams: 5 players") && err.contains("4, 6 or 8"), "{err}");
+}

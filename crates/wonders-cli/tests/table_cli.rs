@@ -411,3 +411,56 @@ fn cost_with_and_without_the_naval_construction() {
     let err = fails(&["cost", "-", "--player", "0", "--stage", "--naval"], base.as_bytes());
     assert!(err.contains("a naval construction needs a table with"), "{err}");
 }
+
+/// A 4-player team table (`"teams": true`; teams Ann+Bob and Cy+Dee), each score worked by hand:
+/// - Ann (Giza A, 2 stages): tokens 2×(+1) = 2 (a team victory gives two tokens); 9 coins = 3;
+///   wonder 3 + 5 = 8; Altar 2. Total 15.
+/// - Bob (Rhodes A, 0 stages): tokens 2×(−1) = −2; 3 coins = 1; Baths 3. Total 2.
+/// - Cy (Ephesus A, 1 stage): no tokens; 6 coins = 2; wonder 3; Theater 2. Total 7.
+/// - Dee (Olympia A, 0 stages): tokens 2×(+3) = 6; 6 coins = 2; Altar is Ann's: Pawnshop 3. Total 11.
+///
+/// Teams: Ann+Bob 17, Cy+Dee 18: Cy and Dee win although Ann scored most.
+fn team_table() -> Value {
+    json!({"edition": "1e", "teams": true, "players": [
+        {"name": "Ann", "wonder": "Giza", "side": "A", "stages": 2, "coins": 9, "military": [1, 1],
+         "cards": ["Altar"]},
+        {"name": "Bob", "wonder": "Rhodes", "side": "A", "coins": 3, "military": [-1, -1],
+         "cards": ["Baths"]},
+        {"name": "Cy", "wonder": "Ephesus", "side": "A", "stages": 1, "coins": 6, "cards": ["Theater"]},
+        {"name": "Dee", "wonder": "Olympia", "side": "A", "coins": 6, "military": [3, 3],
+         "cards": ["Pawnshop"]}
+    ]})
+}
+
+#[test]
+fn a_team_table_scores_each_team() {
+    let input = team_table().to_string();
+    let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], input.as_bytes())).unwrap();
+    let totals: Vec<i64> =
+        out["players"].as_array().unwrap().iter().map(|p| p["total"].as_i64().unwrap()).collect();
+    assert_eq!(totals, vec![15, 2, 7, 11]);
+    let ranks: Vec<i64> =
+        out["players"].as_array().unwrap().iter().map(|p| p["rank"].as_i64().unwrap()).collect();
+    assert_eq!(ranks, vec![2, 2, 1, 1], "each player has the team's rank");
+    assert_eq!(
+        out["teams"],
+        json!([{"players": [0, 1], "total": 17, "rank": 2}, {"players": [2, 3], "total": 18, "rank": 1}])
+    );
+    let text = ok(&["score", "-"], input.as_bytes());
+    assert!(text.contains("0 Ann + 1 Bob") && text.contains("2 Cy + 3 Dee"), "{text}");
+    // Without "teams" there is no "teams" key and Ann wins alone.
+    let mut plain = team_table();
+    plain.as_object_mut().unwrap().remove("teams");
+    let out: Value =
+        serde_json::from_str(&ok(&["score", "-", "--json"], plain.to_string().as_bytes())).unwrap();
+    assert!(out.get("teams").is_none());
+    assert_eq!(out["players"][0]["rank"], 1);
+    // A team table of 3 or 5 players is refused, naming the problem.
+    let mut five = team_table();
+    five["players"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "Eve", "wonder": "Babylon", "side": "A", "coins": 3}));
+    let err = fails(&["score", "-"], five.to_string().as_bytes());
+    assert!(err.contains("teams: 5 players") && err.contains("4, 6 or 8"), "{err}");
+}

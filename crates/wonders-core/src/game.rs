@@ -25,11 +25,13 @@
 use crate::action::{Action, FreeBy, Payment, StageExtra};
 use crate::card::{CardId, Colour};
 use crate::catalog::{Catalog, Edition, Side, WonderId};
-use crate::city::{City, MilitaryTokens, Production};
+use crate::city::{City, Production};
+use crate::conflict;
 use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
 use crate::score::{self, Score};
+use crate::teams;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -90,6 +92,8 @@ pub struct Setup {
     pub wonders: WonderDeal,
     /// The expansions played (none: the base game, exactly as without this field).
     pub expansions: Expansions,
+    /// The team variant (4, 6 or 8 players; seats 2k and 2k+1 play together, [`crate::teams`]).
+    pub teams: bool,
 }
 
 impl Setup {
@@ -108,6 +112,7 @@ impl Setup {
             seed,
             wonders: WonderDeal::Random,
             expansions: Expansions::NONE,
+            teams: false,
         }
     }
 
@@ -134,6 +139,9 @@ pub enum SetupError {
     /// The expansions asked for cannot be played with this setup or data.
     #[error("expansions: {0}")]
     Expansion(String),
+    /// The team variant needs 4, 6 or 8 players ([`crate::teams::check_players`]).
+    #[error("teams: {0}")]
+    Teams(String),
     /// The 2-player variant exists only in the 1st edition (edition-2e.md §1).
     #[error("the {0} edition has no 2-player rules: the Free City variant is 1st edition only")]
     TwoPlayers(Edition),
@@ -301,6 +309,8 @@ pub struct Game {
     pub(crate) sale_at_turn_start: [Production; MAX_PLAYERS],
     /// The great projects, when the game is played with Edifice.
     pub(crate) edifice: Option<EdificeState>,
+    /// The team variant: seats 2k and 2k+1 play together ([`crate::teams`]).
+    pub(crate) teams: bool,
 }
 
 impl PartialEq for Game {
@@ -330,6 +340,7 @@ impl PartialEq for Game {
             && self.used == o.used
             && self.sale_at_turn_start == o.sale_at_turn_start
             && self.edifice == o.edifice
+            && self.teams == o.teams
     }
 }
 
@@ -380,6 +391,9 @@ impl Game {
     /// Sets up a game on a given catalog (for data replaced from a file).
     pub fn with_catalog(catalog: &'static Catalog, setup: &Setup) -> Result<Game, SetupError> {
         let free_city = setup.players == 2;
+        if setup.teams {
+            teams::check_players(setup.players, setup.expansions).map_err(SetupError::Teams)?;
+        }
         if free_city && catalog.edition != Edition::First {
             return Err(SetupError::TwoPlayers(catalog.edition));
         }
@@ -455,6 +469,7 @@ impl Game {
             used: Default::default(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
             edifice: None,
+            teams: setup.teams,
         };
         if setup.expansions.edifice()
             && let Some(data) = catalog.edifice.as_deref()
@@ -521,6 +536,11 @@ impl Game {
     /// What the game waits for.
     pub fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// Whether the team variant is played (seats 2k and 2k+1 together, [`crate::teams`]).
+    pub fn teams(&self) -> bool {
+        self.teams
     }
 
     /// Whether the game has ended.
@@ -1435,19 +1455,9 @@ impl Game {
 
     fn end_age(&mut self) {
         let n = self.n();
-        let shields: ArrayVec<u8, MAX_PLAYERS> = (0..n).map(|s| self.cities[s].shields).collect();
-        for city in 0..n {
-            for other in [left_of(city, n), right_of(city, n)] {
-                let token = match shields[city].cmp(&shields[other]) {
-                    std::cmp::Ordering::Greater => MilitaryTokens::victory_value(self.age),
-                    std::cmp::Ordering::Less => -1,
-                    std::cmp::Ordering::Equal => 0,
-                };
-                if token != 0 {
-                    self.cities[city].tokens.add(token);
-                }
-            }
-        }
+        // Land conflicts (002 軍事衝突; teams and incursions: [`crate::conflict`]).
+        let schedule = conflict::land_conflicts(n, self.teams, &[]);
+        conflict::resolve(&schedule, &mut self.cities[..n], self.age);
         if self.age == 3 {
             self.phase = Phase::Over;
             return;
@@ -1500,7 +1510,8 @@ impl Game {
     }
 
     /// Each seat's rank (1 = winner): by points, then coins; players still level share the place
-    /// (002 遊戲結束). The Free City is not a player and is not ranked.
+    /// (002 遊戲結束). The Free City is not a player and is not ranked. In the team variant, each
+    /// seat has its team's rank ([`crate::teams::ranks`]).
     pub fn ranks(&self) -> Vec<u8> {
         self.ranks_from(&self.scores())
     }
@@ -1511,7 +1522,7 @@ impl Game {
         let keyed: Vec<(i32, u16)> = (0..self.players())
             .map(|s| (scores.get(s).map_or(0, |x| x.total), self.cities[s].coins))
             .collect();
-        score::ranks(&keyed)
+        if self.teams { teams::ranks(&keyed) } else { score::ranks(&keyed) }
     }
 }
 

@@ -20,6 +20,8 @@
 //!   rest of its size, cards of earlier Ages that are in no city.
 //! - **Later Ages** are dealt afresh.
 //!
+//! - **Team variant**: the teammate's current hand is known too, and kept.
+//!
 //! Every consistent deal has a positive probability. Choices the others have already made this
 //! turn are hidden, so in a sample they have not chosen yet.
 
@@ -218,6 +220,22 @@ fn sample_once<R: Rng + ?Sized>(
         snapshots[packet_at(me, 1, age, n, fc)][1] = Some(view.hand.to_vec());
     }
 
+    // Team variant: the teammate's current hand is known (000 團隊遊戲規則). Before its turn
+    // resolves it is the packet as the turn started; after, the packet as the next turn will
+    // start (known to the reasoning about face-down cards, and checked below).
+    let mate_packet = match &view.teammate_hand {
+        Some(h) if view.teams && !hands_discarded => {
+            let p = packet_at(crate::teams::teammate(me), cur_turn, age, n, fc);
+            if resolved < cur_turn {
+                snapshots[p][cur_turn as usize] = Some(h.to_vec());
+            } else if (cur_turn as usize) < LAST_TURN {
+                snapshots[p][cur_turn as usize + 1] = Some(h.to_vec());
+            }
+            Some((p, h))
+        }
+        _ => None,
+    };
+
     // Follow every packet through the Age.
     let mut contents: Vec<Vec<Slot>> = Vec::with_capacity(packets);
     let mut hidden: Vec<Hidden> = Vec::new();
@@ -332,6 +350,22 @@ fn sample_once<R: Rng + ?Sized>(
             step(LAST_TURN as u8, LAST_TURN + 1, &mut content, &mut hidden)?;
         }
         contents.push(content);
+    }
+
+    if let Some((p, hand)) = mate_packet {
+        // The teammate's packet ends as its shown hand.
+        let mut rest = hand.to_vec();
+        for slot in &contents[p] {
+            if let Slot::Known(c) = slot
+                && !remove_one(&mut rest, *c)
+            {
+                return err("the teammate's hand does not hold a card its packet must hold");
+            }
+        }
+        if contents[p].len() != hand.len() {
+            return err("the teammate's hand has the wrong size");
+        }
+        contents[p] = hand.iter().map(|&c| Slot::Known(c)).collect();
     }
 
     // Cards later built from the discard pile take the place of a discard of this Age.
@@ -601,5 +635,6 @@ fn sample_once<R: Rng + ?Sized>(
         used,
         sale_at_turn_start,
         edifice: view.edifice,
+        teams: view.teams,
     })
 }

@@ -27,6 +27,11 @@
 //!  "players": [{"name": "Ann", "wonder": "Ur", "side": "Day", "pawns": [1, 3], "debt": [2]}, …]}
 //! ```
 //!
+//! The team variant (4 or 6 players; armada.md §2.9) is `"teams": true` at the top level: players
+//! 2k and 2k+1 (in table order) are teammates, each player has the team's rank, and
+//! [`Table::team_results`] gives each team's summed total. Military tokens are written as won
+//! (a team victory is two tokens of the Age's value).
+//!
 //! A Carthage stage built with its second effect is listed in the player's `"second_effects"`
 //! (stage numbers, e.g. `[2]`).
 //!
@@ -63,6 +68,8 @@ struct TableFile {
     expansions: Vec<String>,
     #[serde(default)]
     projects: Vec<ProjectFile>,
+    #[serde(default)]
+    teams: bool,
     players: Vec<PlayerFile>,
 }
 
@@ -275,6 +282,9 @@ pub enum TableError {
     /// given without `"expansions": ["armada"]`.
     #[error("armada: {0}")]
     Armada(String),
+    /// The team variant does not fit the table (`"teams": true` with 4 or 6 players).
+    #[error("teams: {0}")]
+    Teams(String),
 }
 
 /// What [`Table::cost`] is asked about.
@@ -339,6 +349,8 @@ pub struct Table {
     projects: Option<([crate::edifice::ProjectId; 3], [bool; 3])>,
     /// Armada: every city's shipyard, islands, Armada cards and naval tokens.
     armada: Option<Vec<ArmadaCity>>,
+    /// The team variant: players 2k and 2k+1 are teammates ([`crate::teams`]).
+    teams: bool,
 }
 
 impl Table {
@@ -411,6 +423,13 @@ impl Table {
         let mut table = Table::build(catalog, &file.players, expansions.edifice(), armada)?;
         table.edifice(&file, expansions.edifice())?;
         table.read_armada(&file, armada)?;
+        if file.teams {
+            if free_cities > 0 {
+                return Err(TableError::Teams("the 2-player Free City variant has no teams".into()));
+            }
+            crate::teams::check_players(file.players.len() as u8, expansions).map_err(TableError::Teams)?;
+            table.teams = true;
+        }
         Ok(table)
     }
 
@@ -689,6 +708,7 @@ impl Table {
             expansions: crate::edifice::Expansions::NONE,
             projects: None,
             armada: None,
+            teams: false,
         };
         table.check_copies()?;
         Ok(table)
@@ -792,9 +812,28 @@ impl Table {
         self.free_city
     }
 
+    /// Whether the table plays the team variant (`"teams": true`): players 2k and 2k+1 are
+    /// teammates.
+    pub fn teams(&self) -> bool {
+        self.teams
+    }
+
+    /// Team variant: each team's players, summed total and coins, and rank (by summed total,
+    /// then summed coins, else shared; [`crate::teams::results`]). `None` without teams.
+    pub fn team_results(&self) -> Option<Vec<crate::teams::TeamResult>> {
+        let scores = self.scores();
+        let keys: Vec<(i32, u16)> =
+            scores.iter().zip(&self.cities).map(|(s, c)| (s.total, c.coins)).collect();
+        self.teams.then(|| crate::teams::results(&keys))
+    }
+
     /// Every entry's place, 1 = winner: by total, then by coins; players still level share the
     /// place and the next place is skipped (002 遊戲結束). The Free City is not a player: `None`.
+    /// In the team variant each player has its team's place.
     pub fn ranks(&self) -> Vec<Option<u8>> {
+        if let Some(teams) = self.team_results() {
+            return (0..self.cities.len()).map(|i| Some(teams[crate::teams::team_of(i)].rank)).collect();
+        }
         let players: Vec<usize> = (0..self.cities.len()).filter(|&i| Some(i) != self.free_city).collect();
         let scores = self.scores();
         let keys: Vec<(i32, u16)> =

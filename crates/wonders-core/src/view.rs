@@ -1,6 +1,8 @@
 //! What one seat may know: its own hand, every city, the sizes of the other hands and of the
 //! discard pile, and the public log. Never another hand, the decks of later Ages, the discard
 //! pile's contents (except while this seat builds from it), or which cards lie under the wonders.
+//! In the team variant, teammates may show their hands (000 團隊遊戲規則): a seat also sees its
+//! teammate's current hand.
 
 use crate::action::Action;
 use crate::card::CardId;
@@ -60,6 +62,10 @@ pub struct View {
     /// Edifice: the great projects, their pawns left and outcomes (public; each city's pawns and
     /// debt are in its [`City::edifice`]).
     pub edifice: Option<EdificeState>,
+    /// The team variant is played (seats 2k and 2k+1 together).
+    pub teams: bool,
+    /// Team variant: the teammate's current hand ("向隊友展示自己的手牌", 000 團隊遊戲規則).
+    pub teammate_hand: Option<Hand>,
     /// The game's data (the edition's, or extended with an expansion's boards and projects):
     /// what a bot reads card, wonder and project definitions from.
     pub data: DataRef,
@@ -115,6 +121,8 @@ impl Game {
             own_choice: None,
             free_city_controller: None,
             edifice: None,
+            teams: false,
+            teammate_hand: None,
             data: DataRef(self.catalog()),
         };
         self.view_into(seat, &mut view);
@@ -162,6 +170,14 @@ impl Game {
         view.own_choice = self.own_choice(seat);
         view.free_city_controller = self.free_city_controller().map(|c| c as u8);
         view.edifice = self.edifice().copied();
+        view.teams = self.teams();
+        if self.teams() && seat < n {
+            let hand = view.teammate_hand.get_or_insert_with(Hand::new);
+            hand.clear();
+            hand.extend(self.hand(crate::teams::teammate(seat)).iter().copied());
+        } else {
+            view.teammate_hand = None;
+        }
         view.data = DataRef(self.catalog());
     }
 }

@@ -517,6 +517,12 @@ pub struct WireView {
     /// Edifice: the three great projects, in Age order (absent without the expansion).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub projects: Vec<WireProject>,
+    /// The team variant is played (absent otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub teams: bool,
+    /// Team variant: the teammate's current hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teammate_hand: Option<Vec<String>>,
 }
 
 impl WireView {
@@ -556,6 +562,8 @@ impl WireView {
                 .as_ref()
                 .map(|e| wire_projects(catalog, e, &v.cities, v.age))
                 .unwrap_or_default(),
+            teams: v.teams,
+            teammate_hand: v.teammate_hand.as_ref().map(|h| h.iter().map(name).collect()),
         }
     }
 }
@@ -608,6 +616,9 @@ pub struct Record {
     /// with the expansions it names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expansions: Vec<String>,
+    /// The team variant (`true`); absent otherwise, so older records read as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub teams: bool,
     /// Every action, in order.
     pub actions: Vec<RecordedAction>,
     /// The final scores, when the game ended; checked on replay.
@@ -677,6 +688,7 @@ impl Record {
             seed: setup.seed,
             wonders,
             expansions: setup.expansions.names().into_iter().map(String::from).collect(),
+            teams: setup.teams,
             actions: Vec::new(),
             scores: None,
         }
@@ -718,7 +730,7 @@ impl Record {
                     .collect::<Result<_, RecordError>>()?,
             ),
         };
-        Ok(Setup { edition, players: self.players, seed: self.seed, wonders, expansions })
+        Ok(Setup { edition, players: self.players, seed: self.seed, wonders, expansions, teams: self.teams })
     }
 
     /// Replays the record, checking every action and the recorded scores.

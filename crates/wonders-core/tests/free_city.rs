@@ -21,6 +21,7 @@ fn game_with(boards: [(&str, Side); 3]) -> Game {
         seed: 4,
         wonders: WonderDeal::Chosen(chosen),
         expansions: Default::default(),
+        teams: false,
     })
     .unwrap()
 }
@@ -59,7 +60,8 @@ fn setup_three_cities_three_coins_seven_cards_and_a_draw_pile() {
             players: 2,
             seed: 0,
             wonders: WonderDeal::Random,
-            expansions: Default::default()
+            expansions: Default::default(),
+            teams: false,
         })
         .is_err()
     );

@@ -80,9 +80,11 @@ proptest! {
     }
 
     #[test]
-    fn a_view_does_not_depend_on_what_the_seat_cannot_see(players in 2u8..=7, seed in any::<u64>(), steps in 0usize..40, edifice in any::<bool>()) {
+    fn a_view_does_not_depend_on_what_the_seat_cannot_see(players in 2u8..=7, seed in any::<u64>(), steps in 0usize..40, edifice in any::<bool>(), teams in any::<bool>()) {
         let expansions = if edifice && players > 2 { Expansions::EDIFICE } else { Expansions::NONE };
-        let mut g = Game::new(&Setup { expansions, ..Setup::new(players, seed) }).unwrap();
+        // The team variant (4 or 6 players): seat 0 also sees its teammate's (seat 1's) hand.
+        let teams = teams && matches!(players, 4 | 6);
+        let mut g = Game::new(&Setup { expansions, teams, ..Setup::new(players, seed) }).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut legal = Vec::new();
         for _ in 0..steps {
@@ -93,10 +95,11 @@ proptest! {
                 g.submit(seat, a).unwrap();
             }
         }
-        // Rotate every other seat's hand and the later Ages' hands: seat 0 must not notice.
+        // Rotate every other seat's hand (but its teammate's) and the later Ages' hands: seat 0
+        // must not notice.
         let n = g.cities().len();
         let mut other = g.clone();
-        for s in 1..n {
+        for s in (1..n).filter(|&s| !(teams && s == 1)) {
             let mut h = g.hand(s).to_vec();
             if !h.is_empty() {
                 h.rotate_left(1);
@@ -110,6 +113,10 @@ proptest! {
             }
         }
         prop_assert_eq!(g.view(0), other.view(0));
+        if teams {
+            let view = g.view(0);
+            prop_assert_eq!(view.teammate_hand.as_deref(), Some(g.hand(1)));
+        }
         let wire = serde_json::to_string(&WireView::from_view(g.catalog(), &g.view(0))).unwrap();
         prop_assert!(wire.contains("\"hand\""));
     }

@@ -64,6 +64,7 @@ fn a_side_choice_can_be_taken_back_but_not_after_every_side_is_chosen() {
         seed: 8,
         wonders: WonderDeal::RandomBoardsChooseSides,
         expansions: Default::default(),
+        teams: false,
     };
     let mut g = Game::new(&setup).unwrap();
     g.submit(0, Action::ChooseSide { side: Side::B }).unwrap();

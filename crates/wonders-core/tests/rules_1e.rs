@@ -22,6 +22,7 @@ fn game_with(boards: &[(&str, Side)]) -> Game {
         seed: 1,
         wonders: WonderDeal::Chosen(chosen),
         expansions: Default::default(),
+        teams: false,
     };
     Game::new(&setup).unwrap()
 }

@@ -21,6 +21,7 @@ fn game_with(boards: &[(&str, Side)]) -> Game {
         seed: 3,
         wonders: WonderDeal::Chosen(chosen),
         expansions: Default::default(),
+        teams: false,
     };
     Game::new(&setup).unwrap()
 }
@@ -54,6 +55,7 @@ fn a_second_edition_game_deals_only_second_edition_cards() {
                 seed,
                 wonders: WonderDeal::Random,
                 expansions: Default::default(),
+                teams: false,
             };
             let mut g = Game::new(&setup).unwrap();
             assert!(std::ptr::eq(g.catalog(), cat()));
@@ -228,6 +230,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
         seed: 3,
         wonders: WonderDeal::Chosen(chosen),
         expansions: Default::default(),
+        teams: false,
     })
     .unwrap();
     while g1.turn() < 6 {
@@ -263,6 +266,7 @@ fn players_draw_a_board_and_choose_its_side() {
         seed: 8,
         wonders: WonderDeal::RandomBoardsChooseSides,
         expansions: Default::default(),
+        teams: false,
     };
     let mut g = Game::new(&setup).unwrap();
     assert_eq!(g.phase(), Phase::ChooseSide);

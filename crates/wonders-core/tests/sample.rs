@@ -31,6 +31,7 @@ proptest! {
         second in any::<bool>(),
         choose_sides in any::<bool>(),
         edifice in any::<bool>(),
+        teams in any::<bool>(),
         seed in any::<u64>(),
         stop in 0usize..200,
     ) {
@@ -38,7 +39,9 @@ proptest! {
         let wonders = if choose_sides { WonderDeal::RandomBoardsChooseSides } else { WonderDeal::Random };
         // Half the games with Edifice: its projects, pawns and debt are public and kept.
         let expansions = if edifice && players > 2 { Expansions::EDIFICE } else { Expansions::NONE };
-        let mut g = Game::new(&Setup { edition, players, seed, wonders, expansions }).unwrap();
+        // Half the 4- and 6-player games in teams: the teammate's hand is known and kept.
+        let teams = teams && matches!(players, 4 | 6);
+        let mut g = Game::new(&Setup { edition, players, seed, wonders, expansions, teams }).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut legal = Vec::new();
         let mut steps = 0;

@@ -66,6 +66,7 @@ fn policy_game_2e_sides_is_pinned() {
         seed: 11,
         wonders: WonderDeal::RandomBoardsChooseSides,
         expansions: Default::default(),
+        teams: false,
     };
     pinned(&setup, "record_policy_2e_3p_seed11.json", include_str!("pinned/record_policy_2e_3p_seed11.json"));
 }
@@ -82,6 +83,7 @@ fn mask_equals_legal_actions() {
             seed,
             wonders: WonderDeal::RandomBoardsChooseSides,
             expansions: Default::default(),
+            teams: false,
         };
         let setup = if edition == Edition::First { Setup::new(players, seed) } else { setup };
         let mut game = Game::new(&setup).unwrap();

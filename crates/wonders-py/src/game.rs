@@ -290,6 +290,8 @@ impl PyGame {
             wonders: wonders_from(wonders)?,
             // Edifice is not offered to Python yet: `check_expansions` refuses every name.
             expansions: Vec::new(),
+            // The team variant is not offered to Python yet.
+            teams: false,
             actions: Vec::new(),
             scores: None,
         };

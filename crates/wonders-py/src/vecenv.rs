@@ -60,6 +60,7 @@ impl Slot {
             seed: game_seed,
             wonders: WonderDeal::Random,
             expansions: Default::default(),
+            teams: false,
         };
         let game = Game::new(&setup).map_err(|e| e.to_string())?;
         let bots = (0..game.players())
@@ -229,6 +230,7 @@ impl VecEnv {
             seed,
             wonders: WonderDeal::Random,
             expansions: Default::default(),
+            teams: false,
         })
         .map_err(value_error)?;
         if seat >= probe.players() {
@@ -382,6 +384,7 @@ pub fn rust_random_games<'py>(
         seed,
         wonders: WonderDeal::Random,
         expansions: Default::default(),
+        teams: false,
     })
     .map_err(value_error)?;
     bot_from_name(opponents, 0).map_err(value_error)?;

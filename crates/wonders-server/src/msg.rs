@@ -119,6 +119,9 @@ pub struct CreateTable {
     /// Expansions to play: `["edifice"]`, or none.
     #[serde(default)]
     pub expansions: Vec<String>,
+    /// The team variant (4 or 6 players): seats 2k and 2k+1 play together.
+    #[serde(default)]
+    pub teams: bool,
     /// One entry per seat (missing entries are seats for people); a seat is a bot when it
     /// names one.
     #[serde(default)]
@@ -290,6 +293,9 @@ pub struct TableInfo {
     /// The expansions played (`["edifice"]`); absent for the base game.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expansions: Vec<String>,
+    /// The team variant (seats 2k and 2k+1 together); absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub teams: bool,
 }
 
 /// A view of the game: a seat's own (with its hand), or the public one (with no hand).
@@ -339,6 +345,12 @@ pub struct SeatView {
     /// Edifice: the three great projects (absent without the expansion; public).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub projects: Vec<wonders_core::wire::WireProject>,
+    /// The team variant is played (absent otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub teams: bool,
+    /// Team variant: the teammate's hand, in the seat's own view only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teammate_hand: Option<Vec<String>>,
 }
 
 impl SeatView {
@@ -363,12 +375,14 @@ impl SeatView {
             discard: w.discard,
             log: w.log,
             projects: w.projects,
+            teams: w.teams,
+            teammate_hand: w.teammate_hand,
         }
     }
 
     /// The public view: a seat's view with its hand and the discard pile dropped.
     pub fn public(w: WireView) -> SeatView {
-        SeatView { seat: None, hand: None, discard: None, ..SeatView::own(w) }
+        SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..SeatView::own(w) }
     }
 }
 

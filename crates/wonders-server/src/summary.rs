@@ -190,25 +190,26 @@ pub struct AgeEnd {
     pub cities: Vec<Conflict>,
 }
 
-/// The conflicts of the end of `age`, from each city's tokens before and after it: the token a
-/// city gained against each neighbour follows from their shields.
-pub fn age_end(age: u8, before: &[City], after: &[City]) -> AgeEnd {
+/// The conflicts of the end of `age`, from each city's tokens before and after it: the points a
+/// city gained against each neighbour follow from their shields and the core's land-conflict
+/// schedule ([`wonders_core::conflict`]: in `teams`, nothing against the teammate and two tokens
+/// against the adjacent opponent, shown as their sum).
+pub fn age_end(age: u8, before: &[City], after: &[City], teams: bool) -> AgeEnd {
     let n = after.len();
-    let victory = wonders_core::city::MilitaryTokens::victory_value(age);
-    let token = |me: usize, other: usize| match after[me].shields.cmp(&after[other].shields) {
-        std::cmp::Ordering::Greater => victory,
-        std::cmp::Ordering::Less => -1,
-        std::cmp::Ordering::Equal => 0,
+    let shields: Vec<u8> = after.iter().map(|c| c.shields).collect();
+    let schedule = wonders_core::conflict::land_conflicts(n, teams, &[]);
+    let points = |me: usize, other: usize| {
+        schedule.iter().filter(|c| c.between(me, other)).map(|c| c.points_for(me, &shields, age)).sum::<i32>()
     };
     let cities = (0..n)
         .map(|i| {
             let c = Conflict {
                 shields: after[i].shields,
-                left: token(i, left_of(i, n)),
-                right: token(i, right_of(i, n)),
+                left: points(i, left_of(i, n)),
+                right: points(i, right_of(i, n)),
             };
-            // The tokens the core gave must be these two; should they differ (an expansion's
-            // rule), the difference is shown as the net change against the left.
+            // The tokens the core gave must be these; should they differ (an expansion's rule),
+            // the difference is shown as the net change against the left.
             let gained = after[i].tokens.points() - before.get(i).map_or(0, |b| b.tokens.points());
             if gained != c.left + c.right {
                 return Conflict { left: gained - c.right, ..c };
@@ -314,7 +315,7 @@ mod tests {
         after[1].tokens.add(1);
         after[2].tokens.add(-1);
         after[2].tokens.add(-1);
-        let end = age_end(1, &before, &after);
+        let end = age_end(1, &before, &after, false);
         // Left of 0 is 1 (Rhodes), right of 0 is 2 (Babylon).
         assert_eq!(end.cities[0], Conflict { shields: 1, left: -1, right: 1 });
         assert_eq!(end.cities[1], Conflict { shields: 2, left: 1, right: 1 });

@@ -102,7 +102,7 @@ impl Live {
         self.game.submit(seat as usize, action)?;
         self.stored += 1;
         if self.game.age() != before.0 || (self.game.is_over() && before.2 != Phase::Over) {
-            self.age_ends.push(age_end(before.0, &cities_before, self.game.cities()));
+            self.age_ends.push(age_end(before.0, &cities_before, self.game.cities(), self.game.teams()));
         }
         let catalog = self.game.catalog();
         self.actions.push(RecordedAction { seat, action: WireAction::from_action(catalog, &action) });
@@ -217,12 +217,19 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
 
 /// Edifice (issue 8): a table's expansions are stored with its wonder mode, as `random+edifice`,
 /// so the store's schema does not change. Splits a stored label into the mode and the expansions.
-fn split_label(label: &str) -> Result<(&str, Expansions), ApiError> {
+/// The team variant is stored the same way, as a last `+teams`.
+fn split_label(label: &str) -> Result<(&str, Expansions, bool), ApiError> {
     let mut parts = label.split('+');
     let mode = parts.next().unwrap_or("random");
-    let expansions = Expansions::parse(&parts.collect::<Vec<_>>()).map_err(ApiError::BadRequest)?;
-    Ok((mode, expansions))
+    let rest: Vec<&str> = parts.collect();
+    let teams = rest.contains(&TEAMS_LABEL);
+    let names: Vec<&str> = rest.into_iter().filter(|&p| p != TEAMS_LABEL).collect();
+    let expansions = Expansions::parse(&names).map_err(ApiError::BadRequest)?;
+    Ok((mode, expansions, teams))
 }
+
+/// The mark of a team table in its stored wonder label.
+const TEAMS_LABEL: &str = "teams";
 
 /// Parses a wonder mode: `random`, or a side for every board.
 fn parse_wonders(mode: &str, edition: Edition) -> Result<(WonderDeal, String), ApiError> {
@@ -258,6 +265,9 @@ impl Table {
         for name in expansions.names() {
             label = format!("{label}+{name}");
         }
+        if req.teams {
+            label = format!("{label}+{TEAMS_LABEL}");
+        }
         if req.players as usize > wonders_core::game::MAX_PLAYERS - 1 {
             return Err(ApiError::BadRequest(format!("{} players: at most 7", req.players)));
         }
@@ -275,7 +285,8 @@ impl Table {
                 "a turn timer of {t} s: it is 1 to {MAX_TURN_TIMER} seconds (or absent for none)"
             )));
         }
-        let setup = Setup { edition, players: req.players, seed, wonders: deal, expansions };
+        let setup =
+            Setup { edition, players: req.players, seed, wonders: deal, expansions, teams: req.teams };
         Game::new(&setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let mut seats = Vec::new();
         for i in 0..req.players as usize {
@@ -364,9 +375,9 @@ impl Table {
 
     fn replay(st: &StoredTable) -> Result<(Setup, Live), String> {
         let edition = Edition::parse(&st.edition).ok_or_else(|| format!("unknown edition {}", st.edition))?;
-        let (mode, expansions) = split_label(&st.wonders).map_err(|e| e.to_string())?;
+        let (mode, expansions, teams) = split_label(&st.wonders).map_err(|e| e.to_string())?;
         let (deal, _) = parse_wonders(mode, edition).map_err(|e| e.to_string())?;
-        let setup = Setup { edition, players: st.players, seed: st.seed, wonders: deal, expansions };
+        let setup = Setup { edition, players: st.players, seed: st.seed, wonders: deal, expansions, teams };
         if st.seats.len() != st.players as usize {
             return Err(format!("{} seats stored for {} players", st.seats.len(), st.players));
         }
@@ -466,6 +477,7 @@ impl Table {
             turn_timer_secs: self.turn_timer,
             hold_until: self.hold_until.filter(|_| self.holding()),
             expansions: self.setup.expansions.names().into_iter().map(String::from).collect(),
+            teams: self.setup.teams,
         }
     }
 
@@ -1014,14 +1026,15 @@ fn apply_to(live: &mut Live, plan: &Plan) -> Result<(), String> {
     Ok(())
 }
 
-/// The final score sheet with ranks (by total, then coins), one line per city; the Free City of
-/// the 2-player variant is not ranked.
+/// The final score sheet with ranks (by total, then coins; in teams, the team's rank), one line
+/// per city; the Free City of the 2-player variant is not ranked.
 pub fn score_lines(game: &Game) -> Vec<ScoreLine> {
     let scores = game.scores();
     let players = game.players().min(scores.len());
     let coins: Vec<u16> = game.cities().iter().take(scores.len()).map(|c| c.coins).collect();
     let keys: Vec<(i32, u16)> = scores.iter().zip(&coins).take(players).map(|(s, &c)| (s.total, c)).collect();
-    let ranks = ranks(&keys);
+    // The team variant: each seat has its team's rank (wonders_core::teams).
+    let ranks = if game.teams() { wonders_core::teams::ranks(&keys) } else { ranks(&keys) };
     scores
         .into_iter()
         .zip(coins)

@@ -412,6 +412,7 @@ async function lobby() {
     h('option', { value: 'random' }, t('random')), h('option', { value: 'A' }, t('allA')),
     h('option', { value: 'B' }, t('allB')), h('option', { value: 'choose' }, t('choose')));
   const edificeBox = h('input', { id: 'edifice', name: 'edifice', type: 'checkbox' });
+  const teamsBox = h('input', { id: 'teams', name: 'teams', type: 'checkbox' });
   const seats = h('div', { class: 'seat-choices' });
   const name = h('input', { id: 'name', name: 'name', maxlength: 32, placeholder: t('yourName'), value: store.name });
   const botLabel = b => t('bot') + ': ' + b + (b === 'search' ? (zh() ? '（最強，較慢）' : ' (strongest, slower)') : b === 'heuristic' ? (zh() ? '（穩健）' : ' (solid)') : b === 'random' ? (zh() ? '（隨機）' : ' (random moves)') : '');
@@ -440,6 +441,7 @@ async function lobby() {
       const info = await api('POST', '/api/tables', {
         players: Number(players.value), edition: edition.value, wonders: wonders.value, seats: seatList,
         expansions: edificeBox.checked ? ['edifice'] : [],
+        teams: teamsBox.checked,
       });
       const mine = seatList.findIndex(x => !x.bot);
       if (mine >= 0) {
@@ -456,7 +458,7 @@ async function lobby() {
   h('div', { class: 'form-grid' },
     h('label', {}, t('players'), players), h('label', {}, t('edition'), edition),
     h('label', {}, t('wonders'), wonders), h('label', {}, t('yourName'), name),
-    edificeLobbyOption(edificeBox)),
+    edificeLobbyOption(edificeBox), teamsLobbyOption(teamsBox)),
   h('h3', {}, t('seats')), seats, create,
   h('p', { class: 'muted' }, link('/score', t('scorePad'), { id: 'to-score' }), ' — ', t('scorePadIntro')));
 
@@ -611,6 +613,11 @@ class TablePage {
   cityLabel(i) {
     const v = this.state.view;
     if (v && v.free_city !== undefined && v.free_city === i) return t('freeCity');
+    // Team variant: seats 2k and 2k+1 play together; mark each seat's team, and the teammate.
+    if (v && v.teams) {
+      const mate = this.state.you !== null && this.state.you !== undefined && (this.state.you ^ 1) === i;
+      return `${this.seatName(i)} [${t('team')} ${Math.floor(i / 2) + 1}${mate ? ' · ' + t('teammate') : ''}]`;
+    }
     return this.seatName(i);
   }
 
@@ -633,6 +640,7 @@ class TablePage {
       if (over) parts.push(this.gameOverPanel());
       parts.push(this.statusPanel());
       if (st.view.projects) parts.push(edificePanel(this));
+      if (st.view.teammate_hand && !over) parts.push(teammatePanel(this));
       const ageEnd = this.ageEndPanel();
       if (ageEnd) parts.push(ageEnd);
       if (st.you !== null && !over) parts.push(this.playPanel());
@@ -744,11 +752,16 @@ class TablePage {
       h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, '⚔'), h('th', {}, t('vsLeft')), h('th', {}, t('vsRight')))),
       h('tbody', {}, end.cities.map((c, i) => h('tr', { class: this.state.you === i ? 'me' : '' },
         h('th', {}, this.cityLabel(i)), h('td', {}, c.shields),
-        h('td', {}, this.conflictCell(c.left, (i + 1) % n, end.cities[(i + 1) % n].shields)),
-        h('td', {}, this.conflictCell(c.right, (i + n - 1) % n, end.cities[(i + n - 1) % n].shields)))))));
+        h('td', {}, this.conflictCell(c.left, (i + 1) % n, end.cities[(i + 1) % n].shields, i)),
+        h('td', {}, this.conflictCell(c.right, (i + n - 1) % n, end.cities[(i + n - 1) % n].shields, i)))))));
   }
 
-  conflictCell(token, other, otherShields) {
+  conflictCell(token, other, otherShields, me) {
+    // Team variant: no conflict between teammates (seats 2k and 2k+1).
+    const v = this.state.view;
+    if (v && v.teams && me !== undefined && (me ^ 1) === other) {
+      return [h('span', { class: 'muted' }, `${ed('no conflict with teammate', '隊友之間無衝突')} ${this.cityLabel(other)}`)];
+    }
     const word = token > 0 ? t('beat') : token < 0 ? t('lostTo') : t('tie');
     return [token ? tokenChip(token) : h('span', { class: 'token tok-0' }, '0'), ' ',
       h('span', { class: 'muted' }, `${word} ${this.cityLabel(other)} (${otherShields}⚔)`)];
@@ -1124,7 +1137,7 @@ class TablePage {
         : `${t('youFinished')} ${ordinal(mine.rank)} ${t('of')} ${players}`, mine.rank === 1 ? ' 🏆' : '')
       : h('p', { class: 'finish' }, `${t('winnerIs')}: ${winners.join(', ')}`);
     return h('section', { class: 'panel scores' },
-      h('h2', {}, t('scores')), headline,
+      h('h2', {}, t('scores')), headline, v.teams ? teamTotals(this, lines) : '',
       h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet' },
         h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, t('wonder')), cats.map(c => h('th', { class: 'cat-' + c }, t(c))),
           h('th', {}, t('total')), h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
@@ -1607,3 +1620,38 @@ function padRow(cat, p, i) {
 document.querySelector('.top .spacer').before(h('a', { href: '/score', id: 'nav-score', class: 'nav', onclick: ev => { ev.preventDefault(); go('/score'); } }, t('scorePad')));
 paintLangButton();
 route();
+
+// The team variant (4 or 6 players; seats 2k and 2k+1 together).
+TEXT.team = ['Team', '隊伍'];
+TEXT.teammate = ['your teammate', '你的隊友'];
+
+function teamsLobbyOption(box) {
+  return h('label', { class: 'teams-option', title: ed(
+    'Team game (4 or 6 players): seats 1+2, 3+4, 5+6 play together; teammates see each other\'s hand; land conflicts only against the adjacent opponent, with double tokens; the team with the highest summed score wins.',
+    '團隊遊戲（4或6人）：座位1+2、3+4、5+6為隊友；隊友可看見彼此的手牌；只與相鄰對手進行地面衝突，標記加倍；總分最高的隊伍獲勝。') },
+  box, ' ', ed('Team game', '團隊遊戲'));
+}
+
+// The teammate's hand, which teammates may show each other (000 團隊遊戲規則).
+function teammatePanel(page) {
+  const st = page.state;
+  const mate = st.you ^ 1;
+  return h('section', { class: 'panel teammate', id: 'teammate-hand' },
+    h('h2', {}, `${ed('Hand of', '手牌：')} ${page.cityLabel(mate)}`),
+    h('ul', { class: 'teammate-cards' }, st.view.teammate_hand.map(c => h('li', {}, cardName(page.cat, c)))));
+}
+
+// Team totals at game over: the sum of both players; ranks as the server gives them.
+function teamTotals(page, lines) {
+  const rows = [];
+  for (let k = 0; k + 1 < lines.length; k += 2) {
+    rows.push(h('tr', { class: lines[k].rank === 1 ? 'winner' : '' },
+      h('th', {}, `${t('team')} ${k / 2 + 1}: ${page.seatName(k)} + ${page.seatName(k + 1)}`),
+      h('td', { class: 'cat-total' }, lines[k].total + lines[k + 1].total),
+      h('td', { class: 'coins-left' }, lines[k].coins + lines[k + 1].coins),
+      h('td', { class: 'rank' }, lines[k].rank)));
+  }
+  return h('table', { class: 'team-totals', id: 'team-totals' },
+    h('thead', {}, h('tr', {}, h('th', {}, t('team')), h('th', {}, t('total')), h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
+    h('tbody', {}, rows));
+}

@@ -262,3 +262,54 @@ async fn tables_of_bots_play_out_and_two_player_tables_work() {
     assert_eq!(s.state(&id, None).await["table"]["status"], "over");
     s.stop().await;
 }
+
+#[tokio::test]
+async fn a_team_table_shows_the_teammates_hand_and_team_ranks() {
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    // The team variant needs 4 or 6 players: refused, naming the problem, and nothing created.
+    let (status, e) = s.post("/api/tables", &json!({"players": 5, "teams": true}), None).await;
+    assert_eq!(status, 400, "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("teams: 5 players"), "{e}");
+    let seats = json!([{}, {}, {"bot": "random"}, {"bot": "random"}]);
+    let (status, info) =
+        s.post("/api/tables", &json!({"players": 4, "teams": true, "seats": seats}), None).await;
+    assert_eq!(status, 201, "{info}");
+    assert_eq!(info["teams"], true);
+    let id = info["id"].as_str().unwrap().to_string();
+    let tokens = vec![s.take(&id, 0, "Ann").await, s.take(&id, 1, "Bob").await];
+    // Ann and Bob (seats 0 and 1) are teammates: each sees the other's hand; a spectator sees none.
+    let ann = s.state(&id, Some(&tokens[0])).await;
+    let bob = s.state(&id, Some(&tokens[1])).await;
+    assert_eq!(ann["view"]["teams"], true);
+    assert_eq!(ann["view"]["teammate_hand"], bob["view"]["hand"]);
+    assert_eq!(bob["view"]["teammate_hand"], ann["view"]["hand"]);
+    assert_eq!(ann["view"]["teammate_hand"].as_array().unwrap().len(), 7);
+    let spectator = s.state(&id, None).await;
+    assert!(spectator["view"].get("teammate_hand").is_none());
+    // After a restart (the game is replayed from the store) the table is still a team table.
+    s.stop().await;
+    let s = TestServer::start(&db).await;
+    assert_eq!(s.state(&id, Some(&tokens[0])).await["view"]["teammate_hand"], bob["view"]["hand"]);
+    play_http(&s, &id, &tokens, 1).await;
+    let st = s.state(&id, Some(&tokens[0])).await;
+    assert_eq!(st["table"]["status"], "over");
+    // Teammates share their team's rank; the team with the higher summed total is first.
+    let lines = st["scores"].as_array().unwrap();
+    let total = |i: usize| lines[i]["total"].as_i64().unwrap();
+    let coins = |i: usize| lines[i]["coins"].as_i64().unwrap();
+    let rank = |i: usize| lines[i]["rank"].as_u64().unwrap();
+    assert_eq!((rank(0), rank(2)), (rank(1), rank(3)));
+    let (a, b) = ((total(0) + total(1), coins(0) + coins(1)), (total(2) + total(3), coins(2) + coins(3)));
+    let expected = match a.cmp(&b) {
+        std::cmp::Ordering::Greater => (1, 2),
+        std::cmp::Ordering::Less => (2, 1),
+        std::cmp::Ordering::Equal => (1, 1),
+    };
+    assert_eq!((rank(0), rank(2)), expected);
+    // The record names the variant and replays.
+    let (_, record) = s.get(&format!("/api/tables/{id}/record"), None).await;
+    assert_eq!(record["teams"], true);
+    let record: Record = serde_json::from_value(record).unwrap();
+    assert!(record.replay().unwrap().teams());
+}

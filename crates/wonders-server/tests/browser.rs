@@ -440,6 +440,7 @@ async fn a_whole_game_in_headless_chromium() {
     take_back_a_choice(&c, &s).await;
     second_edition_side_choice(&c, &s).await;
     free_city_step(&c, &s).await;
+    team_game(&c, &s).await;
     score_pad(&c, &s).await;
     c.close().await.unwrap();
     s.stop().await;
@@ -553,6 +554,30 @@ async fn free_city_step(c: &Client, s: &TestServer) {
     assert!(discard_buttons.as_u64().unwrap() >= 8, "Ada's own hand had its discard buttons");
     c.execute("window.scrollTo(0, document.querySelector('.status').offsetTop - 60)", vec![]).await.unwrap();
     shot(c, "13-free-city.png").await;
+}
+
+/// The team variant: the lobby's checkbox; a seat marked with its team, the teammate marked, and
+/// the teammate's hand shown.
+async fn team_game(c: &Client, s: &TestServer) {
+    c.goto(&s.url("/")).await.unwrap();
+    wait_for(c, "the lobby", "document.getElementById('teams')").await;
+    let seats = json!([{}, {}, {"bot": "heuristic"}, {"bot": "heuristic"}]);
+    let (status, info) =
+        s.post("/api/tables", &json!({"players": 4, "teams": true, "seats": seats}), None).await;
+    assert_eq!(status, 201, "{info}");
+    let table = info["id"].as_str().unwrap().to_string();
+    let ada = s.take(&table, 0, "Ada").await;
+    let bob = s.take(&table, 1, "Bob").await;
+    sit(c, s, &table, 0, &ada).await;
+    wait_for(c, "the teammate's hand", "document.querySelectorAll('#teammate-hand li').length === 7").await;
+    let bob_hand = s.state(&table, Some(&bob)).await["view"]["hand"].as_array().unwrap().len();
+    assert_eq!(bob_hand, 7);
+    let title = js(c, "return document.querySelector('#teammate-hand h2').textContent").await;
+    assert!(title.as_str().unwrap().contains("Bob [Team 1 · your teammate]"), "{title}");
+    c.execute("window.scrollTo(0, document.getElementById('teammate-hand').offsetTop - 300)", vec![])
+        .await
+        .unwrap();
+    shot(c, "13b-team-game.png").await;
 }
 
 /// The score pad: a table loaded from JSON, a card added by searching, scored by the server.

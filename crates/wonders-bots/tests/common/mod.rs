@@ -12,6 +12,7 @@ pub fn setups(seed: u64) -> Vec<Setup> {
         seed,
         wonders: WonderDeal::RandomBoardsChooseSides,
         expansions: Default::default(),
+        teams: false,
     });
     first.chain(second).collect()
 }
