@@ -83,6 +83,7 @@
 
 use crate::Bot;
 use std::sync::OnceLock;
+use wonders_core::armada::{ArmadaData, Fleet, Shipyard};
 use wonders_core::edifice::{Outcome, Penalty, Reward};
 use wonders_core::effect::{Counted, Effect, Scope};
 use wonders_core::game::{count, left_of, right_of};
@@ -217,6 +218,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) hand: &'a [CardId],
     /// Edifice: the projects' state, when played.
     pub(crate) edifice: Option<EdificeState>,
+    /// Armada: the data and the acting city's shipyard, when played.
+    pub(crate) armada: Option<(&'static ArmadaData, Shipyard)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -233,6 +236,7 @@ impl<'a> Ctx<'a> {
             phase: view.phase,
             hand: &view.hand,
             edifice: view.edifice,
+            armada: view.armada.as_ref().and_then(|a| Some((a.data, *a.shipyards.get(view.acting_city as usize)?))),
         }
     }
 
@@ -249,6 +253,7 @@ impl<'a> Ctx<'a> {
             phase: game.phase(),
             hand: game.hand(seat),
             edifice: game.edifice().copied(),
+            armada: game.armada().map(|a| (a.data, a.shipyards[game.acting_city(seat)])),
         }
     }
 
@@ -790,14 +795,16 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
     let discard = 3.0 * me.cv;
     for (i, a) in legal.iter().enumerate() {
         let v = match *a {
-            Action::Build { card, pay } => {
+            Action::Build { card, pay, naval } => {
                 let cv = values.get_or(card, || card_value(ctx, w, t, &mut me, card));
-                cv - pay_cost(ctx, w, &me, &pay) + deny_of(card)
+                cv - pay_cost(ctx, w, &me, &pay) + deny_of(card) + naval_value(ctx, naval.construction(), naval.free_move())
             }
             Action::Wonder { card, pay, extra } => {
                 let alt = extra.alternative() as usize;
                 let s = *stage[alt].get_or_insert_with(|| stage_value(ctx, w, &mut me, extra));
-                let mut v = s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay) + deny_of(card);
+                let mut v = s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay)
+                    + deny_of(card)
+                    + naval_value(ctx, extra.naval(), None);
                 if extra.pawn_age() > 0 {
                     let a = extra.pawn_age() as usize;
                     v += *part[a].get_or_insert_with(|| pawn_value(ctx, w, &mut me, a as u8, false));
@@ -808,6 +815,7 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
                 v
             }
             Action::Discard { card } => discard + deny_of(card),
+            Action::DiscardYellow { card } => deny_of(card) + naval_value(ctx, Some(Fleet::Yellow), None),
             Action::BuildDiscarded { card } => card_value(ctx, w, t, &mut me, card),
             // Rule 16: keep what is worth most.
             Action::DiscardBuilt { card } => -card_value(ctx, w, t, &mut me, card),
@@ -852,7 +860,7 @@ fn free_city_values(
     };
     for (i, a) in legal.iter().enumerate() {
         let v = match *a {
-            Action::Build { card, pay } => {
+            Action::Build { card, pay, .. } => {
                 let shields: u8 = ctx
                     .catalog
                     .card(card)
@@ -863,7 +871,7 @@ fn free_city_values(
                 balance(shields as f32) + coins(&pay) + deny_of(card) + 0.1
             }
             Action::Wonder { card, pay, .. } => balance(stage_shields as f32) + coins(&pay) + deny_of(card),
-            Action::Discard { card } => deny_of(card) - 0.5,
+            Action::Discard { card } | Action::DiscardYellow { card } => deny_of(card) - 0.5,
             Action::BuildDiscarded { card } => {
                 let shields: u8 = ctx
                     .catalog
@@ -1031,6 +1039,32 @@ mod tests {
         game.set_hand(0, &[altar, pawnshop]);
         let legal = game.legal_actions(0);
         let a = HeuristicBot::new().choose(&game.view(0), &legal);
-        assert_eq!(a, Action::Build { card: pawnshop, pay: Payment::default() });
+        assert_eq!(a, Action::Build { card: pawnshop, pay: Payment::default(), naval: wonders_core::Naval::NONE });
     }
+}
+
+/// Armada: the value, in points, of moving the acting city's ships one step each (a naval
+/// construction, then a free move): the blue track's points, the red and other spaces' naval
+/// strength toward the naval majority (worth more in later Ages, armada.md §2.5), the yellow
+/// track's trade level, coins and tax, and an exploration (about an island's worth, 3 points).
+fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>) -> f32 {
+    let Some((data, mut yard)) = ctx.armada else {
+        return 0.0;
+    };
+    let mut v = 0.0;
+    for f in [construction, free_move].into_iter().flatten() {
+        if !yard.can_advance(f) {
+            continue;
+        }
+        let (from, to) = (yard.space(data, f), data.track(f, yard.step(f) + 1).unwrap_or_default());
+        yard.steps[f as usize] += 1;
+        v += to.points as f32 - from.points as f32;
+        v += (to.naval as f32 - from.naval as f32) * (1.0 + ctx.age as f32);
+        v += (to.trade as f32 - from.trade as f32) * 1.5;
+        v += to.coins as f32 / 3.0 + to.tax as f32 * 0.4 * (ctx.n() as f32 - 1.0) / 3.0;
+        if to.explore > 0 {
+            v += 3.0;
+        }
+    }
+    v
 }

@@ -249,6 +249,7 @@ fn candidates(view: &View, config: &SearchConfig, legal: &[Action]) -> Vec<(Acti
             Action::Build { .. } => 0,
             Action::Wonder { .. } => 1,
             Action::Discard { .. } => 2,
+            Action::DiscardYellow { .. } => 8,
             Action::BuildDiscarded { .. } => 3,
             Action::Pass => 4,
             Action::ChooseSide { side } => 5 + *side as u8,

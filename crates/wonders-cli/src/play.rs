@@ -784,7 +784,7 @@ fn hand_choices(
             say!(text, "          can't build ({why})");
         }
         let stages = mine(|a| matches!(a, Action::Wonder { .. }));
-        let discards = mine(|a| matches!(a, Action::Discard { .. }));
+        let discards = mine(|a| matches!(a, Action::Discard { .. } | Action::DiscardYellow { .. }));
         for a in builds.into_iter().chain(stages).chain(discards) {
             shown.push(a);
             say!(text, "      {:>2}  {}", shown.len(), action_line(&a, stage_no, view.edition));
@@ -795,7 +795,16 @@ fn hand_choices(
 /// One action as a choice line: `build: pay 2 left`, `wonder stage 2: free`, `discard: +3 coins`.
 fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
     match a {
-        Action::Build { pay, .. } => format!("build: {}", payment_text(pay)),
+        Action::Build { pay, naval, .. } => {
+            let mut what = "build".to_string();
+            if let Some(f) = naval.construction() {
+                let _ = write!(what, " + naval construction ({f} ship)");
+            }
+            if let Some(f) = naval.free_move() {
+                let _ = write!(what, " + free move of the {f} ship");
+            }
+            format!("{what}: {}", payment_text(pay))
+        }
         Action::Wonder { pay, extra, .. } => {
             let mut what = format!("wonder stage {stage_no}");
             if extra.alternative() {
@@ -807,10 +816,14 @@ fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
             if extra.take_part() {
                 what.push_str(" + take part in the great project");
             }
+            if let Some(f) = extra.naval() {
+                let _ = write!(what, " + naval construction ({f} ship)");
+            }
             format!("{what}: {}", payment_text(pay))
         }
         Action::DiscardBuilt { .. } => "discard it from your city".into(),
         Action::Discard { .. } => "discard: +3 coins".into(),
+        Action::DiscardYellow { .. } => "discard: free move of the yellow ship".into(),
         Action::BuildDiscarded { .. } => "build from the discard pile".into(),
         Action::Pass => "pass (build nothing)".into(),
         Action::ChooseSide { side } => format!("side {}", side.label(edition)),

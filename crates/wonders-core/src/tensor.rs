@@ -53,7 +53,7 @@
 //!
 //! ```
 //! use wonders_core::tensor::Encoder;
-//! use wonders_core::{Catalog, Edition, Game, Setup};
+//! use wonders_core::{Naval, Catalog, Edition, Game, Setup};
 //!
 //! let game = Game::new(&Setup::new(3, 1)).unwrap();
 //! let enc = Encoder::new(Catalog::get(Edition::First));
@@ -290,8 +290,10 @@ impl Encoder {
             Action::Build { card, .. } => card.0 as usize,
             Action::Wonder { card, .. } => c + card.0 as usize,
             // Edifice: discarding a built card for a penalty shares the discard index (the
-            // phase tells them apart).
-            Action::Discard { card } | Action::DiscardBuilt { card } => 2 * c + card.0 as usize,
+            // phase tells them apart); so does Armada's discard for a yellow move (not encoded).
+            Action::Discard { card } | Action::DiscardBuilt { card } | Action::DiscardYellow { card } => {
+                2 * c + card.0 as usize
+            }
             Action::BuildDiscarded { card } => 3 * c + card.0 as usize,
             Action::Pass => 4 * c,
             Action::ChooseSide { side: Side::A } => 4 * c + 1,
@@ -386,7 +388,7 @@ mod tests {
         let enc = Encoder::new(Catalog::get(Edition::First));
         let card = CardId(5);
         for a in [
-            Action::Build { card, pay: Payment::default() },
+            Action::Build { card, pay: Payment::default(), naval: crate::Naval::NONE },
             Action::Wonder { card, pay: Payment::default(), extra: crate::action::StageExtra::NONE },
             Action::Discard { card },
             Action::BuildDiscarded { card },

@@ -60,6 +60,9 @@ pub struct View {
     /// Edifice: the great projects, their pawns left and outcomes (public; each city's pawns and
     /// debt are in its [`City::edifice`]).
     pub edifice: Option<EdificeState>,
+    /// Armada: shipyards and islands (public), island deck sizes and the islands this seat has
+    /// seen ([`crate::armada::state::ArmadaView`]); the decks' contents stay hidden.
+    pub armada: Option<crate::armada::state::ArmadaView>,
     /// The game's data (the edition's, or extended with an expansion's boards and projects):
     /// what a bot reads card, wonder and project definitions from.
     pub data: DataRef,
@@ -115,6 +118,7 @@ impl Game {
             own_choice: None,
             free_city_controller: None,
             edifice: None,
+            armada: None,
             data: DataRef(self.catalog()),
         };
         self.view_into(seat, &mut view);
@@ -162,6 +166,7 @@ impl Game {
         view.own_choice = self.own_choice(seat);
         view.free_city_controller = self.free_city_controller().map(|c| c as u8);
         view.edifice = self.edifice().copied();
+        view.armada = self.armada().map(|a| a.view(seat, self.cities().len()));
         view.data = DataRef(self.catalog());
     }
 }

@@ -2,7 +2,7 @@
 //! are validated into the core types, never trusted: an unknown name or an impossible value is an
 //! error that says what is wrong.
 
-use crate::action::{Action, FreeBy, Payment, StageExtra};
+use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
 use crate::edifice::{EdificeEvent, Expansions, Outcome};
@@ -77,6 +77,13 @@ pub enum WireAction {
         /// Set when built free.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         free: Option<WireFree>,
+        /// Armada: the fleet of the naval construction paid with the card (`red`, `yellow`,
+        /// `blue`, `green`; armada.md §2.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        naval: Option<String>,
+        /// Armada: the ship a free move of the card (blue Armada cards) advances.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free_move: Option<String>,
     },
     /// Build the next wonder stage with the card.
     Wonder {
@@ -105,6 +112,9 @@ pub enum WireAction {
         /// Ur: the Age of the pawn taken from the box, for a stage that lets the builder choose.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pawn_age: Option<u8>,
+        /// Armada: the fleet of the naval construction paid with the stage.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        naval: Option<String>,
     },
     /// Edifice: discard this built card for a failed project's penalty.
     DiscardBuilt {
@@ -122,6 +132,9 @@ pub enum WireAction {
         /// and Press exist in Ages I and II).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         age: Option<u8>,
+        /// Armada: a free move of the yellow ship instead of the 3 coins (armada.md §2.4).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        yellow: bool,
     },
     /// Halicarnassus: build this card from the discard pile.
     BuildDiscarded {
@@ -151,13 +164,15 @@ impl WireAction {
             catalog.cards.iter().any(|o| o.name_id == d.name_id && o.id != d.id).then_some(d.age)
         };
         match *action {
-            Action::Build { card, pay } => WireAction::Build {
+            Action::Build { card, pay, naval } => WireAction::Build {
                 card: name(card),
                 age: age(card),
                 left: pay.left,
                 right: pay.right,
                 bank: Some(pay.bank),
                 free: pay.free.map(Into::into),
+                naval: naval.construction().map(|f| f.name().to_string()),
+                free_move: naval.free_move().map(|f| f.name().to_string()),
             },
             Action::Wonder { card, pay, extra } => WireAction::Wonder {
                 card: name(card),
@@ -168,9 +183,13 @@ impl WireAction {
                 bank: (pay.bank != 0).then_some(pay.bank),
                 second_effect: extra.alternative(),
                 pawn_age: (extra.pawn_age() != 0).then_some(extra.pawn_age()),
+                naval: extra.naval().map(|f| f.name().to_string()),
             },
             Action::DiscardBuilt { card } => WireAction::DiscardBuilt { card: name(card), age: age(card) },
-            Action::Discard { card } => WireAction::Discard { card: name(card), age: age(card) },
+            Action::Discard { card } => WireAction::Discard { card: name(card), age: age(card), yellow: false },
+            Action::DiscardYellow { card } => {
+                WireAction::Discard { card: name(card), age: age(card), yellow: true }
+            }
             Action::BuildDiscarded { card } => {
                 WireAction::BuildDiscarded { card: name(card), age: age(card) }
             }
@@ -215,9 +234,10 @@ impl WireAction {
             return Ok(action);
         };
         Ok(match action {
-            Action::Build { pay, .. } => Action::Build { card: held, pay },
+            Action::Build { pay, naval, .. } => Action::Build { card: held, pay, naval },
             Action::Wonder { pay, extra, .. } => Action::Wonder { card: held, pay, extra },
             Action::Discard { .. } => Action::Discard { card: held },
+            Action::DiscardYellow { .. } => Action::DiscardYellow { card: held },
             Action::BuildDiscarded { .. } => Action::BuildDiscarded { card: held },
             Action::Pass => Action::Pass,
             Action::ChooseSide { side } => Action::ChooseSide { side },
@@ -231,11 +251,25 @@ impl WireAction {
             let id = catalog.find_card(card)?;
             Ok(age.and_then(|a| catalog.find_card_in_age(card, a)).unwrap_or(id))
         };
+        let fleet = |f: &Option<String>| -> Result<Option<crate::armada::Fleet>, UnknownName> {
+            match f {
+                None => Ok(None),
+                Some(s) => crate::armada::Fleet::parse(&s.trim().to_ascii_lowercase()).map(Some).ok_or_else(|| {
+                    UnknownName {
+                        kind: "fleet",
+                        name: s.clone(),
+                        suggestion: Some("red, yellow, blue or green".into()),
+                        edition: catalog.edition,
+                    }
+                }),
+            }
+        };
         Ok(match self {
-            WireAction::Build { card, age, left, right, bank, free } => {
+            WireAction::Build { card, age, left, right, bank, free, naval, free_move } => {
                 let id = find(card, age)?;
                 let pay = match free {
-                    Some(f) => Payment::free((*f).into()),
+                    // A free card still pays its naval construction (armada.md §2.3).
+                    Some(f) => Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: Some((*f).into()) },
                     None => Payment {
                         left: *left,
                         right: *right,
@@ -243,17 +277,19 @@ impl WireAction {
                         free: None,
                     },
                 };
-                Action::Build { card: id, pay }
+                Action::Build { card: id, pay, naval: Naval::new(fleet(naval)?, fleet(free_move)?) }
             }
-            WireAction::Wonder { card, age, left, right, take_part, bank, second_effect, pawn_age } => {
+            WireAction::Wonder { card, age, left, right, take_part, bank, second_effect, pawn_age, naval } => {
                 Action::Wonder {
                     card: find(card, age)?,
                     pay: Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: None },
-                    extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0)),
+                    extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0))
+                        .with_naval(fleet(naval)?),
                 }
             }
             WireAction::DiscardBuilt { card, age } => Action::DiscardBuilt { card: find(card, age)? },
-            WireAction::Discard { card, age } => Action::Discard { card: find(card, age)? },
+            WireAction::Discard { card, age, yellow: false } => Action::Discard { card: find(card, age)? },
+            WireAction::Discard { card, age, yellow: true } => Action::DiscardYellow { card: find(card, age)? },
             WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
             WireAction::Pass {} => Action::Pass,
             WireAction::ChooseSide { side } => Action::ChooseSide {
@@ -767,6 +803,6 @@ mod tests {
         let recorded: RecordedAction =
             serde_json::from_str(r#"{"seat": 2, "type": "discard", "card": "Altar"}"#).unwrap();
         assert_eq!(recorded.seat, 2);
-        assert_eq!(recorded.action, WireAction::Discard { card: "Altar".into(), age: None });
+        assert_eq!(recorded.action, WireAction::Discard { card: "Altar".into(), age: None, yellow: false });
     }
 }

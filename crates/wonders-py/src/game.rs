@@ -94,13 +94,15 @@ impl PyAction {
 
 #[pymethods]
 impl PyAction {
-    /// `build`, `wonder`, `discard`, `build_discarded`, `pass` or `choose_side`.
+    /// `build`, `wonder`, `discard`, `discard_yellow` (Armada), `build_discarded`, `pass` or
+    /// `choose_side`.
     #[getter]
     fn kind(&self) -> &'static str {
         match self.action {
             Action::Build { .. } => "build",
             Action::Wonder { .. } => "wonder",
             Action::Discard { .. } => "discard",
+            Action::DiscardYellow { .. } => "discard_yellow",
             Action::BuildDiscarded { .. } => "build_discarded",
             Action::Pass => "pass",
             Action::ChooseSide { .. } => "choose_side",

@@ -129,12 +129,15 @@
 
 pub mod data;
 pub mod effect;
+pub mod state;
+pub mod turn;
 
 pub use data::{
     ArmadaCardDef, ArmadaData, ArmadaDataError, BoardDef, CardStatus, IslandDef, IslandStatus,
     UnknownArmadaName,
 };
 pub use effect::{ArmadaEffect, Direction, FleetChoice};
+pub use state::{ArmadaState, Losses};
 
 use crate::card::Colour;
 use crate::resources::{Resource, Resources};

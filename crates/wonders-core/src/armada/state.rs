@@ -1,0 +1,162 @@
+//! The state an Armada game adds to [`crate::Game`]: each city's shipyard and islands, the three
+//! hidden island decks and what each seat has seen of them (armada.md §2.2, §2.6).
+//!
+//! A game without Armada holds none of it (`Game::armada` is `None`), so the base game pays
+//! nothing for it.
+
+use super::{ArmadaData, BoardId, Fleet, IslandId, IslandSet, Shipyard};
+use crate::game::MAX_PLAYERS;
+use arrayvec::ArrayVec;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// The most cards of one island level (the box has 9; a data file may have up to 32 islands).
+pub const DECK_MAX: usize = 32;
+
+/// One level's island deck, face down; the top card is the last.
+pub type IslandDeck = ArrayVec<IslandId, DECK_MAX>;
+
+/// Everything Armada adds to a game.
+#[derive(Clone, Debug)]
+pub struct ArmadaState {
+    /// The Armada data of the game.
+    pub data: &'static ArmadaData,
+    /// Each city's shipyard: its board and the step of each ship (armada.md §2.2 item 6).
+    pub shipyards: [Shipyard; MAX_PLAYERS],
+    /// Each city's islands in play, face up (public; §2.6).
+    pub islands: [IslandSet; MAX_PLAYERS],
+    /// The three hidden island decks, by level 1–3 (index 0–2; §2.2 item 4).
+    pub decks: [IslandDeck; 3],
+    /// The island cards each seat has seen (the ones it was dealt in an exploration and returned
+    /// as well as every island in play): what its view remembers (§2.6).
+    pub seen: [IslandSet; MAX_PLAYERS],
+    /// The coin losses of the current turn, applied at its step 6 (§2.4, §2.7).
+    pub pending: Losses,
+}
+
+/// The coin losses a turn has collected by its step 6 (armada.md §2.7): the highest tax levied
+/// and who levied it, and the piracies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Losses {
+    /// The highest tax levied this turn (0: none).
+    pub tax: u8,
+    /// The cities that levied a tax of that amount (a bitset): they pay nothing of it.
+    pub tax_by: u8,
+    /// The number of piracies of each city this turn (each costs every *other* player 1 coin per
+    /// trade level).
+    pub piracies: [u8; MAX_PLAYERS],
+}
+
+impl Losses {
+    /// Whether nothing is owed.
+    pub fn is_empty(&self) -> bool {
+        self.tax == 0 && self.piracies.iter().all(|&p| p == 0)
+    }
+}
+
+impl PartialEq for ArmadaState {
+    /// Equal when on the same data and every part of the state is equal.
+    fn eq(&self, o: &ArmadaState) -> bool {
+        std::ptr::eq(self.data, o.data)
+            && self.shipyards == o.shipyards
+            && self.islands == o.islands
+            && self.decks == o.decks
+            && self.seen == o.seen
+            && self.pending == o.pending
+    }
+}
+
+impl Eq for ArmadaState {}
+
+impl ArmadaState {
+    /// The setup of §2.2 for `cities` players: the boards dealt at random (items 6; 000 says
+    /// "each player takes a board"), and each level's islands shuffled into a face-down deck
+    /// (item 4). It uses a random stream of its own (3), so the base game's deal from the same
+    /// seed does not change.
+    pub fn new(data: &'static ArmadaData, cities: usize, seed: u64) -> ArmadaState {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(3);
+        let mut boards: Vec<BoardId> = data.boards().iter().map(|b| b.id).collect();
+        boards.shuffle(&mut rng);
+        let mut shipyards = [Shipyard::new(BoardId(0)); MAX_PLAYERS];
+        for (slot, &b) in shipyards.iter_mut().zip(boards.iter()).take(cities) {
+            *slot = Shipyard::new(b);
+        }
+        let mut decks: [IslandDeck; 3] = Default::default();
+        for (level, deck) in (1u8..=3).zip(decks.iter_mut()) {
+            let mut cards = data.islands_of_level(level);
+            cards.shuffle(&mut rng);
+            deck.extend(cards.into_iter().take(DECK_MAX));
+        }
+        ArmadaState {
+            data,
+            shipyards,
+            islands: [IslandSet::EMPTY; MAX_PLAYERS],
+            decks,
+            seen: [IslandSet::EMPTY; MAX_PLAYERS],
+            pending: Losses::default(),
+        }
+    }
+
+    /// The trade level of `city` (the number on its yellow ship's space; §2.7).
+    pub fn trade_level(&self, city: usize) -> u8 {
+        self.shipyards[city].trade_level(self.data)
+    }
+
+    /// Whether `city`'s ship of `fleet` can still move (below step 6; §2.3).
+    pub fn can_advance(&self, city: usize, fleet: Fleet) -> bool {
+        self.shipyards[city].can_advance(fleet)
+    }
+
+    /// Whether `city` holds an island whose effect matches `pred`.
+    pub fn has_island_effect(&self, city: usize, pred: impl Fn(&super::ArmadaEffect) -> bool) -> bool {
+        self.islands[city].iter().any(|i| self.data.island(i).effects.iter().any(&pred))
+    }
+}
+
+/// What one seat may know of the Armada state (armada.md §2.6; the quality bar's hidden
+/// information): every shipyard and every island in play (public), the number of cards left in
+/// each island deck (never their order or contents), and the island cards this seat has seen.
+#[derive(Clone, Debug)]
+pub struct ArmadaView {
+    /// The game's Armada data.
+    pub data: &'static ArmadaData,
+    /// Each city's shipyard.
+    pub shipyards: ArrayVec<Shipyard, MAX_PLAYERS>,
+    /// Each city's islands in play.
+    pub islands: ArrayVec<IslandSet, MAX_PLAYERS>,
+    /// Cards left in the island decks of levels 1, 2 and 3.
+    pub deck_sizes: [u8; 3],
+    /// The island cards this seat has seen (in play, or dealt to it in an exploration).
+    pub seen: IslandSet,
+    /// The coin losses noted for the current turn's step 6 (public: they come from the ships
+    /// and cards everyone saw move and be built).
+    pub pending: Losses,
+}
+
+impl PartialEq for ArmadaView {
+    /// Equal when on the same data with equal contents.
+    fn eq(&self, o: &ArmadaView) -> bool {
+        std::ptr::eq(self.data, o.data)
+            && self.shipyards == o.shipyards
+            && self.islands == o.islands
+            && self.deck_sizes == o.deck_sizes
+            && self.seen == o.seen
+            && self.pending == o.pending
+    }
+}
+
+impl ArmadaState {
+    /// What `seat` may know of this state (`cities` cities).
+    pub fn view(&self, seat: usize, cities: usize) -> ArmadaView {
+        ArmadaView {
+            data: self.data,
+            shipyards: self.shipyards[..cities].iter().copied().collect(),
+            islands: self.islands[..cities].iter().copied().collect(),
+            deck_sizes: [0, 1, 2].map(|i| self.decks[i].len() as u8),
+            seen: self.seen.get(seat).copied().unwrap_or_default(),
+            pending: self.pending,
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! Armada in the turn flow: the hooks `game.rs` calls at named points of a game played with
+//! Armada (armada.md §2.2–§2.4, §2.7; rulebook 000 遊戲準備, 海軍建設, 回合結算).
+//!
+//! - **setup** ([`check_setup`], [`setup`], [`deal_age_cards`]): the combinations refused, the
+//!   boards and island decks, one Armada card per player in each Age deck;
+//! - **legal actions** ([`extend_actions`]): every build of a card of a fleet's colour and every
+//!   wonder stage also listed with its naval construction, paid with it as one purchase; each
+//!   free move of a card listed with each ship it may move; each discard also as a free yellow
+//!   move;
+//! - **resolution steps 2–3** ([`after_placement`]): the ships move, the spaces reached pay their
+//!   coins and note their taxes, free moves, Wondrous Port's coins, the green cards' top island,
+//!   piracies noted;
+//! - **resolution step 6** ([`coin_losses`]): the turn's highest tax and its piracies, once any
+//!   build from the discard pile of the turn is done.
+
+use super::{ArmadaEffect, ArmadaState, Fleet, FleetChoice, Losses, TOP_STEP};
+use crate::action::{Action, Naval, Payment};
+use crate::card::CardId;
+use crate::catalog::Catalog;
+use crate::game::{ActionError, Game, MAX_PLAYERS, Setup, SetupError};
+use crate::payment::{self, Options};
+use crate::resources::Resources;
+use arrayvec::ArrayVec;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// The combinations Armada refuses (armada.md §2.2, 000 8人遊戲規則): the 2-player Free City (no
+/// rulebook covers it), data without Armada.
+pub(crate) fn check_setup(catalog: &Catalog, setup: &Setup) -> Result<(), SetupError> {
+    if setup.players == 2 {
+        return Err(SetupError::Expansion(
+            "Armada is not played with the 2-player Free City variant (no rulebook covers the combination); \
+             play with 3 to 8 players"
+                .into(),
+        ));
+    }
+    if catalog.armada.is_none() {
+        return Err(SetupError::Expansion("these data have no Armada cards, boards or islands".into()));
+    }
+    Ok(())
+}
+
+/// The Armada state of a new game of `cities` players (boards, island decks; §2.2).
+pub(crate) fn setup(catalog: &'static Catalog, cities: usize, seed: u64) -> ArmadaState {
+    let data = catalog.armada.as_deref().unwrap_or_else(|| super::ArmadaData::builtin());
+    ArmadaState::new(data, cities, seed)
+}
+
+/// The Armada cards shuffled into the Age `age` deck: [`super::dealt_per_age`] drawn at random
+/// from the Age's pool (with 3 players the 5 two-neighbour cards are out first; §2.2).
+pub(crate) fn deal_age_cards(catalog: &Catalog, age: u8, players: u8, rng: &mut ChaCha8Rng) -> Vec<CardId> {
+    let mut pool = catalog.armada_age_pool(age, players);
+    pool.shuffle(rng);
+    pool.truncate(super::dealt_per_age(players) as usize);
+    pool
+}
+
+/// The Armada effects of a card: empty for a base card.
+fn card_effects(catalog: &Catalog, card: CardId) -> &[ArmadaEffect] {
+    match (catalog.armada.as_deref(), catalog.armada_card(card)) {
+        (Some(data), Some(a)) => &data.card(a).effects,
+        _ => &[],
+    }
+}
+
+/// Whether the city holds an island with this effect.
+fn island_has(state: &ArmadaState, city: usize, effect: ArmadaEffect) -> bool {
+    state.has_island_effect(city, |e| *e == effect)
+}
+
+/// The free move a card gives, if any (blue Armada cards: any ship; §2.3).
+fn card_free_move(catalog: &Catalog, card: CardId) -> Option<FleetChoice> {
+    card_effects(catalog, card).iter().find_map(|e| match *e {
+        ArmadaEffect::FreeMove(c) => Some(c),
+        _ => None,
+    })
+}
+
+/// Adds to `out` (the base actions of `city` from its hand) the Armada variants (armada.md §2.3,
+/// §2.4): each build of a red, yellow, blue or green card with the naval construction of that
+/// fleet, its card and naval costs paid as one purchase (a card free through a chain or Olympia
+/// still pays the naval cost); each wonder stage with the naval construction of the board's
+/// wonder fleet (Lost Isle: any fleet, free), never together with an Edifice participation
+/// (§2.10); each discard also as a free yellow move. A card with a free move is listed once per
+/// ship it may move (none when every ship is on the top step).
+pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
+    let Some(state) = game.armada.as_deref() else {
+        return;
+    };
+    let catalog = game.catalog;
+    let c = &game.cities[city];
+    let yard = state.shipyards[city];
+    let data = state.data;
+    let discount = island_has(state, city, ArmadaEffect::NavalDiscount);
+    let market = game.market(city);
+    let base = out.len();
+    let mut opts = Options::new();
+    // The stage payments with a naval construction, solved once per stage choice and fleet.
+    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, Options), 8> = ArrayVec::new();
+    for i in 0..base {
+        match out[i] {
+            Action::Build { card, pay, .. } => {
+                let def = catalog.card(card);
+                let Some(fleet) = Fleet::from_colour(def.colour) else {
+                    continue;
+                };
+                // One set of naval variants per card and way of being free: the base list has
+                // one entry per Pareto payment, all with the same `free`.
+                let earlier = out[..i]
+                    .iter()
+                    .any(|a| matches!(*a, Action::Build { card: k, pay: p, .. } if k == card && p.free == pay.free));
+                if earlier || !yard.can_advance(fleet) {
+                    continue;
+                }
+                let Some(cost) = data.next_step_cost(yard.board, fleet, yard.step(fleet)) else {
+                    continue;
+                };
+                let (need, bank) = match pay.free {
+                    Some(_) => (Resources::default(), cost.coins as u16),
+                    None => (def.cost, def.coins as u16 + cost.coins as u16),
+                };
+                if c.coins < bank || bank > u8::MAX as u16 {
+                    continue;
+                }
+                payment::solve_with_naval(&market, &need, &cost.resources, discount, c.coins - bank, &mut opts);
+                for &(left, right) in &opts {
+                    let pay = Payment { left, right, bank: bank as u8, free: pay.free };
+                    out.push(Action::Build { card, pay, naval: Naval::new(Some(fleet), None) });
+                }
+            }
+            Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
+                let earlier = out[..i]
+                    .iter()
+                    .any(|a| matches!(*a, Action::Wonder { card: k, extra: e, .. } if k == card && e == extra));
+                if earlier {
+                    continue;
+                }
+                // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
+                let lost = island_has(state, city, ArmadaEffect::WonderNavalFree);
+                let wonder_fleet = data.board(yard.board).wonder;
+                for fleet in Fleet::ALL {
+                    if !(lost || fleet == wonder_fleet) || !yard.can_advance(fleet) {
+                        continue;
+                    }
+                    let solved = match stage_cache.iter().find(|(e, f, _)| *e == extra && *f == fleet) {
+                        Some((_, _, o)) => o.clone(),
+                        None => {
+                            let mut o = Options::new();
+                            stage_naval_options(game, city, fleet, lost, discount, &mut o);
+                            let _ = stage_cache.try_push((extra, fleet, o.clone()));
+                            o
+                        }
+                    };
+                    let bank = if lost {
+                        0
+                    } else {
+                        data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
+                    };
+                    for &(left, right) in &solved {
+                        out.push(Action::Wonder {
+                            card,
+                            pay: Payment { left, right, bank, free: None },
+                            extra: extra.with_naval(Some(fleet)),
+                        });
+                    }
+                }
+            }
+            Action::Discard { card } if yard.can_advance(Fleet::Yellow) => {
+                out.push(Action::DiscardYellow { card });
+            }
+            _ => {}
+        }
+    }
+    // Free moves of the cards built (blue Armada cards): each build lists the ship it moves.
+    let mut i = 0;
+    while i < out.len() {
+        if let Action::Build { card, pay, naval } = out[i]
+            && naval.free_move().is_none()
+            && let Some(choice) = card_free_move(catalog, card)
+        {
+            let mut steps = yard.steps;
+            if let Some(f) = naval.construction() {
+                steps[f as usize] += 1;
+            }
+            let mut first = true;
+            for f in Fleet::ALL {
+                let allowed = match choice {
+                    FleetChoice::Any => true,
+                    FleetChoice::Only(g) => g == f,
+                };
+                if !allowed || steps[f as usize] >= TOP_STEP {
+                    continue;
+                }
+                let a = Action::Build { card, pay, naval: Naval::new(naval.construction(), Some(f)) };
+                if first {
+                    out[i] = a;
+                    first = false;
+                } else {
+                    out.insert(i + 1, a);
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The Pareto-minimal payments of `city`'s next stage plus the next step of `fleet`, as one
+/// purchase (free naval step with Lost Isle).
+fn stage_naval_options(game: &Game, city: usize, fleet: Fleet, lost: bool, discount: bool, out: &mut Options) {
+    out.clear();
+    let Some(state) = game.armada.as_deref() else {
+        return;
+    };
+    let c = &game.cities[city];
+    let yard = state.shipyards[city];
+    let Some(stage) = game.catalog.wonder(c.wonder).stages(c.side).get(c.stages as usize) else {
+        return;
+    };
+    let cost = if lost {
+        super::NavalCost::default()
+    } else {
+        match state.data.next_step_cost(yard.board, fleet, yard.step(fleet)) {
+            Some(k) => k,
+            None => return,
+        }
+    };
+    if c.coins < cost.coins as u16 {
+        return;
+    }
+    payment::solve_with_naval(
+        &game.market(city),
+        &stage.cost,
+        &cost.resources,
+        discount,
+        c.coins - cost.coins as u16,
+        out,
+    );
+}
+
+/// Checks an action of a game with Armada in a hand step: it must be one of the legal actions;
+/// otherwise the base check names what is wrong with the card or payment, or the error says the
+/// naval part is not possible.
+pub(crate) fn check(game: &Game, seat: usize, city: usize, action: &Action) -> Result<(), ActionError> {
+    let mut legal = Vec::new();
+    game.legal_actions_into(seat, &mut legal);
+    if legal.contains(action) {
+        return Ok(());
+    }
+    let plain = match *action {
+        Action::Build { card, pay, .. } => Action::Build { card, pay, naval: Naval::NONE },
+        Action::Wonder { card, pay, extra } => Action::Wonder { card, pay, extra: extra.with_naval(None) },
+        Action::DiscardYellow { card } => Action::Discard { card },
+        other => other,
+    };
+    game.check_for_city(seat, city, &plain)?;
+    let card = action.card();
+    let ways: Vec<String> = legal
+        .iter()
+        .filter(|a| a.card() == card && std::mem::discriminant(*a) == std::mem::discriminant(action))
+        .map(describe)
+        .collect();
+    Err(ActionError::WrongKind(format!(
+        "that naval construction, free move or payment is not possible (a naval construction moves the \
+         card colour's fleet, or with a stage the board's wonder fleet, one step below the top, and is paid \
+         with the card as one purchase); legal ways: {}",
+        if ways.is_empty() { "none".to_string() } else { ways.join("; ") }
+    )))
+}
+
+fn describe(a: &Action) -> String {
+    let (pay, naval, free_move) = match *a {
+        Action::Build { pay, naval, .. } => (pay, naval.construction(), naval.free_move()),
+        Action::Wonder { pay, extra, .. } => (pay, extra.naval(), None),
+        Action::DiscardYellow { .. } => return "discard for a yellow move".into(),
+        _ => return format!("{a:?}"),
+    };
+    let mut s = format!("left {} right {} bank {}", pay.left, pay.right, pay.bank);
+    if let Some(f) = naval {
+        s += &format!(", naval construction {f}");
+    }
+    if let Some(f) = free_move {
+        s += &format!(", free move {f}");
+    }
+    s
+}
+
+/// Moves `city`'s ship of `fleet` one step (a ship on the top step stays; §2.3) and resolves the
+/// space reached (§2.7, §10.2): its coins into `income`, its tax noted for step 6. Returns the
+/// step reached, or `None` when the ship could not move.
+fn advance(state: &mut ArmadaState, city: usize, fleet: Fleet, income: &mut [u16; MAX_PLAYERS]) -> Option<u8> {
+    let yard = &mut state.shipyards[city];
+    if !yard.can_advance(fleet) {
+        return None;
+    }
+    yard.steps[fleet as usize] += 1;
+    let step = yard.steps[fleet as usize];
+    let space = state.data.track(fleet, step).unwrap_or_default();
+    income[city] += space.coins as u16;
+    if space.tax > 0 {
+        let p = &mut state.pending;
+        if space.tax > p.tax {
+            p.tax = space.tax;
+            p.tax_by = 0;
+        }
+        if space.tax == p.tax {
+            p.tax_by |= 1 << city;
+        }
+    }
+    Some(step)
+}
+
+/// Resolution steps 2 and 3 of 000 回合結算 for the turn's actions (armada.md §2.4): the naval
+/// constructions (and discards for a yellow move) move their ships; the spaces reached pay their
+/// coins and note their taxes; Wondrous Port pays 1 coin per naval construction; the cards'
+/// free moves; the green cards put the top island of their level into play; pirate cards note
+/// their piracy. Coins go into `income` (received at the end of the turn like all income).
+pub(crate) fn after_placement(game: &mut Game, acts: &[(usize, usize, Action)], income: &mut [u16; MAX_PLAYERS]) {
+    let catalog = game.catalog;
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    // 2. Move the ships of the naval constructions.
+    let mut moved: ArrayVec<(usize, u8), MAX_PLAYERS> = ArrayVec::new();
+    for &(city, _, action) in acts {
+        let fleet = match action {
+            Action::Build { naval, .. } => naval.construction(),
+            Action::Wonder { extra, .. } => extra.naval(),
+            Action::DiscardYellow { .. } => Some(Fleet::Yellow),
+            _ => None,
+        };
+        if let Some(f) = fleet
+            && advance(state, city, f, income).is_some()
+        {
+            let constructions = !matches!(action, Action::DiscardYellow { .. }) as u8;
+            let _ = moved.try_push((city, constructions));
+        }
+    }
+    // 3. Effects: Wondrous Port, free moves, the green cards' islands, piracies.
+    for &(city, n) in &moved {
+        if n > 0 && island_has(state, city, ArmadaEffect::CoinPerNaval) {
+            income[city] += n as u16;
+        }
+    }
+    for &(city, _, action) in acts {
+        let Action::Build { card, naval, .. } = action else {
+            continue;
+        };
+        if let Some(f) = naval.free_move() {
+            advance(state, city, f, income);
+        }
+        for e in card_effects(catalog, card) {
+            match *e {
+                ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
+                ArmadaEffect::TopIsland(level) => {
+                    if let Some(island) = state.decks.get_mut(level as usize - 1).and_then(|d| d.pop()) {
+                        state.islands[city].insert(island);
+                        for s in state.seen.iter_mut() {
+                            s.insert(island);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Step 6 of 000 回合結算 (armada.md §2.7, §10.9): only the turn's highest tax applies, its
+/// leviers pay nothing of it and every other player loses `tax − own trade level`; each piracy
+/// costs every *other* player 1 coin per trade level; Misty Isle's owner loses nothing; a player
+/// pays what it has (down to 0; provisional §10.9). Returns each city's loss.
+pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
+    let n = game.cities().len();
+    let mut lost = [0u16; MAX_PLAYERS];
+    let Some(state) = game.armada.as_deref_mut() else {
+        return lost;
+    };
+    let Losses { tax, tax_by, piracies } = std::mem::take(&mut state.pending);
+    for (city, slot) in lost.iter_mut().enumerate().take(n) {
+        if island_has(state, city, ArmadaEffect::NoCoinLoss) {
+            continue;
+        }
+        let trade = state.trade_level(city) as u16;
+        let mut loss = 0u16;
+        if tax > 0 && tax_by & (1 << city) == 0 {
+            loss += (tax as u16).saturating_sub(trade);
+        }
+        let others: u16 = piracies[..n].iter().enumerate().filter(|&(o, _)| o != city).map(|(_, &p)| p as u16).sum();
+        loss += others * trade;
+        let coins = &mut game.cities[city].coins;
+        let paid = loss.min(*coins);
+        *coins -= paid;
+        *slot = paid;
+    }
+    lost
+}
+
+/// Whether the turn has coin losses waiting for its step 6.
+pub(crate) fn losses_due(game: &Game) -> bool {
+    game.armada.as_deref().is_some_and(|s| !s.pending.is_empty())
+}
