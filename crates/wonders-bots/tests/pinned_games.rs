@@ -23,15 +23,16 @@ fn fingerprint(history: &[LogEntry]) -> u64 {
 /// (score sheets by seat, coins by seat, history fingerprint).
 fn summary(game: &Game) -> (Vec<[i32; 8]>, Vec<u16>, u64) {
     assert!(game.is_over());
-    // The pinned sheets predate the `edifice` category (index 7), always 0 in these games.
+    // The pinned sheets predate the `edifice` category (index 7) and Armada's `naval`, `fleet`
+    // and `islands` (8–10), always 0 in these games.
     let scores = game
         .scores()
         .iter()
         .take(game.players())
         .map(|s| {
             let v = s.values();
-            assert_eq!(v[7], 0);
-            [v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[8]]
+            assert_eq!(v[7..11], [0; 4]);
+            [v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[11]]
         })
         .collect();
     let coins = game.cities().iter().take(game.players()).map(|c| c.coins).collect();

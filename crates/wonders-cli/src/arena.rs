@@ -115,7 +115,7 @@ pub(crate) fn parse_list(list: &str, players: usize) -> Result<Vec<String>, Stri
 pub(crate) struct SeatResult {
     /// Index of the bot among the distinct names.
     pub bot: usize,
-    pub score: [i32; 9],
+    pub score: [i32; 12],
     pub rank: u8,
     /// An external bot's faults in this game.
     pub faults: Faults,
@@ -128,7 +128,7 @@ pub(crate) struct SeatResult {
 pub(crate) struct Tally {
     pub seat_games: u64,
     pub wins: u64,
-    pub points: [i64; 9],
+    pub points: [i64; 12],
     pub rank_sum: u64,
     pub totals: Vec<i32>,
     pub faults: Faults,
@@ -146,7 +146,7 @@ pub(crate) fn tally(bots: usize, games: &[Vec<SeatResult>]) -> Vec<Tally> {
                 *sum += v as i64;
             }
             t.rank_sum += r.rank as u64;
-            t.totals.push(r.score[8]);
+            t.totals.push(r.score[11]);
             t.faults.add(&r.faults);
         }
     }
@@ -185,7 +185,7 @@ struct Report {
     provisional: bool,
 }
 
-fn report_for(name: &str, seats: usize, t: &Tally) -> BotReport {
+fn report_for(name: &str, seats: usize, t: &Tally, armada: bool) -> BotReport {
     let n = t.seat_games.max(1) as f64;
     let m = t.points.map(|p| p as f64 / n);
     let (lo, hi) = wilson(t.wins, t.seat_games);
@@ -196,7 +196,7 @@ fn report_for(name: &str, seats: usize, t: &Tally) -> BotReport {
         wins: t.wins,
         win_share: t.wins as f64 / n,
         win_share_ci: [lo, hi],
-        mean: Mean::from_values(m),
+        mean: Mean::from_values(m, armada),
         mean_rank: t.rank_sum as f64 / n,
         faults: t.faults,
     }
@@ -300,7 +300,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             .iter()
             .zip(&seats)
             .zip(&tallies)
-            .map(|((name, &s), t)| report_for(name, s, t))
+            .map(|((name, &s), t)| report_for(name, s, t, catalog.armada.is_some()))
             .collect(),
         projects_completed: edifice.then(|| completed.map(|c| c as f64 / args.games as f64)),
         provisional: edifice,
@@ -335,8 +335,9 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         "{:<width$} {:>5} {:>10} {:>7} {:>17} {:>5}",
         "bot", "seats", "seat-games", "wins", "win share (95% CI)", "rank"
     );
-    for c in Score::CATEGORIES {
-        head.push_str(&format!(" {:>10}", c));
+    let armada = catalog.armada.is_some();
+    for i in Score::shown(armada) {
+        head.push_str(&format!(" {:>10}", Score::CATEGORIES[i]));
     }
     println!("{head}");
     for b in &report.bots {
@@ -352,8 +353,9 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             100.0 * b.win_share_ci[1],
             b.mean_rank
         );
-        for v in m.values() {
-            line.push_str(&format!(" {v:>10.2}"));
+        let values = m.values();
+        for i in Score::shown(armada) {
+            line.push_str(&format!(" {:>10.2}", values[i]));
         }
         println!("{line}");
     }
@@ -481,7 +483,7 @@ mod tests {
     fn shared_wins_count_for_each_winner() {
         let r = |bot, total, rank| SeatResult {
             bot,
-            score: [0, 0, 0, 0, 0, 0, 0, 0, total],
+            score: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, total],
             rank,
             completed: [false; 3],
             faults: Faults::default(),
@@ -491,9 +493,9 @@ mod tests {
         let t = tally(2, &games);
         assert_eq!((t[0].seat_games, t[0].wins, t[0].rank_sum), (2, 1, 4));
         assert_eq!((t[1].seat_games, t[1].wins, t[1].rank_sum), (4, 2, 7));
-        assert_eq!(t[0].points[8], 80);
+        assert_eq!(t[0].points[11], 80);
         assert_eq!(t[1].totals, vec![50, 40, 60, 45]);
-        let rep = report_for("b", 2, &t[1]);
+        let rep = report_for("b", 2, &t[1], false);
         assert_eq!(rep.win_share, 0.5);
         assert_eq!(rep.mean_rank, 1.75);
         assert_eq!(rep.mean.total, 48.75);

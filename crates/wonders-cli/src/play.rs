@@ -944,15 +944,17 @@ pub(crate) fn score_sheet(text: &mut String, game: &Game, names: &SeatNames) {
     let rank = game.ranks();
     let width = (0..scores.len()).map(|s| names.get(s).chars().count()).max().unwrap_or(4).max(4);
     let mut head = format!("  {:<width$}", "city");
-    for c in Score::CATEGORIES {
-        let _ = write!(head, " {c:>10}");
+    let armada = game.catalog().armada.is_some();
+    for i in Score::shown(armada) {
+        let _ = write!(head, " {:>10}", Score::CATEGORIES[i]);
     }
     let _ = write!(head, " {:>6} {:>5}", "coins", "rank");
     say!(text, "{head}");
     for (index, s) in scores.iter().enumerate() {
         let mut row = format!("  {:<width$}", names.get(index));
-        for v in s.values() {
-            let _ = write!(row, " {v:>10}");
+        let values = s.values();
+        for i in Score::shown(armada) {
+            let _ = write!(row, " {:>10}", values[i]);
         }
         let coins = game.cities().get(index).map_or(0, |c| c.coins);
         let place = rank.get(index).map_or("-".to_string(), |r| r.to_string());

@@ -139,7 +139,7 @@ struct Totals {
     games: u64,
     /// Points per category of [`Score::CATEGORIES`], summed over every player of every game (the
     /// Free City of the 2-player variant is no player).
-    points: [i64; 9],
+    points: [i64; 12],
     /// Edifice: projects completed, by Age.
     completed: [u64; 3],
     /// Games each seat won (shared wins count for each winner).
@@ -212,12 +212,20 @@ pub(crate) struct Mean {
     pub(crate) commercial: f64,
     pub(crate) guilds: f64,
     pub(crate) edifice: f64,
+    /// Armada's categories: present only in games with Armada.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) naval: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) fleet: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) islands: Option<f64>,
     pub(crate) total: f64,
 }
 
 impl Mean {
-    /// From values in the order of `Score::CATEGORIES`.
-    pub(crate) const fn from_values(m: [f64; 9]) -> Mean {
+    /// From values in the order of `Score::CATEGORIES`; Armada's categories are kept when
+    /// `armada` is played.
+    pub(crate) const fn from_values(m: [f64; 12], armada: bool) -> Mean {
         Mean {
             military: m[0],
             treasury: m[1],
@@ -227,12 +235,26 @@ impl Mean {
             commercial: m[5],
             guilds: m[6],
             edifice: m[7],
-            total: m[8],
+            naval: if armada { Some(m[8]) } else { None },
+            fleet: if armada { Some(m[9]) } else { None },
+            islands: if armada { Some(m[10]) } else { None },
+            total: m[11],
         }
     }
 
-    /// The values in the order of `Score::CATEGORIES`.
-    pub(crate) const fn values(&self) -> [f64; 9] {
+    /// Whether Armada's categories are present.
+    pub(crate) const fn armada(&self) -> bool {
+        self.naval.is_some()
+    }
+
+    /// The values in the order of `Score::CATEGORIES` (Armada's are 0 when absent).
+    pub(crate) const fn values(&self) -> [f64; 12] {
+        const fn or0(v: Option<f64>) -> f64 {
+            match v {
+                Some(v) => v,
+                None => 0.0,
+            }
+        }
         [
             self.military,
             self.treasury,
@@ -242,6 +264,9 @@ impl Mean {
             self.commercial,
             self.guilds,
             self.edifice,
+            or0(self.naval),
+            or0(self.fleet),
+            or0(self.islands),
             self.total,
         ]
     }
@@ -263,13 +288,13 @@ struct Report {
 }
 
 impl Report {
-    fn new(totals: &Totals, players: u8, seconds: f64, edifice: bool) -> Report {
+    fn new(totals: &Totals, players: u8, seconds: f64, edifice: bool, armada: bool) -> Report {
         let per_player = (totals.games * players as u64) as f64;
         let m = totals.points.map(|p| p as f64 / per_player);
         Report {
             games: totals.games,
             games_per_second: totals.games as f64 / seconds.max(1e-9),
-            mean: Mean::from_values(m),
+            mean: Mean::from_values(m, armada),
             win_share: totals.wins[..players as usize]
                 .iter()
                 .map(|&w| w as f64 / totals.games as f64)
@@ -360,7 +385,8 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     if let Some(pb) = &progress {
         pb.finish_and_clear();
     }
-    let report = Report::new(&totals, players, seconds, args.exp.expansions.edifice());
+    let report =
+        Report::new(&totals, players, seconds, args.exp.expansions.edifice(), catalog.armada.is_some());
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         println!("{text}");
@@ -375,8 +401,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     );
     println!("elapsed: {seconds:.3} s, {:.0} games per second", report.games_per_second);
     println!("mean points per player:");
-    for (name, v) in Score::CATEGORIES.iter().zip(report.mean.values()) {
-        println!("  {name:<11}{v:>7.2}");
+    let values = report.mean.values();
+    for i in Score::shown(report.mean.armada()) {
+        println!("  {:<11}{:>7.2}", Score::CATEGORIES[i], values[i]);
     }
     if let Some(done) = report.projects_completed {
         println!(

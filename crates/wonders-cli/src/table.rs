@@ -20,6 +20,14 @@ struct ScoreRow<'a> {
     guilds: i32,
     /// Edifice: end-game project rewards and debt tokens (0 without the expansion).
     edifice: i32,
+    /// Armada: naval conflict tokens, blue fleet VP and island VP; present only for a table
+    /// played with Armada.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    naval: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fleet: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    islands: Option<i32>,
     total: i32,
     /// `null` for the Free City, which is not ranked.
     rank: Option<u8>,
@@ -48,6 +56,7 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
     let table = load(path)?;
     let scores = table.scores();
     let ranks = table.ranks();
+    let armada = table.catalog().armada.is_some();
     let text = if json {
         let players = table
             .names()
@@ -65,6 +74,9 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
                 commercial: s.commercial,
                 guilds: s.guilds,
                 edifice: s.edifice,
+                naval: armada.then_some(s.naval),
+                fleet: armada.then_some(s.fleet),
+                islands: armada.then_some(s.islands),
                 total: s.total,
                 rank,
                 free_city: table.free_city() == Some(i),
@@ -173,14 +185,16 @@ fn aligned(rows: &[Vec<String>]) -> String {
 
 fn score_text(table: &Table, scores: &[Score], ranks: &[Option<u8>]) -> String {
     let mut header = vec!["player".to_string()];
-    header.extend(Score::CATEGORIES.iter().map(|c| c.to_string()));
+    let armada = table.catalog().armada.is_some();
+    header.extend(Score::shown(armada).map(|i| Score::CATEGORIES[i].to_string()));
     header.push("rank".into());
     let mut rows = vec![header];
     for (i, (s, rank)) in scores.iter().zip(ranks).enumerate() {
         let name = table.names().get(i).map(String::as_str).unwrap_or_default();
         let free_city = if table.free_city() == Some(i) { " (Free City)" } else { "" };
         let mut row = vec![format!("{i} {name}{free_city}")];
-        row.extend(s.values().iter().map(|v| v.to_string()));
+        let values = s.values();
+        row.extend(Score::shown(armada).map(|i| values[i].to_string()));
         row.push(rank.map_or("-".to_string(), |r| r.to_string()));
         rows.push(row);
     }

@@ -157,6 +157,12 @@ pub struct Catalog {
     /// The Edifice data (projects, pawns, debt), in a catalog extended with that expansion
     /// ([`Catalog::extended`], [`Catalog::with_edifice_toml`]).
     pub edifice: Option<Box<crate::edifice::EdificeData>>,
+    /// The Armada data (boards, tracks, cards, islands), in a catalog extended with that
+    /// expansion ([`Catalog::with_armada`], [`Catalog::with_builtin_armada`]). Its 24 cards are
+    /// the catalog's last cards, from [`Catalog::armada_first`] on.
+    pub armada: Option<Box<crate::armada::ArmadaData>>,
+    /// The id of the first Armada card: the number of the edition's own cards.
+    armada_first: u8,
     lookup: HashMap<String, CardId>,
 }
 
@@ -362,14 +368,9 @@ impl Catalog {
             .enumerate()
             .map(|(i, w)| parse_wonder(i, w, false))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut lookup = HashMap::new();
-        // Later Ages first, so that a name shared by two Ages ("Loom") finds the earlier card.
-        for c in cards.iter().rev() {
-            for n in std::iter::once(&c.name).chain(std::iter::once(&c.zh)).chain(&c.aliases) {
-                lookup.insert(normalize(n), c.id);
-            }
-        }
-        Ok(Catalog { edition, cards, wonders, names, edifice: None, lookup })
+        let lookup = build_lookup(&cards);
+        let armada_first = cards.len() as u8;
+        Ok(Catalog { edition, cards, wonders, names, edifice: None, armada: None, armada_first, lookup })
     }
 
     /// The built-in data of an edition extended with the Edifice expansion
@@ -411,6 +412,145 @@ impl Catalog {
         }
         out.edifice = Some(Box::new(data));
         Ok(out)
+    }
+
+    /// The built-in data of an edition extended with the Armada expansion (`data/armada.toml`),
+    /// and with Edifice too when `edifice` is set ([`Catalog::extended`] first, then Armada).
+    ///
+    /// ```
+    /// use wonders_core::{Catalog, Edition};
+    /// let cat = Catalog::with_builtin_armada(Edition::First, false);
+    /// assert_eq!(cat.cards.len(), 78 + 24);
+    /// let dock = cat.find_card("船塢").unwrap();
+    /// assert_eq!(cat.card(dock).name, "Dock");
+    /// assert!(cat.armada_card(dock).is_some());
+    /// assert_eq!(cat.armada_card(cat.find_card("Lumber Yard").unwrap()), None);
+    /// ```
+    pub fn with_builtin_armada(edition: Edition, edifice: bool) -> &'static Catalog {
+        static CELLS: [OnceLock<Catalog>; 4] = [const { OnceLock::new() }; 4];
+        let i = (edition == Edition::Second) as usize * 2 + edifice as usize;
+        CELLS[i].get_or_init(|| {
+            let base = if edifice { Catalog::extended(edition) } else { Catalog::get(edition) };
+            match base.with_armada(crate::armada::ArmadaData::builtin()) {
+                Ok(c) => c,
+                // Checked by the test suite, like the base files.
+                Err(e) => panic!("built-in Armada data does not fit the {edition} catalog: {e}"),
+            }
+        })
+    }
+
+    /// This catalog extended with Armada data: the 24 Armada cards become ordinary structures
+    /// appended after the edition's cards (which keep their ids), found by their working English
+    /// names, Chinese names and aliases (armada.md §2.1: an Armada card is an ordinary building
+    /// for every rule). Each catalog card carries its card's base-game effects
+    /// ([`crate::armada::ArmadaEffect::Base`]: shields, coins, points); the Armada effects stay in
+    /// [`Catalog::armada`], reached through [`Catalog::armada_card`]. Armada cards have no
+    /// player-count marks, so [`Catalog::age_cards`] never deals them: a game adds them by
+    /// [`Catalog::armada_age_pool`] (§2.2). A catalog that already has Armada data has it
+    /// replaced. A replacement data file is read with [`crate::armada::ArmadaData::from_toml`]
+    /// and passed here; a game needs the result as `&'static` (leak it once, as
+    /// `Box::leak(Box::new(..))`, like a replaced base data file).
+    ///
+    /// Refuses an Armada card whose name is already a card of the edition, and catalogs beyond
+    /// the capacity of [`crate::CardSet`] (256 cards) and [`crate::card::NameSet`] (128 names).
+    pub fn with_armada(&self, data: &crate::armada::ArmadaData) -> Result<Catalog, CatalogError> {
+        let mut out = self.clone();
+        let first = self.armada_first as usize;
+        if out.armada.is_some() {
+            out.cards.truncate(first);
+            let names_before = out.cards.iter().map(|c| c.name_id.0 as usize + 1).max().unwrap_or(0);
+            out.names.truncate(names_before);
+            out.lookup = build_lookup(&out.cards);
+        }
+        if first + data.cards().len() > 256 {
+            return Err(value_err("Armada cards", "at most 256 distinct cards in all"));
+        }
+        if out.names.len() + data.cards().len() > 128 {
+            return Err(value_err("Armada cards", "at most 128 distinct card names in all"));
+        }
+        for a in data.cards() {
+            let what = format!("Armada card `{}`", a.name);
+            for n in std::iter::once(&a.name).chain(std::iter::once(&a.zh)).chain(&a.aliases) {
+                if let Some(&other) = out.lookup.get(&normalize(n)) {
+                    return Err(value_err(
+                        &what,
+                        format!("the name `{n}` is already the card `{}`", out.card(other).name),
+                    ));
+                }
+            }
+            let id = CardId((first + a.id.0 as usize) as u8);
+            out.names.push(a.name.clone());
+            let name_id = NameId((out.names.len() - 1) as u8);
+            let effects = a
+                .effects
+                .iter()
+                .filter_map(|e| match e {
+                    crate::armada::ArmadaEffect::Base(b) => Some(*b),
+                    _ => None,
+                })
+                .collect();
+            out.cards.push(CardDef {
+                id,
+                name: a.name.clone(),
+                zh: a.zh.clone(),
+                aliases: a.aliases.clone(),
+                name_id,
+                age: a.age,
+                colour: a.colour,
+                coins: a.coins,
+                cost: a.cost,
+                effects,
+                chain_from: Vec::new(),
+                chain_parents: NameSet::default(),
+                copies: Vec::new(),
+                source: a.source.clone(),
+                provisional: a.provisional(),
+            });
+            for n in std::iter::once(&a.name).chain(std::iter::once(&a.zh)).chain(&a.aliases) {
+                out.lookup.insert(normalize(n), id);
+            }
+        }
+        out.armada = Some(Box::new(data.clone()));
+        Ok(out)
+    }
+
+    /// The id of the first Armada card (the number of the edition's own cards). Armada card
+    /// `a` is catalog card `armada_first() + a`.
+    #[inline]
+    pub fn armada_first(&self) -> u8 {
+        self.armada_first
+    }
+
+    /// The Armada card a catalog card is, if it is one (its Armada effects are
+    /// `self.armada.card(..)`); `None` for every card of the edition and in a catalog without
+    /// Armada.
+    #[inline]
+    pub fn armada_card(&self, id: CardId) -> Option<crate::armada::ArmadaCardId> {
+        match self.armada {
+            Some(_) if id.0 >= self.armada_first => {
+                Some(crate::armada::ArmadaCardId(id.0 - self.armada_first))
+            }
+            _ => None,
+        }
+    }
+
+    /// The catalog card of an Armada card; `None` in a catalog without Armada or for an id
+    /// beyond its data.
+    #[inline]
+    pub fn card_of_armada(&self, a: crate::armada::ArmadaCardId) -> Option<CardId> {
+        let data = self.armada.as_deref()?;
+        (usize::from(a.0) < data.cards().len()).then(|| CardId(self.armada_first + a.0))
+    }
+
+    /// The Armada cards of Age `age` from which a game draws one per player (§2.2; with 3
+    /// players the 5 two-neighbour cards are out), as catalog cards; empty without Armada.
+    pub fn armada_age_pool(&self, age: u8, players: u8) -> Vec<CardId> {
+        match self.armada.as_deref() {
+            Some(data) => {
+                data.age_pool(age, players).into_iter().filter_map(|a| self.card_of_armada(a)).collect()
+            }
+            None => Vec::new(),
+        }
     }
 
     /// The definition of a card.
@@ -485,6 +625,18 @@ impl Catalog {
     pub fn guilds(&self) -> Vec<CardId> {
         self.cards.iter().filter(|c| c.is_guild()).map(|c| c.id).collect()
     }
+}
+
+/// The name lookup of a card list: English, Chinese and alias names. Later Ages first, so that a
+/// name shared by two Ages ("Loom") finds the earlier card.
+fn build_lookup(cards: &[CardDef]) -> HashMap<String, CardId> {
+    let mut lookup = HashMap::new();
+    for c in cards.iter().rev() {
+        for n in std::iter::once(&c.name).chain(std::iter::once(&c.zh)).chain(&c.aliases) {
+            lookup.insert(normalize(n), c.id);
+        }
+    }
+    lookup
 }
 
 fn parse_wonder(i: usize, w: &FileWonder, expansion: bool) -> Result<WonderDef, CatalogError> {

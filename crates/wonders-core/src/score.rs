@@ -29,6 +29,17 @@ pub struct Score {
     /// Left out of the JSON when 0, so base-game records and score lines read as before.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub edifice: i32,
+    /// Armada: the naval conflict tokens (armada.md §2.5; 0 without the expansion, and left out
+    /// of the JSON when 0 like `edifice`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub naval: i32,
+    /// Armada: the blue fleet's VP (the blue ship's space, armada.md §10.2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fleet: i32,
+    /// Armada: the islands' VP (printed VP, Pirate Port, Haven, Rainbow and Luxury
+    /// Archipelago; armada.md §6). Card VP stay in their card's category.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub islands: i32,
     /// The sum.
     pub total: i32,
 }
@@ -39,11 +50,40 @@ fn is_zero(v: &i32) -> bool {
 
 impl Score {
     /// Category names, in order, as used in JSON.
-    pub const CATEGORIES: [&'static str; 9] =
-        ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "edifice", "total"];
+    pub const CATEGORIES: [&'static str; 12] = [
+        "military",
+        "treasury",
+        "wonder",
+        "civilian",
+        "science",
+        "commercial",
+        "guilds",
+        "edifice",
+        "naval",
+        "fleet",
+        "islands",
+        "total",
+    ];
+
+    /// The categories of Armada ([`Score::CATEGORIES`]' `naval`, `fleet`, `islands`), which
+    /// faces show only for games with that expansion.
+    pub const ARMADA_CATEGORIES: [&'static str; 3] = ["naval", "fleet", "islands"];
+
+    /// The indices into [`Score::CATEGORIES`] a face shows for a game: every category, Armada's
+    /// three only when `armada` is played (a base or Edifice game shows the sheet it always did).
+    ///
+    /// ```
+    /// use wonders_core::Score;
+    /// assert_eq!(Score::shown(false).count(), 9);
+    /// let names: Vec<_> = Score::shown(true).map(|i| Score::CATEGORIES[i]).collect();
+    /// assert_eq!(names[8..], ["naval", "fleet", "islands", "total"]);
+    /// ```
+    pub fn shown(armada: bool) -> impl Iterator<Item = usize> {
+        (0..Self::CATEGORIES.len()).filter(move |&i| armada || !(8..11).contains(&i))
+    }
 
     /// The values in the order of [`Score::CATEGORIES`].
-    pub fn values(&self) -> [i32; 9] {
+    pub fn values(&self) -> [i32; 12] {
         [
             self.military,
             self.treasury,
@@ -53,8 +93,17 @@ impl Score {
             self.commercial,
             self.guilds,
             self.edifice,
+            self.naval,
+            self.fleet,
+            self.islands,
             self.total,
         ]
+    }
+
+    /// The sum of every category but `total`.
+    pub fn sum(&self) -> i32 {
+        let v = self.values();
+        v[..v.len() - 1].iter().sum()
     }
 
     fn add(&mut self, colour: Colour, points: i32) {
@@ -163,8 +212,7 @@ fn score_without_copy(catalog: &Catalog, cities: &[City], seat: usize) -> Score 
     if catalog.edifice.is_some() {
         s.edifice = crate::edifice::score(catalog, cities, seat);
     }
-    s.total =
-        s.military + s.treasury + s.wonder + s.civilian + s.science + s.commercial + s.guilds + s.edifice;
+    s.total = s.sum();
     s
 }
 

@@ -275,8 +275,8 @@ impl Encoder {
             }
             i += c;
             let v = score_city(self.catalog, &view.cities, city_index).values();
-            // The base game's 8 categories (Edifice's category is not encoded).
-            for (j, v) in v[..7].iter().chain(&v[8..]).enumerate() {
+            // The base game's 8 categories (Edifice's and Armada's categories are not encoded).
+            for (j, v) in v[..7].iter().chain(&v[v.len() - 1..]).enumerate() {
                 block[i + j] = *v as f32;
             }
             at += self.city_len();

@@ -261,10 +261,12 @@ impl PyGame {
         Ok(())
     }
 
-    fn score_dict<'py>(py: Python<'py>, s: &Score) -> PyResult<Bound<'py, PyDict>> {
+    fn score_dict<'py>(py: Python<'py>, s: &Score, armada: bool) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in Score::CATEGORIES.iter().zip(s.values()) {
-            d.set_item(k, v)?;
+        // Armada's categories (naval, fleet, islands) only in games with Armada.
+        let values = s.values();
+        for i in Score::shown(armada) {
+            d.set_item(Score::CATEGORIES[i], values[i])?;
         }
         Ok(d)
     }
@@ -395,10 +397,12 @@ impl PyGame {
     }
 
     /// Each city's score sheet by category (`military`, `treasury`, `wonder`, `civilian`,
-    /// `science`, `commercial`, `guilds`, `total`); final once the game is over. In the 2-player
+    /// `science`, `commercial`, `guilds`, `edifice`, with Armada `naval`, `fleet` and `islands`,
+    /// `total`); final once the game is over. In the 2-player
     /// variant the Free City's is last.
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.game.scores().iter().map(|s| PyGame::score_dict(py, s)).collect()
+        let armada = self.game.catalog().armada.is_some();
+        self.game.scores().iter().map(|s| PyGame::score_dict(py, s, armada)).collect()
     }
 
     /// Each seat's rank (1 = winner; seats level on points and coins share the place).

@@ -82,7 +82,8 @@ const TEXT = {
   scores: ['Final scores', '最終分數'],
   military: ['Military', '軍事'], treasury: ['Coins', '金錢'], wonder: ['Wonder', '奇蹟'],
   civilian: ['Civilian', '市政'], science: ['Science', '科技'], commercial: ['Commercial', '商業'],
-  guilds: ['Guilds', '行會'], total: ['Total', '總分'], rank: ['Place', '名次'], coinsLeft: ['Coins left', '剩餘錢幣'],
+  guilds: ['Guilds', '行會'], naval: ['Naval', '海上衝突'], fleet: ['Fleet', '艦隊'], islands: ['Islands', '島嶼'],
+  total: ['Total', '總分'], rank: ['Place', '名次'], coinsLeft: ['Coins left', '剩餘錢幣'],
   rematch: ['Rematch', '再來一局'], joinRematch: ['Join the rematch', '加入再來一局'],
   record: ['Download the game record', '下載遊戲紀錄'], discardPile: ['Discard pile', '棄牌堆'],
   otherActions: ['Actions', '動作'], spectator: ['You are watching.', '你正在觀戰。'],
@@ -137,8 +138,10 @@ const zh = () => store.lang === 'zh';
 const ROMAN = ['', 'I', 'II', 'III'];
 const COLOURS = ['brown', 'grey', 'blue', 'yellow', 'red', 'green', 'purple'];
 const CATS = ['military', 'treasury', 'wonder', 'civilian', 'science', 'commercial', 'guilds'];
+// Armada's score categories (naval tokens, blue fleet VP, island VP), shown for Armada tables.
+const ARMADA_CATS = ['naval', 'fleet', 'islands'];
 const CAT_COLOURS = { military: '#b8322a', treasury: '#e8b923', wonder: '#9a4d12', civilian: '#2f6db3',
-  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96' };
+  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96', naval: '#1d4e89', fleet: '#5aa9e6', islands: '#2a9d8f' };
 
 // Resources: letter → names, colour and a distinct shape.
 const RES = {
@@ -1086,7 +1089,8 @@ class TablePage {
 
   gameOverPanel() {
     const st = this.state;
-    const cats = [...CATS, ...((st.table.expansions || []).includes('edifice') ? ['edifice'] : [])];
+    const exps = st.table.expansions || [];
+    const cats = [...CATS, ...(exps.includes('edifice') ? ['edifice'] : []), ...(exps.includes('armada') ? ARMADA_CATS : [])];
     const lines = st.scores || [];
     const v = st.view;
     const rematchId = st.table.rematch;
@@ -1112,18 +1116,19 @@ class TablePage {
             h('td', { class: 'cat-total' }, l.total), h('td', { class: 'coins-left' }, l.coins),
             h('td', { class: 'rank' }, l.rank === null || l.rank === undefined ? '–' : l.rank));
         })))),
-      h('h3', {}, t('chart')), this.chart(lines),
+      h('h3', {}, t('chart')), this.chart(lines, exps.includes('armada') ? [...CATS, ...ARMADA_CATS] : CATS),
       h('div', { class: 'after' },
         h('button', { class: 'primary', id: 'rematch', type: 'button', onclick: () => this.rematch() },
           rematchId ? t('joinRematch') : t('rematch')),
         ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record'))));
   }
 
-  // Each player's points by category as a stacked bar (negative military to the left of 0).
-  chart(lines) {
+  // Each player's points by category as a stacked bar (negative military or naval points to the
+  // left of 0).
+  chart(lines, cats = CATS) {
     const W = 640; const rowH = 26; const labelW = 110;
-    const neg = Math.max(0, ...lines.map(l => -Math.min(0, l.military)));
-    const pos = Math.max(1, ...lines.map(l => CATS.reduce((a, k) => a + Math.max(0, l[k]), 0)));
+    const neg = Math.max(0, ...lines.map(l => cats.reduce((a, k) => a - Math.min(0, l[k] || 0), 0)));
+    const pos = Math.max(1, ...lines.map(l => cats.reduce((a, k) => a + Math.max(0, l[k] || 0), 0)));
     const scale = (W - labelW - 40) / (pos + neg);
     const x0 = labelW + neg * scale;
     const height = lines.length * rowH + 30;
@@ -1131,12 +1136,16 @@ class TablePage {
       let x = x0;
       const y = i * rowH + 4;
       const bars = [];
-      if (l.military < 0) {
-        bars.push(s('rect', { x: x0 + l.military * scale, y, width: -l.military * scale, height: rowH - 8, fill: CAT_COLOURS.military, opacity: 0.6 },
-          s('title', {}, `${t('military')} ${l.military}`)));
+      let xn = x0;
+      for (const k of cats) {
+        const val = l[k] || 0;
+        if (val >= 0) continue;
+        xn += val * scale;
+        bars.push(s('rect', { x: xn, y, width: -val * scale, height: rowH - 8, fill: CAT_COLOURS[k], opacity: 0.6 },
+          s('title', {}, `${t(k)} ${val}`)));
       }
-      for (const k of CATS) {
-        const val = Math.max(0, l[k]);
+      for (const k of cats) {
+        const val = Math.max(0, l[k] || 0);
         if (!val) continue;
         bars.push(s('rect', { x, y, width: val * scale, height: rowH - 8, fill: CAT_COLOURS[k] }, s('title', {}, `${t(k)} ${l[k]}`)));
         if (val * scale > 16) bars.push(s('text', { x: x + val * scale / 2, y: y + rowH / 2 + 1, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, val));
@@ -1145,8 +1154,9 @@ class TablePage {
       return s('g', {}, s('text', { x: 4, y: y + rowH / 2 + 1, 'font-size': 12 }, this.cityLabel(i)), bars,
         s('text', { x: x + 4, y: y + rowH / 2 + 1, 'font-size': 12, 'font-weight': 700 }, l.total));
     });
-    const legend = CATS.map((k, j) => s('g', {}, s('rect', { x: labelW + j * 76, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
-      s('text', { x: labelW + j * 76 + 14, y: height - 9, 'font-size': 10 }, t(k))));
+    const step = cats.length > 7 ? 50 : 76;
+    const legend = cats.map((k, j) => s('g', {}, s('rect', { x: labelW + j * step, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
+      s('text', { x: labelW + j * step + 14, y: height - 9, 'font-size': 10 }, t(k))));
     return s('svg', { class: 'chart', id: 'score-chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chart') },
       rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
   }

@@ -127,11 +127,13 @@
 //! - Team games (000 團隊遊戲規則): ties between teams of equal totals — to decide (proposal:
 //!   the base game's tie-break on coins, summed over the team; otherwise shared).
 
+pub mod city;
 pub mod data;
 pub mod effect;
 pub mod state;
 pub mod turn;
 
+pub use city::ArmadaCity;
 pub use data::{
     ArmadaCardDef, ArmadaData, ArmadaDataError, BoardDef, CardStatus, IslandDef, IslandStatus,
     UnknownArmadaName,
