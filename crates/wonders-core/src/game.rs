@@ -26,7 +26,8 @@ use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
 use crate::armada::{self, ArmadaState};
 use crate::card::{CardId, Colour};
 use crate::catalog::{Catalog, Edition, Side, WonderId};
-use crate::city::{City, MilitaryTokens, Production};
+use crate::city::{City, Production};
+use crate::conflict;
 use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
@@ -310,6 +311,8 @@ pub struct Game {
     pub(crate) edifice: Option<EdificeState>,
     /// Shipyards, islands and island decks, when the game is played with Armada.
     pub(crate) armada: Option<Box<ArmadaState>>,
+    /// The team variant: seats 2k and 2k+1 play together ([`crate::teams`]).
+    pub(crate) teams: bool,
 }
 
 impl PartialEq for Game {
@@ -341,6 +344,7 @@ impl PartialEq for Game {
             && self.edifice == o.edifice
             && self.last_turn == o.last_turn
             && self.armada == o.armada
+            && self.teams == o.teams
     }
 }
 
@@ -482,6 +486,7 @@ impl Game {
             edifice: None,
             last_turn: (hand_size - 1) as u8,
             armada: None,
+            teams: false,
         };
         if armada {
             game.armada = Some(Box::new(armada::turn::setup(catalog, n, setup.seed)));
@@ -1516,19 +1521,9 @@ impl Game {
 
     fn end_age(&mut self) {
         let n = self.n();
-        let shields: ArrayVec<u8, MAX_PLAYERS> = (0..n).map(|s| self.cities[s].shields).collect();
-        for city in 0..n {
-            for other in [left_of(city, n), right_of(city, n)] {
-                let token = match shields[city].cmp(&shields[other]) {
-                    std::cmp::Ordering::Greater => MilitaryTokens::victory_value(self.age),
-                    std::cmp::Ordering::Less => -1,
-                    std::cmp::Ordering::Equal => 0,
-                };
-                if token != 0 {
-                    self.cities[city].tokens.add(token);
-                }
-            }
-        }
+        // Land conflicts (002 軍事衝突; teams and incursions: [`crate::conflict`]).
+        let schedule = conflict::land_conflicts(n, self.teams, &[]);
+        conflict::resolve(&schedule, &mut self.cities[..n], self.age);
         if self.age == 3 {
             self.phase = Phase::Over;
             return;

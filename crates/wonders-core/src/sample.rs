@@ -606,5 +606,6 @@ fn sample_once<R: Rng + ?Sized>(
         edifice: view.edifice,
         last_turn: LAST_TURN as u8,
         armada: None,
+        teams: false,
     })
 }
