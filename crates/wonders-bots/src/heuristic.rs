@@ -236,7 +236,7 @@ impl<'a> Ctx<'a> {
             phase: view.phase,
             hand: &view.hand,
             edifice: view.edifice,
-            armada: view.armada.as_ref().and_then(|a| Some((a.data, *a.shipyards.get(view.acting_city as usize)?))),
+            armada: view.armada.as_ref().and_then(|a| Some((a.data, a.cities.get(view.acting_city as usize)?.shipyard))),
         }
     }
 
@@ -253,7 +253,7 @@ impl<'a> Ctx<'a> {
             phase: game.phase(),
             hand: game.hand(seat),
             edifice: game.edifice().copied(),
-            armada: game.armada().map(|a| (a.data, a.shipyards[game.acting_city(seat)])),
+            armada: game.armada().map(|a| (a.data, a.cities[game.acting_city(seat)].shipyard)),
         }
     }
 

@@ -124,7 +124,14 @@ impl Setup {
             if list.iter().any(|(w, _)| w.0 as usize >= base.wonders.len()));
         // Armada with 8 players: the 8th board is Carthage, from the Edifice data (000 8人遊戲規則).
         let eighth = self.expansions.armada() && self.players == 8;
-        if self.expansions.edifice() || beyond || eighth { Catalog::extended(self.edition) } else { base }
+        let edifice = self.expansions.edifice() || beyond || eighth;
+        if self.expansions.armada() {
+            Catalog::with_builtin_armada(self.edition, edifice)
+        } else if edifice {
+            Catalog::extended(self.edition)
+        } else {
+            base
+        }
     }
 }
 
@@ -1183,6 +1190,7 @@ impl Game {
                         self.cities[city].place(self.catalog, card);
                         let coins = self.build_coins(city, card);
                         self.cities[city].coins += coins;
+                        armada::turn::built_from_discard(self, city, card);
                         (Played::BuiltDiscarded(card), coins)
                     }
                     _ => (Played::Passed, 0),
@@ -1521,8 +1529,10 @@ impl Game {
 
     fn end_age(&mut self) {
         let n = self.n();
-        // Land conflicts (002 軍事衝突; teams and incursions: [`crate::conflict`]).
-        let schedule = conflict::land_conflicts(n, self.teams, &[]);
+        // Land conflicts (002 軍事衝突; teams and incursions: [`crate::conflict`]), then
+        // Armada's naval conflict (armada.md §2.5).
+        let incursions = armada::turn::take_incursions(self);
+        let schedule = conflict::land_conflicts(n, self.teams, &incursions);
         conflict::resolve(&schedule, &mut self.cities[..n], self.age);
         if self.age == 3 {
             self.phase = Phase::Over;

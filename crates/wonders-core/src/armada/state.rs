@@ -4,7 +4,7 @@
 //! A game without Armada holds none of it (`Game::armada` is `None`), so the base game pays
 //! nothing for it.
 
-use super::{ArmadaData, BoardId, Fleet, IslandId, IslandSet, Shipyard};
+use super::{ArmadaCity, ArmadaData, BoardId, Fleet, IslandId, IslandSet};
 use crate::game::MAX_PLAYERS;
 use arrayvec::ArrayVec;
 use rand::SeedableRng;
@@ -22,10 +22,10 @@ pub type IslandDeck = ArrayVec<IslandId, DECK_MAX>;
 pub struct ArmadaState {
     /// The Armada data of the game.
     pub data: &'static ArmadaData,
-    /// Each city's shipyard: its board and the step of each ship (armada.md §2.2 item 6).
-    pub shipyards: [Shipyard; MAX_PLAYERS],
-    /// Each city's islands in play, face up (public; §2.6).
-    pub islands: [IslandSet; MAX_PLAYERS],
+    /// The catalog id of the first Armada card ([`crate::Catalog::armada_first`]).
+    pub first_card: u8,
+    /// Each city's shipyard, islands in play, Armada cards and naval tokens (all public).
+    pub cities: [ArmadaCity; MAX_PLAYERS],
     /// The three hidden island decks, by level 1–3 (index 0–2; §2.2 item 4).
     pub decks: [IslandDeck; 3],
     /// The island cards each seat has seen (the ones it was dealt in an exploration and returned
@@ -33,6 +33,8 @@ pub struct ArmadaState {
     pub seen: [IslandSet; MAX_PLAYERS],
     /// The coin losses of the current turn, applied at its step 6 (§2.4, §2.7).
     pub pending: Losses,
+    /// The incursion tokens handed out this Age, as (holder, target) (§2.8).
+    pub incursions: ArrayVec<(u8, u8), MAX_PLAYERS>,
 }
 
 /// The coin losses a turn has collected by its step 6 (armada.md §2.7): the highest tax levied
@@ -59,29 +61,35 @@ impl PartialEq for ArmadaState {
     /// Equal when on the same data and every part of the state is equal.
     fn eq(&self, o: &ArmadaState) -> bool {
         std::ptr::eq(self.data, o.data)
-            && self.shipyards == o.shipyards
-            && self.islands == o.islands
+            && self.cities == o.cities
             && self.decks == o.decks
             && self.seen == o.seen
             && self.pending == o.pending
+            && self.incursions == o.incursions
     }
 }
 
 impl Eq for ArmadaState {}
 
 impl ArmadaState {
+    /// The Armada card a catalog card is, if it is one.
+    pub fn card_of(&self, card: crate::CardId) -> Option<super::ArmadaCardId> {
+        let i = card.0.checked_sub(self.first_card)?;
+        (usize::from(i) < self.data.cards().len()).then_some(super::ArmadaCardId(i))
+    }
+
     /// The setup of §2.2 for `cities` players: the boards dealt at random (items 6; 000 says
     /// "each player takes a board"), and each level's islands shuffled into a face-down deck
     /// (item 4). It uses a random stream of its own (3), so the base game's deal from the same
     /// seed does not change.
-    pub fn new(data: &'static ArmadaData, cities: usize, seed: u64) -> ArmadaState {
+    pub fn new(data: &'static ArmadaData, first_card: u8, cities: usize, seed: u64) -> ArmadaState {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(3);
         let mut boards: Vec<BoardId> = data.boards().iter().map(|b| b.id).collect();
         boards.shuffle(&mut rng);
-        let mut shipyards = [Shipyard::new(BoardId(0)); MAX_PLAYERS];
-        for (slot, &b) in shipyards.iter_mut().zip(boards.iter()).take(cities) {
-            *slot = Shipyard::new(b);
+        let mut armada_cities = [ArmadaCity::new(BoardId(0)); MAX_PLAYERS];
+        for (slot, &b) in armada_cities.iter_mut().zip(boards.iter()).take(cities) {
+            *slot = ArmadaCity::new(b);
         }
         let mut decks: [IslandDeck; 3] = Default::default();
         for (level, deck) in (1u8..=3).zip(decks.iter_mut()) {
@@ -91,27 +99,28 @@ impl ArmadaState {
         }
         ArmadaState {
             data,
-            shipyards,
-            islands: [IslandSet::EMPTY; MAX_PLAYERS],
+            first_card,
+            cities: armada_cities,
             decks,
             seen: [IslandSet::EMPTY; MAX_PLAYERS],
             pending: Losses::default(),
+            incursions: ArrayVec::new(),
         }
     }
 
     /// The trade level of `city` (the number on its yellow ship's space; §2.7).
     pub fn trade_level(&self, city: usize) -> u8 {
-        self.shipyards[city].trade_level(self.data)
+        self.cities[city].trade_level(self.data)
     }
 
     /// Whether `city`'s ship of `fleet` can still move (below step 6; §2.3).
     pub fn can_advance(&self, city: usize, fleet: Fleet) -> bool {
-        self.shipyards[city].can_advance(fleet)
+        self.cities[city].shipyard.can_advance(fleet)
     }
 
-    /// Whether `city` holds an island whose effect matches `pred`.
-    pub fn has_island_effect(&self, city: usize, pred: impl Fn(&super::ArmadaEffect) -> bool) -> bool {
-        self.islands[city].iter().any(|i| self.data.island(i).effects.iter().any(&pred))
+    /// Whether one of `city`'s Armada cards or islands has that effect.
+    pub fn has(&self, city: usize, effect: super::ArmadaEffect) -> bool {
+        self.cities[city].has(self.data, effect)
     }
 }
 
@@ -122,10 +131,8 @@ impl ArmadaState {
 pub struct ArmadaView {
     /// The game's Armada data.
     pub data: &'static ArmadaData,
-    /// Each city's shipyard.
-    pub shipyards: ArrayVec<Shipyard, MAX_PLAYERS>,
-    /// Each city's islands in play.
-    pub islands: ArrayVec<IslandSet, MAX_PLAYERS>,
+    /// Each city's shipyard, islands, Armada cards and naval tokens.
+    pub cities: ArrayVec<ArmadaCity, MAX_PLAYERS>,
     /// Cards left in the island decks of levels 1, 2 and 3.
     pub deck_sizes: [u8; 3],
     /// The island cards this seat has seen (in play, or dealt to it in an exploration).
@@ -133,17 +140,19 @@ pub struct ArmadaView {
     /// The coin losses noted for the current turn's step 6 (public: they come from the ships
     /// and cards everyone saw move and be built).
     pub pending: Losses,
+    /// The incursion tokens handed out this Age (public).
+    pub incursions: ArrayVec<(u8, u8), MAX_PLAYERS>,
 }
 
 impl PartialEq for ArmadaView {
     /// Equal when on the same data with equal contents.
     fn eq(&self, o: &ArmadaView) -> bool {
         std::ptr::eq(self.data, o.data)
-            && self.shipyards == o.shipyards
-            && self.islands == o.islands
+            && self.cities == o.cities
             && self.deck_sizes == o.deck_sizes
             && self.seen == o.seen
             && self.pending == o.pending
+            && self.incursions == o.incursions
     }
 }
 
@@ -152,11 +161,11 @@ impl ArmadaState {
     pub fn view(&self, seat: usize, cities: usize) -> ArmadaView {
         ArmadaView {
             data: self.data,
-            shipyards: self.shipyards[..cities].iter().copied().collect(),
-            islands: self.islands[..cities].iter().copied().collect(),
+            cities: self.cities[..cities].iter().copied().collect(),
             deck_sizes: [0, 1, 2].map(|i| self.decks[i].len() as u8),
             seen: self.seen.get(seat).copied().unwrap_or_default(),
             pending: self.pending,
+            incursions: self.incursions.clone(),
         }
     }
 }

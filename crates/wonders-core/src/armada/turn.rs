@@ -43,7 +43,7 @@ pub(crate) fn check_setup(catalog: &Catalog, setup: &Setup) -> Result<(), SetupE
 /// The Armada state of a new game of `cities` players (boards, island decks; §2.2).
 pub(crate) fn setup(catalog: &'static Catalog, cities: usize, seed: u64) -> ArmadaState {
     let data = catalog.armada.as_deref().unwrap_or_else(|| super::ArmadaData::builtin());
-    ArmadaState::new(data, cities, seed)
+    ArmadaState::new(data, catalog.armada_first(), cities, seed)
 }
 
 /// The Armada cards shuffled into the Age `age` deck: [`super::dealt_per_age`] drawn at random
@@ -63,9 +63,9 @@ fn card_effects(catalog: &Catalog, card: CardId) -> &[ArmadaEffect] {
     }
 }
 
-/// Whether the city holds an island with this effect.
+/// Whether one of the city's Armada cards or islands has this effect.
 fn island_has(state: &ArmadaState, city: usize, effect: ArmadaEffect) -> bool {
-    state.has_island_effect(city, |e| *e == effect)
+    state.has(city, effect)
 }
 
 /// The free move a card gives, if any (blue Armada cards: any ship; §2.3).
@@ -89,7 +89,7 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     };
     let catalog = game.catalog;
     let c = &game.cities[city];
-    let yard = state.shipyards[city];
+    let yard = state.cities[city].shipyard;
     let data = state.data;
     let discount = island_has(state, city, ArmadaEffect::NavalDiscount);
     let market = game.market(city);
@@ -213,7 +213,7 @@ fn stage_naval_options(game: &Game, city: usize, fleet: Fleet, lost: bool, disco
         return;
     };
     let c = &game.cities[city];
-    let yard = state.shipyards[city];
+    let yard = state.cities[city].shipyard;
     let Some(stage) = game.catalog.wonder(c.wonder).stages(c.side).get(c.stages as usize) else {
         return;
     };
@@ -289,7 +289,7 @@ fn describe(a: &Action) -> String {
 /// space reached (§2.7, §10.2): its coins into `income`, its tax noted for step 6. Returns the
 /// step reached, or `None` when the ship could not move.
 fn advance(state: &mut ArmadaState, city: usize, fleet: Fleet, income: &mut [u16; MAX_PLAYERS]) -> Option<u8> {
-    let yard = &mut state.shipyards[city];
+    let yard = &mut state.cities[city].shipyard;
     if !yard.can_advance(fleet) {
         return None;
     }
@@ -316,7 +316,6 @@ fn advance(state: &mut ArmadaState, city: usize, fleet: Fleet, income: &mut [u16
 /// free moves; the green cards put the top island of their level into play; pirate cards note
 /// their piracy. Coins go into `income` (received at the end of the turn like all income).
 pub(crate) fn after_placement(game: &mut Game, acts: &[(usize, usize, Action)], income: &mut [u16; MAX_PLAYERS]) {
-    let catalog = game.catalog;
     let Some(state) = game.armada.as_deref_mut() else {
         return;
     };
@@ -349,19 +348,37 @@ pub(crate) fn after_placement(game: &mut Game, acts: &[(usize, usize, Action)], 
         if let Some(f) = naval.free_move() {
             advance(state, city, f, income);
         }
-        for e in card_effects(catalog, card) {
-            match *e {
-                ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
-                ArmadaEffect::TopIsland(level) => {
-                    if let Some(island) = state.decks.get_mut(level as usize - 1).and_then(|d| d.pop()) {
-                        state.islands[city].insert(island);
-                        for s in state.seen.iter_mut() {
-                            s.insert(island);
-                        }
+        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize);
+    }
+}
+
+/// The Armada effects of `card` as `city` builds it, from hand or from the discard pile (000
+/// 回合結算 3 and 5): the card is noted in the city's Armada cards (its lasting effects are read
+/// from there), a pirate card notes its piracy for step 6, a green card puts the top island of
+/// its level into play (no choice; an empty deck gives nothing, §10.8), an incursion card hands
+/// its token to the 2nd player on its side (§2.8).
+pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usize, card: CardId, n: usize) {
+    let Some(a) = state.card_of(card) else {
+        return;
+    };
+    state.cities[city].add_card(a);
+    let data = state.data;
+    for e in &data.card(a).effects {
+        match *e {
+            ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
+            ArmadaEffect::TopIsland(level) => {
+                if let Some(island) = state.decks.get_mut(usize::from(level).wrapping_sub(1)).and_then(|d| d.pop()) {
+                    state.cities[city].gain_island(data, island, c);
+                    for s in state.seen.iter_mut() {
+                        s.insert(island);
                     }
                 }
-                _ => {}
             }
+            ArmadaEffect::Incursion(dir) => {
+                let target = dir.target(city, n) as u8;
+                let _ = state.incursions.try_push((city as u8, target));
+            }
+            _ => {}
         }
     }
 }
@@ -399,4 +416,22 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
 /// Whether the turn has coin losses waiting for its step 6.
 pub(crate) fn losses_due(game: &Game) -> bool {
     game.armada.as_deref().is_some_and(|s| !s.pending.is_empty())
+}
+
+/// Step 5 of 000 回合結算: a card built from the discard pile has its Armada effects (never a
+/// naval construction, §2.3).
+pub(crate) fn built_from_discard(game: &mut Game, city: usize, card: CardId) {
+    let n = game.cities_n as usize;
+    if let Some(state) = game.armada.as_deref_mut() {
+        card_built(state, &mut game.cities[city], city, card, n);
+    }
+}
+
+/// The incursion tokens handed out this Age, as (holder, target), given back at its end (§2.8);
+/// empty without Armada.
+pub(crate) fn take_incursions(game: &mut Game) -> ArrayVec<(u8, u8), MAX_PLAYERS> {
+    match game.armada.as_deref_mut() {
+        Some(state) => std::mem::take(&mut state.incursions),
+        None => ArrayVec::new(),
+    }
 }
