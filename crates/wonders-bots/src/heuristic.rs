@@ -821,6 +821,8 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
             Action::DiscardBuilt { card } => -card_value(ctx, w, t, &mut me, card),
             Action::Pass => 0.0,
             Action::ChooseSide { .. } => f32::MIN,
+            Action::ChooseIsland { island, moves } => island_value(ctx, island, moves),
+            Action::StayOutOfNaval { stay_out } => stay_out_value(ctx, stay_out),
         };
         f(i, v);
     }
@@ -883,7 +885,10 @@ fn free_city_values(
                 balance(shields as f32) + 0.1
             }
             Action::Pass => 0.0,
-            Action::ChooseSide { .. } | Action::DiscardBuilt { .. } => f32::MIN,
+            Action::ChooseSide { .. }
+            | Action::DiscardBuilt { .. }
+            | Action::ChooseIsland { .. }
+            | Action::StayOutOfNaval { .. } => f32::MIN,
         };
         f(i, v);
     }
@@ -1067,4 +1072,35 @@ fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>)
         }
     }
     v
+}
+
+/// Armada: the value of keeping an island (armada.md §6): its printed points, its naval symbols
+/// and shields (worth more in later Ages), its free moves, and a flat value for the lasting
+/// powers (production, discounts, immunity, end-game points per colour or island).
+fn island_value(ctx: &Ctx, island: wonders_core::armada::IslandId, moves: u8) -> f32 {
+    use wonders_core::armada::ArmadaEffect;
+    let Some((data, _)) = ctx.armada else {
+        return 0.0;
+    };
+    let Some(def) = data.islands().get(island.0 as usize) else {
+        return 0.0;
+    };
+    let mut v = 0.0;
+    for e in &def.effects {
+        v += match *e {
+            ArmadaEffect::Base(Effect::Points(p)) => p as f32,
+            ArmadaEffect::Base(Effect::Shields(k)) => k as f32 * (0.5 + ctx.age as f32 * 0.5),
+            ArmadaEffect::Naval(k) => k as f32 * (1.0 + ctx.age as f32 * 0.5),
+            ArmadaEffect::FreeMove(_) => 1.5,
+            _ => 2.0,
+        };
+    }
+    v + moves.count_ones() as f32 * 1.5
+}
+
+/// Armada, Forgotten Port: stay out of the naval conflict when the city's fleet is weak (its
+/// war ship below step 2: it would likely take the defeat token), take part otherwise.
+fn stay_out_value(ctx: &Ctx, stay_out: bool) -> f32 {
+    let weak = ctx.armada.is_some_and(|(_, yard)| yard.step(Fleet::Red) < 2);
+    if stay_out == weak { 1.0 } else { 0.0 }
 }

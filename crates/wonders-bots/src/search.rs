@@ -250,6 +250,8 @@ fn candidates(view: &View, config: &SearchConfig, legal: &[Action]) -> Vec<(Acti
             Action::Wonder { .. } => 1,
             Action::Discard { .. } => 2,
             Action::DiscardYellow { .. } => 8,
+            Action::ChooseIsland { .. } => 9,
+            Action::StayOutOfNaval { stay_out } => 10 + *stay_out as u8,
             Action::BuildDiscarded { .. } => 3,
             Action::Pass => 4,
             Action::ChooseSide { side } => 5 + *side as u8,

@@ -535,6 +535,8 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
             "Halicarnassus: build a card from the discard pile for free".to_string()
         }
         Phase::EdificeDiscard { .. } => "the great project failed: discard a card of your city".to_string(),
+        Phase::Explore { .. } => "Armada: keep one island of your exploration".to_string(),
+        Phase::NavalOptOut { .. } => "Armada: Forgotten Port — take part in the naval conflict?".to_string(),
         _ => format!("turn {} (cards pass {})", view.turn, if view.age == 2 { "right" } else { "left" }),
     };
     say!(text, "=== Age {}, {step} — {} ===", roman(view.age), names.get(seat));
@@ -707,6 +709,20 @@ fn choice_list(text: &mut String, catalog: &Catalog, view: &View, legal: &[Actio
                 }
             }
         }
+        Phase::Explore { .. } => {
+            say!(text, "Your exploration (armada.md §2.6): keep one island; the others go back.");
+            for a in legal {
+                shown.push(*a);
+                say!(text, "  {:>2}  {}", shown.len(), armada_choice_text(catalog, a));
+            }
+        }
+        Phase::NavalOptOut { .. } => {
+            say!(text, "Forgotten Port: you may stay out of this Age's naval conflict (your strength is ignored).");
+            for a in legal {
+                shown.push(*a);
+                say!(text, "  {:>2}  {}", shown.len(), armada_choice_text(catalog, a));
+            }
+        }
         Phase::EdificeDiscard { .. } => {
             say!(text, "The Age's great project failed: choose the card of your city to discard:");
             for a in legal {
@@ -827,6 +843,36 @@ fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
         Action::BuildDiscarded { .. } => "build from the discard pile".into(),
         Action::Pass => "pass (build nothing)".into(),
         Action::ChooseSide { side } => format!("side {}", side.label(edition)),
+        Action::ChooseIsland { island, .. } => format!("keep island #{}", island.0),
+        Action::StayOutOfNaval { stay_out: true } => "stay out of the naval conflict".into(),
+        Action::StayOutOfNaval { stay_out: false } => "take part in the naval conflict".into(),
+    }
+}
+
+/// An Armada choice with the island's name, effect and its provisional mark.
+fn armada_choice_text(catalog: &Catalog, a: &Action) -> String {
+    match *a {
+        Action::ChooseIsland { island, moves } => {
+            let Some(def) = catalog.armada.as_deref().and_then(|d| d.islands().get(island.0 as usize)) else {
+                return format!("keep island #{}", island.0);
+            };
+            let mut s = format!("keep {} ({}, level {}): {}", def.name, def.zh, def.level, def.effect_text());
+            if def.provisional() {
+                s.push_str(" [provisional]");
+            }
+            let ships: Vec<&str> = wonders_core::armada::Fleet::ALL
+                .iter()
+                .filter(|&&f| moves & (1 << f as u8) != 0)
+                .map(|f| f.name())
+                .collect();
+            if !ships.is_empty() {
+                let _ = write!(s, " — free moves: {}", ships.join(", "));
+            }
+            s
+        }
+        Action::StayOutOfNaval { stay_out: true } => "stay out of the naval conflict".into(),
+        Action::StayOutOfNaval { stay_out: false } => "take part in the naval conflict".into(),
+        _ => String::new(),
     }
 }
 

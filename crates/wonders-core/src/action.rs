@@ -219,6 +219,21 @@ pub enum Action {
         /// The card, built in the city.
         card: CardId,
     },
+    /// Armada: keep this island of the ones dealt in an exploration (armada.md §2.6); `moves`
+    /// names the ships its free moves advance, one bit per [`Fleet`] (White-Surf Port: 2
+    /// different ships, Tempest Archipelago: 3; 0 for the other islands).
+    ChooseIsland {
+        /// The island kept.
+        island: crate::armada::IslandId,
+        /// The ships its free moves advance (bit `fleet as u8`).
+        moves: u8,
+    },
+    /// Armada, Forgotten Port: at this Age end, stay out of the naval conflict (`true`: the
+    /// city's strength is ignored and it takes no token) or take part (armada.md §6).
+    StayOutOfNaval {
+        /// Whether the city stays out.
+        stay_out: bool,
+    },
     /// 2nd edition: choose the side of the wonder board drawn at random.
     ChooseSide {
         /// Day (A) or Night (B).
@@ -235,7 +250,11 @@ impl Action {
             | Action::Discard { card }
             | Action::DiscardYellow { card }
             | Action::BuildDiscarded { card } => Some(card),
-            Action::Pass | Action::ChooseSide { .. } | Action::DiscardBuilt { .. } => None,
+            Action::Pass
+            | Action::ChooseSide { .. }
+            | Action::DiscardBuilt { .. }
+            | Action::ChooseIsland { .. }
+            | Action::StayOutOfNaval { .. } => None,
         }
     }
 

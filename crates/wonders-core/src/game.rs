@@ -178,6 +178,18 @@ pub enum Phase {
         /// The city (and seat) to act.
         city: u8,
     },
+    /// Armada: this city keeps one of the islands dealt to it in an exploration (armada.md
+    /// §2.6; step 4 of the turn, before any build from the discard pile).
+    Explore {
+        /// The city (and seat) to act.
+        city: u8,
+    },
+    /// Armada, Forgotten Port: this city chooses whether to take part in the Age's naval
+    /// conflict (armada.md §6; at the Age end, before the conflicts).
+    NavalOptOut {
+        /// The city (and seat) to act.
+        city: u8,
+    },
     /// The game is over.
     Over,
 }
@@ -641,7 +653,9 @@ impl Game {
             Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city } => {
                 self.controller_of(city as usize) == seat
             }
-            Phase::EdificeDiscard { city } => city as usize == seat,
+            Phase::EdificeDiscard { city } | Phase::Explore { city } | Phase::NavalOptOut { city } => {
+                city as usize == seat
+            }
             Phase::Over => false,
         }
     }
@@ -661,7 +675,9 @@ impl Game {
             (
                 Phase::PlayLastCard { city }
                 | Phase::BuildFromDiscard { city }
-                | Phase::EdificeDiscard { city },
+                | Phase::EdificeDiscard { city }
+                | Phase::Explore { city }
+                | Phase::NavalOptOut { city },
                 _,
             ) => city as usize,
             _ => seat,
@@ -821,6 +837,11 @@ impl Game {
                 out.push(Action::Pass);
             }
             Phase::EdificeDiscard { city } => edifice::discard_choices(self, city as usize, out),
+            Phase::Explore { city } => armada::turn::island_choices(self, city as usize, out),
+            Phase::NavalOptOut { .. } => {
+                out.push(Action::StayOutOfNaval { stay_out: false });
+                out.push(Action::StayOutOfNaval { stay_out: true });
+            }
             Phase::Over => {}
         }
     }
@@ -990,6 +1011,28 @@ impl Game {
                     place: "a card this penalty can take",
                 })
             }
+            (Phase::Explore { .. } | Phase::NavalOptOut { .. }, _)
+            | (_, Action::ChooseIsland { .. } | Action::StayOutOfNaval { .. }) => {
+                let mut legal = Vec::new();
+                self.legal_actions_into(seat, &mut legal);
+                if legal.contains(action) {
+                    Ok(())
+                } else {
+                    Err(ActionError::WrongKind(match self.phase {
+                        Phase::Explore { .. } => {
+                            "an exploration is under way: keep one of the islands dealt to you (with its free \
+                             moves on different ships below the top step)"
+                                .to_string()
+                        }
+                        Phase::NavalOptOut { .. } => {
+                            "Forgotten Port: choose whether to stay out of this Age's naval conflict".to_string()
+                        }
+                        _ => "islands are kept only in an exploration, and the naval conflict is left only \
+                              with Forgotten Port at an Age end"
+                            .to_string(),
+                    }))
+                }
+            }
             (Phase::EdificeDiscard { .. }, _) => Err(ActionError::WrongKind(
                 "the Age's great project failed: choose the card of your city to discard".into(),
             )),
@@ -1088,6 +1131,10 @@ impl Game {
             }
             Phase::EdificeDiscard { city } => {
                 format!("seat {city} is choosing the card to discard for the failed great project")
+            }
+            Phase::Explore { city } => format!("seat {city} is choosing an island of its exploration"),
+            Phase::NavalOptOut { city } => {
+                format!("seat {city} is choosing whether to stay out of the naval conflict (Forgotten Port)")
             }
             Phase::Over => "the game is over".into(),
         }
@@ -1212,6 +1259,18 @@ impl Game {
                 }
                 self.advance();
             }
+            Phase::Explore { city } => {
+                if let Action::ChooseIsland { island, moves } = action {
+                    armada::turn::keep_island(self, city as usize, island, moves);
+                }
+                self.advance();
+            }
+            Phase::NavalOptOut { city } => {
+                if let Action::StayOutOfNaval { stay_out } = action {
+                    armada::turn::decide_naval(self, city as usize, stay_out);
+                }
+                self.advance();
+            }
             Phase::Over => {}
         }
     }
@@ -1260,7 +1319,9 @@ impl Game {
                 Action::BuildDiscarded { .. }
                 | Action::Pass
                 | Action::ChooseSide { .. }
-                | Action::DiscardBuilt { .. } => {}
+                | Action::DiscardBuilt { .. }
+                | Action::ChooseIsland { .. }
+                | Action::StayOutOfNaval { .. } => {}
             }
         }
         // 2½. Edifice: pawns and the completion of the Age's project (crate::edifice).
@@ -1470,6 +1531,10 @@ impl Game {
         let n = self.n();
         let seats = self.players();
         loop {
+            // Armada, step 4 of the turn: explorations (armada.md §2.6).
+            if self.armada.is_some() && armada::turn::explorations(self) {
+                return;
+            }
             // Armada, step 6 of the turn: coin losses, once the builds from the discard pile
             // of the turn are done (armada.md §2.4).
             if self.picks[..n].iter().all(|&p| p == 0) && armada::turn::losses_due(self) {
@@ -1514,6 +1579,11 @@ impl Game {
                 if self.edifice.is_some() && edifice::age_end(self) {
                     return;
                 }
+                // Armada: Forgotten Port's holders choose whether to take part in the naval
+                // conflict (armada.md §6).
+                if self.armada.is_some() && armada::turn::naval_choice(self) {
+                    return;
+                }
                 self.age_end_due = false;
                 self.end_age();
                 if self.phase == Phase::Over {
@@ -1534,6 +1604,7 @@ impl Game {
         let incursions = armada::turn::take_incursions(self);
         let schedule = conflict::land_conflicts(n, self.teams, &incursions);
         conflict::resolve(&schedule, &mut self.cities[..n], self.age);
+        armada::turn::naval_conflict(self);
         if self.age == 3 {
             self.phase = Phase::Over;
             return;

@@ -148,6 +148,19 @@ pub enum WireAction {
     /// Halicarnassus: build nothing from the discard pile. (An empty struct, not a unit variant,
     /// so that unknown fields are refused here too; on the wire it is `{"type": "pass"}`.)
     Pass {},
+    /// Armada: keep this island of an exploration, its free moves on these ships.
+    ChooseIsland {
+        /// The island's working English or Chinese name.
+        island: String,
+        /// The ships its free moves advance (`red`, `yellow`, `blue`, `green`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        moves: Vec<String>,
+    },
+    /// Armada, Forgotten Port: stay out of (or take part in) this Age's naval conflict.
+    StayOutOfNaval {
+        /// Whether the city stays out.
+        stay_out: bool,
+    },
     /// 2nd edition: choose the side of the wonder board.
     ChooseSide {
         /// `A`/`B`, or `Day`/`Night`.
@@ -197,6 +210,19 @@ impl WireAction {
             Action::ChooseSide { side } => {
                 WireAction::ChooseSide { side: side.label(catalog.edition).to_string() }
             }
+            Action::ChooseIsland { island, moves } => WireAction::ChooseIsland {
+                island: catalog
+                    .armada
+                    .as_deref()
+                    .and_then(|d| d.islands().get(island.0 as usize))
+                    .map_or_else(|| format!("island #{}", island.0), |i| i.name.clone()),
+                moves: crate::armada::Fleet::ALL
+                    .iter()
+                    .filter(|&&f| moves & (1 << f as u8) != 0)
+                    .map(|f| f.name().to_string())
+                    .collect(),
+            },
+            Action::StayOutOfNaval { stay_out } => WireAction::StayOutOfNaval { stay_out },
         }
     }
 
@@ -220,7 +246,11 @@ impl WireAction {
             | WireAction::Wonder { age, .. }
             | WireAction::Discard { age, .. }
             | WireAction::BuildDiscarded { age, .. } => age.is_some(),
-            WireAction::Pass {} | WireAction::ChooseSide { .. } | WireAction::DiscardBuilt { .. } => false,
+            WireAction::Pass {}
+            | WireAction::ChooseSide { .. }
+            | WireAction::DiscardBuilt { .. }
+            | WireAction::ChooseIsland { .. }
+            | WireAction::StayOutOfNaval { .. } => false,
         };
         if explicit_age {
             return Ok(action);
@@ -242,6 +272,7 @@ impl WireAction {
             Action::Pass => Action::Pass,
             Action::ChooseSide { side } => Action::ChooseSide { side },
             Action::DiscardBuilt { card } => Action::DiscardBuilt { card },
+            other @ (Action::ChooseIsland { .. } | Action::StayOutOfNaval { .. }) => other,
         })
     }
 
@@ -292,6 +323,24 @@ impl WireAction {
             WireAction::Discard { card, age, yellow: true } => Action::DiscardYellow { card: find(card, age)? },
             WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
             WireAction::Pass {} => Action::Pass,
+            WireAction::ChooseIsland { island, moves } => {
+                let unknown = |name: &str, kind: &'static str, suggestion: Option<String>| UnknownName {
+                    kind,
+                    name: name.to_string(),
+                    suggestion,
+                    edition: catalog.edition,
+                };
+                let data = catalog.armada.as_deref().ok_or_else(|| unknown(island, "island", None))?;
+                let id = data.find_island(island).map_err(|e| unknown(island, "island", e.suggestion))?;
+                let mut mask = 0u8;
+                for m in moves {
+                    let f = crate::armada::Fleet::parse(&m.trim().to_ascii_lowercase())
+                        .ok_or_else(|| unknown(m, "fleet", Some("red, yellow, blue or green".into())))?;
+                    mask |= 1 << f as u8;
+                }
+                Action::ChooseIsland { island: id, moves: mask }
+            }
+            WireAction::StayOutOfNaval { stay_out } => Action::StayOutOfNaval { stay_out: *stay_out },
             WireAction::ChooseSide { side } => Action::ChooseSide {
                 side: Side::parse(side).ok_or_else(|| UnknownName {
                     kind: "wonder side",
@@ -565,6 +614,8 @@ impl WireView {
             Phase::PlayLastCard { city } => ("play_last_card", Some(city)),
             Phase::BuildFromDiscard { city } => ("build_from_discard", Some(city)),
             Phase::EdificeDiscard { city } => ("edifice_discard", Some(city)),
+            Phase::Explore { city } => ("explore", Some(city)),
+            Phase::NavalOptOut { city } => ("naval_opt_out", Some(city)),
             Phase::Over => ("over", None),
         };
         WireView {

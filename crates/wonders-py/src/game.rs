@@ -103,6 +103,8 @@ impl PyAction {
             Action::Wonder { .. } => "wonder",
             Action::Discard { .. } => "discard",
             Action::DiscardYellow { .. } => "discard_yellow",
+            Action::ChooseIsland { .. } => "choose_island",
+            Action::StayOutOfNaval { .. } => "stay_out_of_naval",
             Action::BuildDiscarded { .. } => "build_discarded",
             Action::Pass => "pass",
             Action::ChooseSide { .. } => "choose_side",
@@ -341,6 +343,8 @@ impl PyGame {
             Phase::PlayLastCard { .. } => "play_last_card",
             Phase::BuildFromDiscard { .. } => "build_from_discard",
             Phase::EdificeDiscard { .. } => "edifice_discard",
+            Phase::Explore { .. } => "explore",
+            Phase::NavalOptOut { .. } => "naval_opt_out",
             Phase::Over => "over",
         }
     }

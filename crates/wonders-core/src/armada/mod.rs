@@ -128,8 +128,11 @@
 //!   the base game's tie-break on coins, summed over the team; otherwise shared).
 
 pub mod city;
+pub mod coins;
 pub mod data;
 pub mod effect;
+pub mod explore;
+pub mod naval;
 pub mod state;
 pub mod turn;
 

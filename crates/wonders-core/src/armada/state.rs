@@ -35,25 +35,47 @@ pub struct ArmadaState {
     pub pending: Losses,
     /// The incursion tokens handed out this Age, as (holder, target) (§2.8).
     pub incursions: ArrayVec<(u8, u8), MAX_PLAYERS>,
+    /// The explorations due this turn, as (city, level), in the order the ships arrived (§2.6).
+    pub explore_due: ArrayVec<(u8, u8), 32>,
+    /// The exploration under way: its level, and each explorer still to choose with the cards
+    /// dealt to it.
+    pub exploring: Option<Exploration>,
+    /// Forgotten Port, this Age end: the cities that chose (bitset) and those staying out.
+    pub naval_decided: u8,
+    /// Forgotten Port: the cities staying out of this Age's naval conflict (bitset).
+    pub stay_out: u8,
+    /// The random source that reshuffles the island decks after an exploration (its own stream
+    /// of the seed).
+    pub rng: ChaCha8Rng,
 }
 
-/// The coin losses a turn has collected by its step 6 (armada.md §2.7): the highest tax levied
-/// and who levied it, and the piracies.
+/// An exploration under way (armada.md §2.6): the level explored, the explorers still to choose
+/// with the cards dealt to each, and the islands kept so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exploration {
+    /// The level explored (1–3).
+    pub level: u8,
+    /// Each explorer still to choose, with the cards dealt to it.
+    pub waiting: ArrayVec<(u8, super::explore::Dealt), MAX_PLAYERS>,
+    /// The islands kept so far.
+    pub kept: ArrayVec<IslandId, MAX_PLAYERS>,
+}
+
+/// The coin losses a turn has collected by its step 6 (armada.md §2.7): the tax each city levied
+/// (its yellow ship reached a tax space) and the piracies each resolved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Losses {
-    /// The highest tax levied this turn (0: none).
-    pub tax: u8,
-    /// The cities that levied a tax of that amount (a bitset): they pay nothing of it.
-    pub tax_by: u8,
-    /// The number of piracies of each city this turn (each costs every *other* player 1 coin per
-    /// trade level).
+    /// The highest tax each city levied this turn (0: none).
+    pub tax: [u8; MAX_PLAYERS],
+    /// The number of piracies each city resolved this turn (each costs every *other* player 1
+    /// coin per trade level).
     pub piracies: [u8; MAX_PLAYERS],
 }
 
 impl Losses {
     /// Whether nothing is owed.
     pub fn is_empty(&self) -> bool {
-        self.tax == 0 && self.piracies.iter().all(|&p| p == 0)
+        self.tax.iter().chain(&self.piracies).all(|&t| t == 0)
     }
 }
 
@@ -66,6 +88,11 @@ impl PartialEq for ArmadaState {
             && self.seen == o.seen
             && self.pending == o.pending
             && self.incursions == o.incursions
+            && self.explore_due == o.explore_due
+            && self.exploring == o.exploring
+            && self.naval_decided == o.naval_decided
+            && self.stay_out == o.stay_out
+            && self.rng == o.rng
     }
 }
 
@@ -105,6 +132,15 @@ impl ArmadaState {
             seen: [IslandSet::EMPTY; MAX_PLAYERS],
             pending: Losses::default(),
             incursions: ArrayVec::new(),
+            explore_due: ArrayVec::new(),
+            exploring: None,
+            naval_decided: 0,
+            stay_out: 0,
+            rng: {
+                let mut r = ChaCha8Rng::seed_from_u64(seed);
+                r.set_stream(5);
+                r
+            },
         }
     }
 
@@ -142,6 +178,8 @@ pub struct ArmadaView {
     pub pending: Losses,
     /// The incursion tokens handed out this Age (public).
     pub incursions: ArrayVec<(u8, u8), MAX_PLAYERS>,
+    /// The islands dealt to this seat in the exploration under way, while it chooses.
+    pub dealt: Vec<IslandId>,
 }
 
 impl PartialEq for ArmadaView {
@@ -153,6 +191,7 @@ impl PartialEq for ArmadaView {
             && self.seen == o.seen
             && self.pending == o.pending
             && self.incursions == o.incursions
+            && self.dealt == o.dealt
     }
 }
 
@@ -166,6 +205,12 @@ impl ArmadaState {
             seen: self.seen.get(seat).copied().unwrap_or_default(),
             pending: self.pending,
             incursions: self.incursions.clone(),
+            dealt: self
+                .exploring
+                .as_ref()
+                .and_then(|e| e.waiting.iter().find(|(c, _)| *c as usize == seat))
+                .map(|(_, d)| d.to_vec())
+                .unwrap_or_default(),
         }
     }
 }

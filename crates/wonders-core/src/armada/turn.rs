@@ -13,6 +13,7 @@
 //! - **resolution step 6** ([`coin_losses`]): the turn's highest tax and its piracies, once any
 //!   build from the discard pile of the turn is done.
 
+use super::coins::CoinSeat;
 use super::{ArmadaEffect, ArmadaState, Fleet, FleetChoice, Losses, TOP_STEP};
 use crate::action::{Action, Naval, Payment};
 use crate::card::CardId;
@@ -297,15 +298,10 @@ fn advance(state: &mut ArmadaState, city: usize, fleet: Fleet, income: &mut [u16
     let step = yard.steps[fleet as usize];
     let space = state.data.track(fleet, step).unwrap_or_default();
     income[city] += space.coins as u16;
-    if space.tax > 0 {
-        let p = &mut state.pending;
-        if space.tax > p.tax {
-            p.tax = space.tax;
-            p.tax_by = 0;
-        }
-        if space.tax == p.tax {
-            p.tax_by |= 1 << city;
-        }
+    let tax = &mut state.pending.tax[city];
+    *tax = (*tax).max(space.tax);
+    if space.explore > 0 {
+        let _ = state.explore_due.try_push((city as u8, space.explore));
     }
     Some(step)
 }
@@ -368,10 +364,8 @@ pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usi
             ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
             ArmadaEffect::TopIsland(level) => {
                 if let Some(island) = state.decks.get_mut(usize::from(level).wrapping_sub(1)).and_then(|d| d.pop()) {
-                    state.cities[city].gain_island(data, island, c);
-                    for s in state.seen.iter_mut() {
-                        s.insert(island);
-                    }
+                    let moves = lowest_ships(state, city, island);
+                    island_arrived(state, c, city, island, moves);
                 }
             }
             ArmadaEffect::Incursion(dir) => {
@@ -388,27 +382,24 @@ pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usi
 /// costs every *other* player 1 coin per trade level; Misty Isle's owner loses nothing; a player
 /// pays what it has (down to 0; provisional §10.9). Returns each city's loss.
 pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
-    let n = game.cities().len();
+    let n = game.cities_n as usize;
     let mut lost = [0u16; MAX_PLAYERS];
     let Some(state) = game.armada.as_deref_mut() else {
         return lost;
     };
-    let Losses { tax, tax_by, piracies } = std::mem::take(&mut state.pending);
-    for (city, slot) in lost.iter_mut().enumerate().take(n) {
-        if island_has(state, city, ArmadaEffect::NoCoinLoss) {
-            continue;
-        }
-        let trade = state.trade_level(city) as u16;
-        let mut loss = 0u16;
-        if tax > 0 && tax_by & (1 << city) == 0 {
-            loss += (tax as u16).saturating_sub(trade);
-        }
-        let others: u16 = piracies[..n].iter().enumerate().filter(|&(o, _)| o != city).map(|(_, &p)| p as u16).sum();
-        loss += others * trade;
-        let coins = &mut game.cities[city].coins;
-        let paid = loss.min(*coins);
-        *coins -= paid;
-        *slot = paid;
+    let Losses { tax, piracies } = std::mem::take(&mut state.pending);
+    let seats: ArrayVec<CoinSeat, MAX_PLAYERS> = (0..n)
+        .map(|city| CoinSeat {
+            tax: tax[city],
+            piracy: piracies[city],
+            trade: state.trade_level(city),
+            immune: state.cities[city].immune_to_coin_loss(state.data),
+            coins: game.cities[city].coins,
+        })
+        .collect();
+    super::coins::coin_losses(&seats, &mut lost[..n]);
+    for (c, &l) in game.cities[..n].iter_mut().zip(&lost) {
+        c.coins -= l;
     }
     lost
 }
@@ -434,4 +425,207 @@ pub(crate) fn take_incursions(game: &mut Game) -> ArrayVec<(u8, u8), MAX_PLAYERS
         Some(state) => std::mem::take(&mut state.incursions),
         None => ArrayVec::new(),
     }
+}
+
+/// The effects of an island coming into `city` (armada.md §2.6, §6): it goes face up into the
+/// city with its base-game effects ([`super::ArmadaCity::gain_island`]), everyone sees it, a
+/// free move of one given ship (Topaz, Amber) is made, the ships of `moves` (one bit per fleet:
+/// White-Surf Port's 2, Tempest Archipelago's 3) move, Pirate Port's piracy is noted. Coins of
+/// the spaces reached go straight to the treasury (this is after step 3: they are spendable
+/// from the next turn, like all income).
+fn island_arrived(state: &mut ArmadaState, c: &mut crate::City, city: usize, island: super::IslandId, moves: u8) {
+    let data = state.data;
+    if state.cities[city].islands.contains(island) {
+        return;
+    }
+    state.cities[city].gain_island(data, island, c);
+    for s in state.seen.iter_mut() {
+        s.insert(island);
+    }
+    let mut income = [0u16; MAX_PLAYERS];
+    for e in &data.island(island).effects {
+        match *e {
+            ArmadaEffect::FreeMove(FleetChoice::Only(f)) => {
+                advance(state, city, f, &mut income);
+            }
+            ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
+            _ => {}
+        }
+    }
+    for f in Fleet::ALL {
+        if moves & (1 << f as u8) != 0 {
+            advance(state, city, f, &mut income);
+        }
+    }
+    c.coins += income[city];
+}
+
+/// The ships an island's "free moves of k different ships" may move: every choice of
+/// `min(k, ships below the top)` different ships, as bitsets; `[0]` for an island without such
+/// moves.
+fn move_choices(state: &ArmadaState, city: usize, island: super::IslandId) -> ArrayVec<u8, 16> {
+    let mut out = ArrayVec::new();
+    let k = state
+        .data
+        .island(island)
+        .effects
+        .iter()
+        .find_map(|e| match *e {
+            ArmadaEffect::FreeMovesDistinct(k) => Some(k),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let yard = state.cities[city].shipyard;
+    let open = Fleet::ALL.iter().filter(|&&f| yard.can_advance(f)).fold(0u8, |m, &f| m | 1 << f as u8);
+    let want = (k as u32).min(open.count_ones());
+    for mask in 0u8..16 {
+        if mask & !open == 0 && mask.count_ones() == want {
+            out.push(mask);
+        }
+    }
+    out
+}
+
+/// A green card's top island (§2.6: no choice) with White-Surf or Tempest: the moves go to the
+/// lowest ships (this engine's choice: the card gives no moment to choose; the lowest ships have
+/// the most steps ahead).
+fn lowest_ships(state: &ArmadaState, city: usize, island: super::IslandId) -> u8 {
+    let yard = state.cities[city].shipyard;
+    move_choices(state, city, island)
+        .into_iter()
+        .min_by_key(|&m| Fleet::ALL.iter().filter(|&&f| m & (1 << f as u8) != 0).map(|&f| yard.step(f) as u32).sum::<u32>())
+        .unwrap_or(0)
+}
+
+/// Step 4 of 000 回合結算 (armada.md §2.6): starts the next exploration due, or waits for the
+/// next explorer of the one under way. Explorers of the same level this turn share its deck
+/// ([`super::explore::deal`]; seat order from seat 0, this engine's choice: 7 Wonders has no
+/// first player). Returns whether the game now waits for an explorer ([`Phase::Explore`]).
+pub(crate) fn explorations(game: &mut Game) -> bool {
+    let n = game.cities_n as usize;
+    let Some(state) = game.armada.as_deref_mut() else {
+        return false;
+    };
+    loop {
+        if let Some(e) = &state.exploring {
+            if let Some(&(city, _)) = e.waiting.first() {
+                game.phase = crate::game::Phase::Explore { city };
+                return true;
+            }
+            // Everyone chose: the kept islands leave the deck, the rest is reshuffled.
+            let (level, kept) = (e.level, e.kept.clone());
+            let deck = &mut state.decks[level as usize - 1];
+            let mut v = deck.to_vec();
+            super::explore::return_and_shuffle(&mut v, &kept, &mut state.rng);
+            *deck = v.into_iter().collect();
+            state.exploring = None;
+        }
+        let Some(&(_, level)) = state.explore_due.first() else {
+            return false;
+        };
+        let explorers: ArrayVec<usize, MAX_PLAYERS> = {
+            let mut v = ArrayVec::new();
+            for &(c, l) in &state.explore_due {
+                if l == level && !v.contains(&(c as usize)) {
+                    let _ = v.try_push(c as usize);
+                }
+            }
+            v
+        };
+        state.explore_due.retain(|(_, l)| *l != level);
+        let deck = &state.decks[(level as usize).clamp(1, 3) - 1];
+        let top_first: ArrayVec<super::IslandId, 32> = deck.iter().rev().copied().collect();
+        let mut dealt = [const { super::explore::Dealt::new_const() }; MAX_PLAYERS];
+        super::explore::deal(&top_first, &explorers, 0, n, &mut dealt[..explorers.len()]);
+        let mut waiting = ArrayVec::new();
+        for (i, &c) in explorers.iter().enumerate() {
+            for &card in &dealt[i] {
+                state.seen[c].insert(card);
+            }
+            if !dealt[i].is_empty() {
+                waiting.push((c as u8, dealt[i].clone()));
+            }
+        }
+        state.exploring = Some(super::state::Exploration { level, waiting, kept: ArrayVec::new() });
+    }
+}
+
+/// The legal choices of `city` in an exploration: each island dealt to it, with each choice of
+/// ships for its free moves.
+pub(crate) fn island_choices(game: &Game, city: usize, out: &mut Vec<Action>) {
+    let Some(state) = game.armada.as_deref() else {
+        return;
+    };
+    let Some((_, dealt)) = state.exploring.as_ref().and_then(|e| e.waiting.iter().find(|(c, _)| *c as usize == city))
+    else {
+        return;
+    };
+    for (i, &island) in dealt.iter().enumerate() {
+        if dealt[..i].contains(&island) {
+            continue;
+        }
+        for moves in move_choices(state, city, island) {
+            out.push(Action::ChooseIsland { island, moves });
+        }
+    }
+}
+
+/// `city` keeps `island` (checked legal) and its free moves are made.
+pub(crate) fn keep_island(game: &mut Game, city: usize, island: super::IslandId, moves: u8) {
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    if let Some(e) = state.exploring.as_mut() {
+        e.waiting.retain(|(c, _)| *c as usize != city);
+        let _ = e.kept.try_push(island);
+    }
+    island_arrived(state, &mut game.cities[city], city, island, moves);
+}
+
+/// At an Age end: the next holder of Forgotten Port who has not chosen yet whether to take part
+/// in the naval conflict; returns whether the game now waits for it ([`Phase::NavalOptOut`]).
+pub(crate) fn naval_choice(game: &mut Game) -> bool {
+    let n = game.cities_n as usize;
+    let Some(state) = game.armada.as_deref() else {
+        return false;
+    };
+    for city in 0..n {
+        if state.naval_decided & (1 << city) == 0 && state.cities[city].may_opt_out(state.data) {
+            game.phase = crate::game::Phase::NavalOptOut { city: city as u8 };
+            return true;
+        }
+    }
+    false
+}
+
+/// Notes `city`'s Forgotten Port choice.
+pub(crate) fn decide_naval(game: &mut Game, city: usize, stay_out: bool) {
+    if let Some(state) = game.armada.as_deref_mut() {
+        state.naval_decided |= 1 << city;
+        if stay_out {
+            state.stay_out |= 1 << city;
+        }
+    }
+}
+
+/// The naval conflict of the Age end, after the land conflicts (armada.md §2.5;
+/// [`super::naval::naval_conflict`]): each city's token of the Age is noted in its
+/// [`super::ArmadaCity::naval`]. Forgotten Port's choices are then forgotten.
+pub(crate) fn naval_conflict(game: &mut Game) {
+    let n = game.cities_n as usize;
+    let age = game.age;
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    let strength: ArrayVec<u8, MAX_PLAYERS> = (0..n).map(|c| state.cities[c].naval_strength(state.data)).collect();
+    let part: ArrayVec<bool, MAX_PLAYERS> = (0..n).map(|c| state.stay_out & (1 << c) == 0).collect();
+    let mut out = [0i8; MAX_PLAYERS];
+    super::naval::naval_conflict(age, &strength, &part, &mut out[..n]);
+    for c in 0..n {
+        if let Some(slot) = state.cities[c].naval.get_mut(age as usize - 1) {
+            *slot = out[c];
+        }
+    }
+    state.naval_decided = 0;
+    state.stay_out = 0;
 }
