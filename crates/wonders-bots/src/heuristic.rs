@@ -236,7 +236,10 @@ impl<'a> Ctx<'a> {
             phase: view.phase,
             hand: &view.hand,
             edifice: view.edifice,
-            armada: view.armada.as_ref().and_then(|a| Some((a.data, a.cities.get(view.acting_city as usize)?.shipyard))),
+            armada: view
+                .armada
+                .as_ref()
+                .and_then(|a| Some((a.data, a.cities.get(view.acting_city as usize)?.shipyard))),
         }
     }
 
@@ -797,7 +800,9 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
         let v = match *a {
             Action::Build { card, pay, naval } => {
                 let cv = values.get_or(card, || card_value(ctx, w, t, &mut me, card));
-                cv - pay_cost(ctx, w, &me, &pay) + deny_of(card) + naval_value(ctx, naval.construction(), naval.free_move())
+                cv - pay_cost(ctx, w, &me, &pay)
+                    + deny_of(card)
+                    + naval_value(ctx, naval.construction(), naval.free_move())
             }
             Action::Wonder { card, pay, extra } => {
                 let alt = extra.alternative() as usize;
@@ -1044,7 +1049,10 @@ mod tests {
         game.set_hand(0, &[altar, pawnshop]);
         let legal = game.legal_actions(0);
         let a = HeuristicBot::new().choose(&game.view(0), &legal);
-        assert_eq!(a, Action::Build { card: pawnshop, pay: Payment::default(), naval: wonders_core::Naval::NONE });
+        assert_eq!(
+            a,
+            Action::Build { card: pawnshop, pay: Payment::default(), naval: wonders_core::Naval::NONE }
+        );
     }
 }
 

@@ -717,7 +717,10 @@ fn choice_list(text: &mut String, catalog: &Catalog, view: &View, legal: &[Actio
             }
         }
         Phase::NavalOptOut { .. } => {
-            say!(text, "Forgotten Port: you may stay out of this Age's naval conflict (your strength is ignored).");
+            say!(
+                text,
+                "Forgotten Port: you may stay out of this Age's naval conflict (your strength is ignored)."
+            );
             for a in legal {
                 shown.push(*a);
                 say!(text, "  {:>2}  {}", shown.len(), armada_choice_text(catalog, a));

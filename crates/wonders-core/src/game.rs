@@ -430,7 +430,8 @@ impl Game {
             }
             if free_city || setup.players > 7 {
                 return Err(SetupError::Expansion(
-                    "Edifice plays with 3 to 7 players (its pawn table covers 3 to 7, edifice.md §5.1)".into(),
+                    "Edifice plays with 3 to 7 players (its pawn table covers 3 to 7, edifice.md §5.1)"
+                        .into(),
                 ));
             }
         }
@@ -462,7 +463,7 @@ impl Game {
                 // with 8 players all 9, 000 8人遊戲規則).
                 let mut guilds = catalog.guilds();
                 guilds.shuffle(&mut rng);
-                deck.extend(guilds.into_iter().take(n + 2));
+                deck.extend(guilds.into_iter().take(n.min(7) + 2));
             }
             if armada {
                 deck.extend(armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng));
@@ -913,7 +914,11 @@ impl Game {
                         });
                     }
                     if free_build && (def.coins > 0 || !def.cost.is_empty()) {
-                        out.push(Action::Build { card, pay: Payment::free(FreeBy::FreeBuild), naval: Naval::NONE });
+                        out.push(Action::Build {
+                            card,
+                            pay: Payment::free(FreeBy::FreeBuild),
+                            naval: Naval::NONE,
+                        });
                     }
                 }
             }
@@ -1281,7 +1286,8 @@ impl Game {
         let n = self.n();
         let mut income = [0u16; MAX_PLAYERS];
         self.log.clear();
-        let turn = if matches!(self.phase, Phase::PlayLastCard { .. }) { self.last_turn + 1 } else { self.turn };
+        let turn =
+            if matches!(self.phase, Phase::PlayLastCard { .. }) { self.last_turn + 1 } else { self.turn };
         // 1. Payments leave the treasuries; cards leave the hands (and each seat remembers the
         // cards it used).
         for &(city, hand_owner, action) in acts {

@@ -199,7 +199,9 @@ impl WireAction {
                 naval: extra.naval().map(|f| f.name().to_string()),
             },
             Action::DiscardBuilt { card } => WireAction::DiscardBuilt { card: name(card), age: age(card) },
-            Action::Discard { card } => WireAction::Discard { card: name(card), age: age(card), yellow: false },
+            Action::Discard { card } => {
+                WireAction::Discard { card: name(card), age: age(card), yellow: false }
+            }
             Action::DiscardYellow { card } => {
                 WireAction::Discard { card: name(card), age: age(card), yellow: true }
             }
@@ -282,25 +284,31 @@ impl WireAction {
             let id = catalog.find_card(card)?;
             Ok(age.and_then(|a| catalog.find_card_in_age(card, a)).unwrap_or(id))
         };
-        let fleet = |f: &Option<String>| -> Result<Option<crate::armada::Fleet>, UnknownName> {
-            match f {
-                None => Ok(None),
-                Some(s) => crate::armada::Fleet::parse(&s.trim().to_ascii_lowercase()).map(Some).ok_or_else(|| {
-                    UnknownName {
-                        kind: "fleet",
-                        name: s.clone(),
-                        suggestion: Some("red, yellow, blue or green".into()),
-                        edition: catalog.edition,
-                    }
-                }),
-            }
-        };
+        let fleet =
+            |f: &Option<String>| -> Result<Option<crate::armada::Fleet>, UnknownName> {
+                match f {
+                    None => Ok(None),
+                    Some(s) => crate::armada::Fleet::parse(&s.trim().to_ascii_lowercase())
+                        .map(Some)
+                        .ok_or_else(|| UnknownName {
+                            kind: "fleet",
+                            name: s.clone(),
+                            suggestion: Some("red, yellow, blue or green".into()),
+                            edition: catalog.edition,
+                        }),
+                }
+            };
         Ok(match self {
             WireAction::Build { card, age, left, right, bank, free, naval, free_move } => {
                 let id = find(card, age)?;
                 let pay = match free {
                     // A free card still pays its naval construction (armada.md §2.3).
-                    Some(f) => Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: Some((*f).into()) },
+                    Some(f) => Payment {
+                        left: *left,
+                        right: *right,
+                        bank: bank.unwrap_or(0),
+                        free: Some((*f).into()),
+                    },
                     None => Payment {
                         left: *left,
                         right: *right,
@@ -310,17 +318,27 @@ impl WireAction {
                 };
                 Action::Build { card: id, pay, naval: Naval::new(fleet(naval)?, fleet(free_move)?) }
             }
-            WireAction::Wonder { card, age, left, right, take_part, bank, second_effect, pawn_age, naval } => {
-                Action::Wonder {
-                    card: find(card, age)?,
-                    pay: Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: None },
-                    extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0))
-                        .with_naval(fleet(naval)?),
-                }
-            }
+            WireAction::Wonder {
+                card,
+                age,
+                left,
+                right,
+                take_part,
+                bank,
+                second_effect,
+                pawn_age,
+                naval,
+            } => Action::Wonder {
+                card: find(card, age)?,
+                pay: Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: None },
+                extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0))
+                    .with_naval(fleet(naval)?),
+            },
             WireAction::DiscardBuilt { card, age } => Action::DiscardBuilt { card: find(card, age)? },
             WireAction::Discard { card, age, yellow: false } => Action::Discard { card: find(card, age)? },
-            WireAction::Discard { card, age, yellow: true } => Action::DiscardYellow { card: find(card, age)? },
+            WireAction::Discard { card, age, yellow: true } => {
+                Action::DiscardYellow { card: find(card, age)? }
+            }
             WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
             WireAction::Pass {} => Action::Pass,
             WireAction::ChooseIsland { island, moves } => {

@@ -3,8 +3,8 @@
 
 use wonders_core::edifice::{BUILTIN, EdificeEvent, Outcome, ProjectId};
 use wonders_core::score::score_city;
-use wonders_core::{Naval, 
-    Action, ActionError, CardId, Catalog, Edition, Expansions, Game, Payment, Phase, Played, Setup,
+use wonders_core::{
+    Action, ActionError, CardId, Catalog, Edition, Expansions, Game, Naval, Payment, Phase, Played, Setup,
     SetupError, Side, StageExtra, WonderDeal,
 };
 

@@ -1,8 +1,8 @@
 //! The 1st edition's 2-player variant with the Free City (002 2人變體規則; base-1e.md §5).
 
-use wonders_core::{Naval, 
-    Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Played, Record, Setup, Side,
-    WonderDeal,
+use wonders_core::{
+    Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Naval, Payment, Phase, Played, Record,
+    Setup, Side, WonderDeal,
 };
 
 fn cat() -> &'static Catalog {
@@ -140,7 +140,10 @@ fn the_free_city_must_build_a_chained_card_free() {
     g.submit(holder, Action::Discard { card: own }).unwrap();
     let with_library: Vec<Action> =
         g.legal_actions(holder).into_iter().filter(|a| a.card() == Some(library)).collect();
-    assert_eq!(with_library, vec![Action::Build { card: library, pay: Payment::free(FreeBy::Chain), naval: Naval::NONE }]);
+    assert_eq!(
+        with_library,
+        vec![Action::Build { card: library, pay: Payment::free(FreeBy::Chain), naval: Naval::NONE }]
+    );
 }
 
 #[test]
@@ -207,7 +210,11 @@ fn the_free_city_pays_for_its_purchases_from_its_own_coins() {
     g.set_hand(0, &[altar, barracks, card("Press", 1)]);
     g.set_hand(1, &[theater, card("Loom", 1)]);
     g.submit(0, Action::Build { card: altar, pay: Payment::default(), naval: Naval::NONE }).unwrap();
-    let buy = Action::Build { card: barracks, pay: Payment { left: 0, right: 2, bank: 0, free: None }, naval: Naval::NONE };
+    let buy = Action::Build {
+        card: barracks,
+        pay: Payment { left: 0, right: 2, bank: 0, free: None },
+        naval: Naval::NONE,
+    };
     assert!(g.legal_actions(0).contains(&buy));
     g.submit(0, buy).unwrap();
     g.submit(1, Action::Build { card: theater, pay: Payment::default(), naval: Naval::NONE }).unwrap();

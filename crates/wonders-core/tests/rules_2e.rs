@@ -1,8 +1,9 @@
 //! The 2nd-edition rules (004 and edition-2e.md), case by case.
 
 use wonders_core::score::score_city;
-use wonders_core::{Naval, 
-    Action, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Setup, Side, StageExtra, WonderDeal,
+use wonders_core::{
+    Action, CardId, Catalog, Edition, FreeBy, Game, Naval, Payment, Phase, Setup, Side, StageExtra,
+    WonderDeal,
 };
 
 fn cat() -> &'static Catalog {
@@ -212,8 +213,14 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
     assert_eq!(g.phase(), Phase::PlayLastCard { city: 0 });
     assert!(g.city(1).built.contains(pool));
     assert!(payments(&g, 0, tower).is_empty(), "the Clay Pool was built this turn");
-    let err =
-        g.submit(0, Action::Build { card: tower, pay: Payment { left: 2, right: 0, bank: 0, free: None }, naval: Naval::NONE });
+    let err = g.submit(
+        0,
+        Action::Build {
+            card: tower,
+            pay: Payment { left: 2, right: 0, bank: 0, free: None },
+            naval: Naval::NONE,
+        },
+    );
     assert!(err.is_err());
     // The same purchase in the 1st edition is allowed (the rule is new in the 2nd edition).
     let first = Catalog::get(Edition::First);

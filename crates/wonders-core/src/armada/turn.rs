@@ -123,16 +123,23 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                 if c.coins < bank || bank > u8::MAX as u16 {
                     continue;
                 }
-                payment::solve_with_naval(&market, &need, &cost.resources, discount, c.coins - bank, &mut opts);
+                payment::solve_with_naval(
+                    &market,
+                    &need,
+                    &cost.resources,
+                    discount,
+                    c.coins - bank,
+                    &mut opts,
+                );
                 for &(left, right) in &opts {
                     let pay = Payment { left, right, bank: bank as u8, free: pay.free };
                     out.push(Action::Build { card, pay, naval: Naval::new(Some(fleet), None) });
                 }
             }
             Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
-                let earlier = out[..i]
-                    .iter()
-                    .any(|a| matches!(*a, Action::Wonder { card: k, extra: e, .. } if k == card && e == extra));
+                let earlier = out[..i].iter().any(
+                    |a| matches!(*a, Action::Wonder { card: k, extra: e, .. } if k == card && e == extra),
+                );
                 if earlier {
                     continue;
                 }
@@ -208,7 +215,14 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
 
 /// The Pareto-minimal payments of `city`'s next stage plus the next step of `fleet`, as one
 /// purchase (free naval step with Lost Isle).
-fn stage_naval_options(game: &Game, city: usize, fleet: Fleet, lost: bool, discount: bool, out: &mut Options) {
+fn stage_naval_options(
+    game: &Game,
+    city: usize,
+    fleet: Fleet,
+    lost: bool,
+    discount: bool,
+    out: &mut Options,
+) {
     out.clear();
     let Some(state) = game.armada.as_deref() else {
         return;
@@ -289,7 +303,12 @@ fn describe(a: &Action) -> String {
 /// Moves `city`'s ship of `fleet` one step (a ship on the top step stays; §2.3) and resolves the
 /// space reached (§2.7, §10.2): its coins into `income`, its tax noted for step 6. Returns the
 /// step reached, or `None` when the ship could not move.
-fn advance(state: &mut ArmadaState, city: usize, fleet: Fleet, income: &mut [u16; MAX_PLAYERS]) -> Option<u8> {
+fn advance(
+    state: &mut ArmadaState,
+    city: usize,
+    fleet: Fleet,
+    income: &mut [u16; MAX_PLAYERS],
+) -> Option<u8> {
     let yard = &mut state.cities[city].shipyard;
     if !yard.can_advance(fleet) {
         return None;
@@ -311,7 +330,11 @@ fn advance(state: &mut ArmadaState, city: usize, fleet: Fleet, income: &mut [u16
 /// coins and note their taxes; Wondrous Port pays 1 coin per naval construction; the cards'
 /// free moves; the green cards put the top island of their level into play; pirate cards note
 /// their piracy. Coins go into `income` (received at the end of the turn like all income).
-pub(crate) fn after_placement(game: &mut Game, acts: &[(usize, usize, Action)], income: &mut [u16; MAX_PLAYERS]) {
+pub(crate) fn after_placement(
+    game: &mut Game,
+    acts: &[(usize, usize, Action)],
+    income: &mut [u16; MAX_PLAYERS],
+) {
     let Some(state) = game.armada.as_deref_mut() else {
         return;
     };
@@ -363,7 +386,9 @@ pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usi
         match *e {
             ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
             ArmadaEffect::TopIsland(level) => {
-                if let Some(island) = state.decks.get_mut(usize::from(level).wrapping_sub(1)).and_then(|d| d.pop()) {
+                if let Some(island) =
+                    state.decks.get_mut(usize::from(level).wrapping_sub(1)).and_then(|d| d.pop())
+                {
                     let moves = lowest_ships(state, city, island);
                     island_arrived(state, c, city, island, moves);
                 }
@@ -433,7 +458,13 @@ pub(crate) fn take_incursions(game: &mut Game) -> ArrayVec<(u8, u8), MAX_PLAYERS
 /// White-Surf Port's 2, Tempest Archipelago's 3) move, Pirate Port's piracy is noted. Coins of
 /// the spaces reached go straight to the treasury (this is after step 3: they are spendable
 /// from the next turn, like all income).
-fn island_arrived(state: &mut ArmadaState, c: &mut crate::City, city: usize, island: super::IslandId, moves: u8) {
+fn island_arrived(
+    state: &mut ArmadaState,
+    c: &mut crate::City,
+    city: usize,
+    island: super::IslandId,
+    moves: u8,
+) {
     let data = state.data;
     if state.cities[city].islands.contains(island) {
         return;
@@ -493,7 +524,9 @@ fn lowest_ships(state: &ArmadaState, city: usize, island: super::IslandId) -> u8
     let yard = state.cities[city].shipyard;
     move_choices(state, city, island)
         .into_iter()
-        .min_by_key(|&m| Fleet::ALL.iter().filter(|&&f| m & (1 << f as u8) != 0).map(|&f| yard.step(f) as u32).sum::<u32>())
+        .min_by_key(|&m| {
+            Fleet::ALL.iter().filter(|&&f| m & (1 << f as u8) != 0).map(|&f| yard.step(f) as u32).sum::<u32>()
+        })
         .unwrap_or(0)
 }
 
@@ -556,7 +589,8 @@ pub(crate) fn island_choices(game: &Game, city: usize, out: &mut Vec<Action>) {
     let Some(state) = game.armada.as_deref() else {
         return;
     };
-    let Some((_, dealt)) = state.exploring.as_ref().and_then(|e| e.waiting.iter().find(|(c, _)| *c as usize == city))
+    let Some((_, dealt)) =
+        state.exploring.as_ref().and_then(|e| e.waiting.iter().find(|(c, _)| *c as usize == city))
     else {
         return;
     };
@@ -617,7 +651,8 @@ pub(crate) fn naval_conflict(game: &mut Game) {
     let Some(state) = game.armada.as_deref_mut() else {
         return;
     };
-    let strength: ArrayVec<u8, MAX_PLAYERS> = (0..n).map(|c| state.cities[c].naval_strength(state.data)).collect();
+    let strength: ArrayVec<u8, MAX_PLAYERS> =
+        (0..n).map(|c| state.cities[c].naval_strength(state.data)).collect();
     let part: ArrayVec<bool, MAX_PLAYERS> = (0..n).map(|c| state.stay_out & (1 << c) == 0).collect();
     let mut out = [0i8; MAX_PLAYERS];
     super::naval::naval_conflict(age, &strength, &part, &mut out[..n]);
