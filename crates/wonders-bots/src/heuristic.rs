@@ -984,6 +984,63 @@ fn penalty_cost(ctx: &Ctx, p: &Persp, penalty: Penalty, debt: u8) -> f32 {
     }
 }
 
+/// Armada: the value, in points, of moving the acting city's ships one step each (a naval
+/// construction, then a free move): the blue track's points, the red and other spaces' naval
+/// strength toward the naval majority (worth more in later Ages, armada.md §2.5), the yellow
+/// track's trade level, coins and tax, and an exploration (about an island's worth, 3 points).
+fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>) -> f32 {
+    let Some((data, mut yard)) = ctx.armada else {
+        return 0.0;
+    };
+    let mut v = 0.0;
+    for f in [construction, free_move].into_iter().flatten() {
+        if !yard.can_advance(f) {
+            continue;
+        }
+        let (from, to) = (yard.space(data, f), data.track(f, yard.step(f) + 1).unwrap_or_default());
+        yard.steps[f as usize] += 1;
+        v += to.points as f32 - from.points as f32;
+        v += (to.naval as f32 - from.naval as f32) * (1.0 + ctx.age as f32);
+        v += (to.trade as f32 - from.trade as f32) * 1.5;
+        v += to.coins as f32 / 3.0 + to.tax as f32 * 0.4 * (ctx.n() as f32 - 1.0) / 3.0;
+        if to.explore > 0 {
+            v += 3.0;
+        }
+    }
+    v
+}
+
+/// Armada: the value of keeping an island (armada.md §6): its printed points, its naval symbols
+/// and shields (worth more in later Ages), its free moves, and a flat value for the lasting
+/// powers (production, discounts, immunity, end-game points per colour or island).
+fn island_value(ctx: &Ctx, island: wonders_core::armada::IslandId, moves: u8) -> f32 {
+    use wonders_core::armada::ArmadaEffect;
+    let Some((data, _)) = ctx.armada else {
+        return 0.0;
+    };
+    let Some(def) = data.islands().get(island.0 as usize) else {
+        return 0.0;
+    };
+    let mut v = 0.0;
+    for e in &def.effects {
+        v += match *e {
+            ArmadaEffect::Base(Effect::Points(p)) => p as f32,
+            ArmadaEffect::Base(Effect::Shields(k)) => k as f32 * (0.5 + ctx.age as f32 * 0.5),
+            ArmadaEffect::Naval(k) => k as f32 * (1.0 + ctx.age as f32 * 0.5),
+            ArmadaEffect::FreeMove(_) => 1.5,
+            _ => 2.0,
+        };
+    }
+    v + moves.count_ones() as f32 * 1.5
+}
+
+/// Armada, Forgotten Port: stay out of the naval conflict when the city's fleet is weak (its
+/// war ship below step 2: it would likely take the defeat token), take part otherwise.
+fn stay_out_value(ctx: &Ctx, stay_out: bool) -> f32 {
+    let weak = ctx.armada.is_some_and(|(_, yard)| yard.step(Fleet::Red) < 2);
+    if stay_out == weak { 1.0 } else { 0.0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1054,61 +1111,4 @@ mod tests {
             Action::Build { card: pawnshop, pay: Payment::default(), naval: wonders_core::Naval::NONE }
         );
     }
-}
-
-/// Armada: the value, in points, of moving the acting city's ships one step each (a naval
-/// construction, then a free move): the blue track's points, the red and other spaces' naval
-/// strength toward the naval majority (worth more in later Ages, armada.md §2.5), the yellow
-/// track's trade level, coins and tax, and an exploration (about an island's worth, 3 points).
-fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>) -> f32 {
-    let Some((data, mut yard)) = ctx.armada else {
-        return 0.0;
-    };
-    let mut v = 0.0;
-    for f in [construction, free_move].into_iter().flatten() {
-        if !yard.can_advance(f) {
-            continue;
-        }
-        let (from, to) = (yard.space(data, f), data.track(f, yard.step(f) + 1).unwrap_or_default());
-        yard.steps[f as usize] += 1;
-        v += to.points as f32 - from.points as f32;
-        v += (to.naval as f32 - from.naval as f32) * (1.0 + ctx.age as f32);
-        v += (to.trade as f32 - from.trade as f32) * 1.5;
-        v += to.coins as f32 / 3.0 + to.tax as f32 * 0.4 * (ctx.n() as f32 - 1.0) / 3.0;
-        if to.explore > 0 {
-            v += 3.0;
-        }
-    }
-    v
-}
-
-/// Armada: the value of keeping an island (armada.md §6): its printed points, its naval symbols
-/// and shields (worth more in later Ages), its free moves, and a flat value for the lasting
-/// powers (production, discounts, immunity, end-game points per colour or island).
-fn island_value(ctx: &Ctx, island: wonders_core::armada::IslandId, moves: u8) -> f32 {
-    use wonders_core::armada::ArmadaEffect;
-    let Some((data, _)) = ctx.armada else {
-        return 0.0;
-    };
-    let Some(def) = data.islands().get(island.0 as usize) else {
-        return 0.0;
-    };
-    let mut v = 0.0;
-    for e in &def.effects {
-        v += match *e {
-            ArmadaEffect::Base(Effect::Points(p)) => p as f32,
-            ArmadaEffect::Base(Effect::Shields(k)) => k as f32 * (0.5 + ctx.age as f32 * 0.5),
-            ArmadaEffect::Naval(k) => k as f32 * (1.0 + ctx.age as f32 * 0.5),
-            ArmadaEffect::FreeMove(_) => 1.5,
-            _ => 2.0,
-        };
-    }
-    v + moves.count_ones() as f32 * 1.5
-}
-
-/// Armada, Forgotten Port: stay out of the naval conflict when the city's fleet is weak (its
-/// war ship below step 2: it would likely take the defeat token), take part otherwise.
-fn stay_out_value(ctx: &Ctx, stay_out: bool) -> f32 {
-    let weak = ctx.armada.is_some_and(|(_, yard)| yard.step(Fleet::Red) < 2);
-    if stay_out == weak { 1.0 } else { 0.0 }
 }

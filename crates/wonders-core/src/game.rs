@@ -418,7 +418,7 @@ impl Game {
             return Err(SetupError::TwoPlayers(catalog.edition));
         }
         let armada = setup.expansions.armada();
-        if !(2..=7).contains(&setup.players) && !(armada && setup.players == 8) {
+        if !((2..=7).contains(&setup.players) || armada && setup.players == 8) {
             return Err(SetupError::Players(setup.players));
         }
         if armada {

@@ -656,9 +656,9 @@ pub(crate) fn naval_conflict(game: &mut Game) {
     let part: ArrayVec<bool, MAX_PLAYERS> = (0..n).map(|c| state.stay_out & (1 << c) == 0).collect();
     let mut out = [0i8; MAX_PLAYERS];
     super::naval::naval_conflict(age, &strength, &part, &mut out[..n]);
-    for c in 0..n {
-        if let Some(slot) = state.cities[c].naval.get_mut(age as usize - 1) {
-            *slot = out[c];
+    for (city, &token) in state.cities[..n].iter_mut().zip(&out) {
+        if let Some(slot) = city.naval.get_mut(age as usize - 1) {
+            *slot = token;
         }
     }
     state.naval_decided = 0;
