@@ -122,11 +122,11 @@ impl Setup {
         let base = Catalog::get(self.edition);
         let beyond = matches!(&self.wonders, WonderDeal::Chosen(list)
             if list.iter().any(|(w, _)| w.0 as usize >= base.wonders.len()));
-        // Armada with 8 players: the 8th board is Carthage, from the Edifice data (000 8人遊戲規則).
-        let eighth = self.expansions.armada() && self.players == 8;
-        let edifice = self.expansions.edifice() || beyond || eighth;
+        let edifice = self.expansions.edifice() || beyond;
         if self.expansions.armada() {
-            Catalog::with_builtin_armada(self.edition, edifice)
+            // Always with the Edifice boards, so that every Armada game of an edition has one
+            // catalog (they are dealt only with Edifice or 8 players).
+            Catalog::with_builtin_armada(self.edition, true)
         } else if edifice {
             Catalog::extended(self.edition)
         } else {
