@@ -54,6 +54,10 @@ enum Command {
         /// and the participation cost are paid together.
         #[arg(long, value_name = "AGE", requires = "stage")]
         take_part: Option<u8>,
+        /// Armada: also answer with the naval construction (the card colour's fleet, or the
+        /// board's wonder fleet for --stage), paid together with the card or stage.
+        #[arg(long, conflicts_with = "take_part")]
+        naval: bool,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -79,8 +83,8 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Score { file, json } => table::score(&file, json),
-        Command::Cost { file, player, card, stage, take_part, json } => {
-            table::cost(&file, player, card.as_deref(), stage, take_part, json)
+        Command::Cost { file, player, card, stage, take_part, naval, json } => {
+            table::cost(&file, player, card.as_deref(), stage, take_part, naval, json)
         }
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Serve(args) => serve::run(&args),

@@ -70,7 +70,9 @@ pub(crate) fn parse_expansions(s: &str) -> Result<Expansions, String> {
 /// Whether a data file's text is Armada data (its `boards` and `[[islands]]` tables) rather than
 /// Edifice data.
 fn is_armada_file(text: &str) -> bool {
-    text.lines().map(str::trim).any(|l| l == "[[islands]]" || l.starts_with("boards =") || l.starts_with("boards="))
+    text.lines()
+        .map(str::trim)
+        .any(|l| l == "[[islands]]" || l.starts_with("boards =") || l.starts_with("boards="))
 }
 
 impl ExpansionArgs {
@@ -107,9 +109,9 @@ impl ExpansionArgs {
             });
         }
         let mut catalog = match &edifice_text {
-            Some((path, text)) => {
-                Catalog::get(edition).with_edifice_toml(text).map_err(|e| format!("{}: {e}", path.display()))?
-            }
+            Some((path, text)) => Catalog::get(edition)
+                .with_edifice_toml(text)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
             None if edifice || armada => Catalog::extended(edition).clone(),
             None => Catalog::get(edition).clone(),
         };
@@ -525,9 +527,10 @@ mod tests {
         ];
         assert_eq!(want.len(), runs.len(), "pinned runs");
         for (t, &(points, wins)) in runs.iter().zip(want) {
-            // The pinned sums predate the `edifice` category (index 7), always 0 here.
-            assert_eq!(t.points[7], 0);
-            let without_edifice: Vec<i64> = t.points[..7].iter().chain(&t.points[8..]).copied().collect();
+            // The pinned sums predate the `edifice` category (index 7) and Armada's `naval`,
+            // `fleet` and `islands` (8–10), always 0 here.
+            assert_eq!(t.points[7..11], [0; 4]);
+            let without_edifice: Vec<i64> = t.points[..7].iter().chain(&t.points[11..]).copied().collect();
             assert_eq!(without_edifice, points);
             assert_eq!(t.wins, wins);
         }

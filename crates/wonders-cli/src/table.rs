@@ -40,7 +40,8 @@ struct ScoreRow<'a> {
 #[derive(Serialize)]
 struct ScoreJson<'a> {
     players: Vec<ScoreRow<'a>>,
-    /// Set when the table plays Edifice: its project values are provisional (edifice.md §5).
+    /// Set when the table plays Edifice or Armada: some of their values are provisional
+    /// (edifice.md §5, armada.md §10).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     provisional: bool,
 }
@@ -49,6 +50,18 @@ struct ScoreJson<'a> {
 #[derive(Serialize)]
 struct CostJson<'a> {
     options: &'a [CostOption],
+    /// Armada (`--naval`): the same construction with its naval construction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    naval: Option<NavalJson<'a>>,
+}
+
+/// The naval part of `cost --naval --json`.
+#[derive(Serialize)]
+struct NavalJson<'a> {
+    what: &'a str,
+    options: &'a [CostOption],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
 }
 
 /// `wonders score FILE|- [--json]`: every player's score sheet and rank.
@@ -82,11 +95,16 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
                 free_city: table.free_city() == Some(i),
             })
             .collect();
-        to_json(&ScoreJson { players, provisional: table.expansions().edifice() })?
+        to_json(&ScoreJson { players, provisional: table.expansions().edifice() || armada })?
     } else {
         let mut text = score_text(&table, &scores, &ranks);
         if table.expansions().edifice() {
             text.push_str("edifice: project rewards and debt use provisional values (edifice.md §5)\n");
+        }
+        if armada {
+            text.push_str(
+                "armada: shipyard costs, most track values and card costs are provisional (armada.md §10)\n",
+            );
         }
         text
     };
@@ -101,6 +119,7 @@ pub fn cost(
     card: Option<&str>,
     stage: bool,
     take_part: Option<u8>,
+    naval: bool,
     json: bool,
 ) -> Result<(), String> {
     let target = match (card, stage, take_part) {
@@ -111,10 +130,28 @@ pub fn cost(
     };
     let table = load(path)?;
     let answer = table.cost(player, &target).map_err(|e| e.to_string())?;
+    let with_naval = match (naval, &target) {
+        (false, _) => None,
+        (true, Target::Card(name)) => Some(table.cost(player, &Target::CardWithNaval(name.clone()))),
+        (true, _) => Some(table.cost(player, &Target::StageWithNaval)),
+    }
+    .transpose()
+    .map_err(|e| e.to_string())?;
     let text = if json {
-        to_json(&CostJson { options: &answer.options })?
+        let naval = with_naval.as_ref().map(|a| NavalJson {
+            what: &a.what,
+            options: &a.options,
+            reason: a.reason.as_deref(),
+        });
+        to_json(&CostJson { options: &answer.options, naval })?
     } else {
-        cost_text(&table.who(player).to_string(), &answer)
+        let who = table.who(player).to_string();
+        let mut text = cost_text(&who, &answer);
+        if let Some(a) = &with_naval {
+            text.push('\n');
+            text.push_str(&cost_text(&who, a));
+        }
+        text
     };
     write_out(&text)
 }
@@ -210,7 +247,9 @@ fn cost_text(who: &str, answer: &CostAnswer) -> String {
                 out.push_str(&format!("\n{reason}"));
             }
         }
-        [only] if only.chain => out.push_str(answer.reason.as_deref().unwrap_or("free by chain")),
+        [only] if only.chain && only.total() == 0 => {
+            out.push_str(answer.reason.as_deref().unwrap_or("free by chain"))
+        }
         options => {
             let n = options.len();
             out.push_str(&format!("{n} way{} to pay\n", if n == 1 { "" } else { "s" }));

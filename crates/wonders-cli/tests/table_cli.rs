@@ -338,3 +338,76 @@ fn cost_of_a_stage_and_taking_part() {
     let text = ok(&args[..7], table(5, &[1]).as_bytes());
     assert!(text.contains("already holds a pawn of Age 1"), "{text}");
 }
+
+/// An Armada table (issue 9 item 13): Ann on board 1 with the rulebook's red step (1 wood).
+fn armada_table() -> String {
+    json!({"expansions": ["armada"],
+        "players": [
+            {"name": "Ann", "wonder": "Giza", "side": "A", "cards": ["Quarry", "海關"], "coins": 5,
+             "shipyard": {"board": 1, "red": 0, "yellow": 4, "blue": 6, "green": 2},
+             "islands": ["Inhabited Isle", "庇護群島"], "naval": [3, -2, 5]},
+            {"name": "Bob", "wonder": "Rhodes", "side": "A", "shipyard": {"board": 2}},
+            {"name": "Cy", "wonder": "Babylon", "side": "A", "cards": ["Lumber Yard"],
+             "shipyard": {"board": 3}}]})
+    .to_string()
+}
+
+#[test]
+fn score_an_armada_table() {
+    let table = armada_table();
+    let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], table.as_bytes())).expect("JSON");
+    let ann = &out["players"][0];
+    // Naval tokens 3 − 2 + 5; blue on step 6: 10 VP; Inhabited Isle 3 + Haven 2 × 2 islands;
+    // Customs House 2 × trade level 2 (yellow step 4) in commercial.
+    assert_eq!(
+        (ann["naval"].clone(), ann["fleet"].clone(), ann["islands"].clone()),
+        (json!(6), json!(10), json!(7))
+    );
+    assert_eq!(ann["commercial"], 4);
+    assert_eq!(
+        out["players"][1]["naval"], 0,
+        "the categories are listed for every player of an Armada table"
+    );
+    assert_eq!(out["provisional"], true);
+    let text = ok(&["score", "-"], table.as_bytes());
+    let header = text.lines().next().unwrap();
+    assert!(header.contains("naval") && header.contains("fleet") && header.contains("islands"), "{text}");
+    assert!(text.contains("armada: shipyard costs") && text.contains("provisional"), "{text}");
+    // A base table's sheet has none of them.
+    let base = json!({"players": [{"name": "A", "wonder": "Giza", "side": "A"},
+        {"name": "B", "wonder": "Rhodes", "side": "A"}, {"name": "C", "wonder": "Babylon", "side": "A"}]})
+    .to_string();
+    let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], base.as_bytes())).expect("JSON");
+    assert!(out["players"][0].get("naval").is_none());
+    assert!(!ok(&["score", "-"], base.as_bytes()).contains("naval"));
+}
+
+#[test]
+fn bad_armada_tables_fail_cleanly() {
+    let bad = armada_table().replace("\"board\":2", "\"board\":0");
+    let err = fails(&["score", "-"], bad.as_bytes());
+    assert!(err.contains("armada: player 1 (Bob): shipyard board 0 does not exist"), "{err}");
+    let no_exp = armada_table().replace("\"expansions\":[\"armada\"],", "");
+    assert!(no_exp != armada_table());
+    let err = fails(&["score", "-"], no_exp.as_bytes());
+    let want = r#"armada: "shipyard", "islands" and "naval" need "expansions": ["armada"]"#;
+    assert!(err.contains(want), "{err}");
+}
+
+#[test]
+fn cost_with_and_without_the_naval_construction() {
+    // Giza A stage 1 (SS): Giza's stone + Quarry, free. With the red step (board 1: 1 wood,
+    // armada.md §10.3's Ann example) the wood is bought from Cy (right) for 2.
+    let args = ["cost", "-", "--player", "0", "--stage", "--naval", "--json"];
+    let out: Value = serde_json::from_str(&ok(&args, armada_table().as_bytes())).expect("JSON");
+    assert_eq!(out["options"], json!([{"left": 0, "right": 0, "bank": 0, "chain": false}]));
+    assert_eq!(out["naval"]["options"], json!([{"left": 0, "right": 2, "bank": 0, "chain": false}]));
+    let text = ok(&["cost", "-", "--player", "0", "--stage", "--naval"], armada_table().as_bytes());
+    assert!(text.contains("with a naval construction (red ship to step 1: W, provisional)"), "{text}");
+    // --naval on a table without Armada: a clear error.
+    let base = json!({"players": [{"name": "A", "wonder": "Giza", "side": "A"},
+        {"name": "B", "wonder": "Rhodes", "side": "A"}, {"name": "C", "wonder": "Babylon", "side": "A"}]})
+    .to_string();
+    let err = fails(&["cost", "-", "--player", "0", "--stage", "--naval"], base.as_bytes());
+    assert!(err.contains("a naval construction needs a table with"), "{err}");
+}

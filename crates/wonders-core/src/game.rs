@@ -1659,7 +1659,9 @@ impl Game {
 
     /// The score sheet of every city (final once the game is over); the Free City's is last.
     pub fn scores(&self) -> Vec<Score> {
-        score::score_all(self.catalog, self.cities())
+        // Armada: guild cap, naval tokens, fleet VP, islands, extra science (crate::armada::score).
+        let armada = self.armada.as_deref().map(|a| &a.cities[..self.n()]);
+        score::score_all_with(self.catalog, self.cities(), armada)
     }
 
     /// Each seat's rank (1 = winner): by points, then coins; players still level share the place

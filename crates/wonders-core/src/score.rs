@@ -1,5 +1,6 @@
 //! Final scoring by category (rulebook 002, 總分數計算細則), and the ranking.
 
+use crate::armada::ArmadaCity;
 use crate::card::{CardId, Colour};
 use crate::catalog::Catalog;
 use crate::city::City;
@@ -106,7 +107,7 @@ impl Score {
         v[..v.len() - 1].iter().sum()
     }
 
-    fn add(&mut self, colour: Colour, points: i32) {
+    pub(crate) fn add(&mut self, colour: Colour, points: i32) {
         match colour {
             Colour::Yellow => self.commercial += points,
             Colour::Purple => self.guilds += points,
@@ -142,10 +143,19 @@ pub fn science_points(counts: [u8; 3], wild: u8) -> i32 {
         .unwrap_or(0)
 }
 
-/// The end-game points of one card's effects, from `seat`'s point of view.
-fn card_points(catalog: &Catalog, cities: &[City], seat: usize, card: CardId, score: &mut Score) {
+/// The end-game points of one card's effects, from `seat`'s point of view; with `guild_cap`, a
+/// guild scores at most that many (Armada: 10, armada.md §2.4).
+fn card_points(
+    catalog: &Catalog,
+    cities: &[City],
+    seat: usize,
+    card: CardId,
+    score: &mut Score,
+    guild_cap: Option<u8>,
+) {
     let def = catalog.card(card);
     let city = &cities[seat];
+    let mut total = 0;
     for e in &def.effects {
         let points = match *e {
             Effect::Points(p) => p as i32,
@@ -158,20 +168,37 @@ fn card_points(catalog: &Catalog, cities: &[City], seat: usize, card: CardId, sc
             Effect::PointsIfWonderComplete(p) if city.stages >= city.stage_count(catalog) => p as i32,
             _ => 0,
         };
-        score.add(def.colour, points);
+        total += points;
     }
+    if let Some(cap) = guild_cap.filter(|_| def.is_guild()) {
+        total = total.min(i32::from(cap));
+    }
+    score.add(def.colour, total);
 }
 
 /// The points one built card scores for `seat` at game end (the Agora scores a guild again).
 pub(crate) fn card_score(catalog: &Catalog, cities: &[City], seat: usize, card: CardId) -> i32 {
     let mut s = Score::default();
-    card_points(catalog, cities, seat, card, &mut s);
+    card_points(catalog, cities, seat, card, &mut s, None);
     s.civilian + s.commercial + s.guilds
 }
 
-/// The score of the city at `seat` among `cities` (seated clockwise).
+/// The score of the city at `seat` among `cities` (seated clockwise), in a game without Armada.
 pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
-    let plain = score_without_copy(catalog, cities, seat);
+    score_city_with(catalog, cities, None, seat)
+}
+
+/// The score of the city at `seat` among `cities`; `armada` holds every city's Armada state in a
+/// game played with Armada (on a catalog with Armada data), adding its rules: guilds capped at
+/// 10 VP each, the extra science symbols, Armada card VP and the `naval`, `fleet` and `islands`
+/// categories ([`crate::armada::score`]). The game and the table format both score through here.
+pub fn score_city_with(
+    catalog: &Catalog,
+    cities: &[City],
+    armada: Option<&[ArmadaCity]>,
+    seat: usize,
+) -> Score {
+    let plain = score_without_copy(catalog, cities, armada, seat);
     if !cities[seat].copies_guild {
         return plain;
     }
@@ -186,7 +213,7 @@ pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
         for guild in cities[other].built.iter().filter(|&g| catalog.card(g).is_guild()) {
             copy[seat] = cities[seat];
             copy[seat].place(catalog, guild);
-            let s = score_without_copy(catalog, &copy, seat);
+            let s = score_without_copy(catalog, &copy, armada, seat);
             if s.total > best.total {
                 best = s;
             }
@@ -195,8 +222,18 @@ pub fn score_city(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
     best
 }
 
-fn score_without_copy(catalog: &Catalog, cities: &[City], seat: usize) -> Score {
+fn score_without_copy(
+    catalog: &Catalog,
+    cities: &[City],
+    armada: Option<&[ArmadaCity]>,
+    seat: usize,
+) -> Score {
     let city = &cities[seat];
+    let armada = match (armada.and_then(|a| a.get(seat)), catalog.armada.as_deref()) {
+        (Some(a), Some(data)) => Some((a, data)),
+        _ => None,
+    };
+    let guild_cap = armada.map(|_| crate::armada::GUILD_CAP);
     let mut s = Score { military: city.tokens.points(), treasury: city.coins as i32 / 3, ..Score::default() };
     for i in 0..city.stages as usize {
         for e in city.stage_effects(catalog, i) {
@@ -206,11 +243,14 @@ fn score_without_copy(catalog: &Catalog, cities: &[City], seat: usize) -> Score 
         }
     }
     for card in city.built.iter() {
-        card_points(catalog, cities, seat, card, &mut s);
+        card_points(catalog, cities, seat, card, &mut s, guild_cap);
     }
     s.science = science_points(city.science, city.science_wild);
     if catalog.edifice.is_some() {
         s.edifice = crate::edifice::score(catalog, cities, seat);
+    }
+    if let Some((a, data)) = armada {
+        crate::armada::score::apply(data, city, a, &mut s);
     }
     s.total = s.sum();
     s
@@ -219,6 +259,12 @@ fn score_without_copy(catalog: &Catalog, cities: &[City], seat: usize) -> Score 
 /// Every city's score.
 pub fn score_all(catalog: &Catalog, cities: &[City]) -> Vec<Score> {
     (0..cities.len()).map(|s| score_city(catalog, cities, s)).collect()
+}
+
+/// Every city's score, with every city's Armada state in a game played with Armada
+/// ([`score_city_with`]).
+pub fn score_all_with(catalog: &Catalog, cities: &[City], armada: Option<&[ArmadaCity]>) -> Vec<Score> {
+    (0..cities.len()).map(|s| score_city_with(catalog, cities, armada, s)).collect()
 }
 
 /// Standard competition ranks (1 = winner): by total, then by coins; players still level share

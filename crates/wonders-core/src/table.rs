@@ -37,6 +37,7 @@
 //! once; n + 2 guilds are in play), and no more military tokens than the game can give (two per
 //! Age). Nothing here panics on any input.
 
+use crate::armada::{ArmadaCity, BoardId, Fleet, TOP_STEP};
 use crate::card::{CardId, NameId};
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
@@ -99,6 +100,30 @@ struct PlayerFile {
     /// Carthage: the stages (1-based) built with their second effect.
     #[serde(default)]
     second_effects: Vec<u8>,
+    /// Armada: the shipyard board and the step of each ship.
+    #[serde(default)]
+    shipyard: Option<ShipyardFile>,
+    /// Armada: the islands in play in the city.
+    #[serde(default)]
+    islands: Vec<String>,
+    /// Armada: the naval conflict tokens taken.
+    #[serde(default)]
+    naval: Vec<i64>,
+}
+
+/// Armada: `{"board": 3, "red": 2, "yellow": 4, "blue": 6, "green": 2}` (steps default to 0).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShipyardFile {
+    board: i64,
+    #[serde(default)]
+    red: i64,
+    #[serde(default)]
+    yellow: i64,
+    #[serde(default)]
+    blue: i64,
+    #[serde(default)]
+    green: i64,
 }
 
 /// A player of a table as named in messages: `player 0 (Ann)`.
@@ -133,7 +158,7 @@ pub enum TableError {
     #[error("the {0} edition has no 2-player rules: a table with a Free City is 1st edition (\"1e\") only")]
     UnsupportedEdition(Edition),
     /// Not 3 to 7 players.
-    #[error("{0} players: a table holds 3 to 7 players, or 2 players and a Free City")]
+    #[error("{0} players: a table holds 3 to 7 players (8 with Armada), or 2 players and a Free City")]
     PlayerCount(usize),
     /// A Free City table that is not 2 players and one Free City.
     #[error(
@@ -246,6 +271,10 @@ pub enum TableError {
     /// The expansions, the projects, or a player's pawns or debt are wrong.
     #[error("edifice: {0}")]
     Edifice(String),
+    /// A shipyard, an island, a naval token or an Armada card is wrong, or Armada fields are
+    /// given without `"expansions": ["armada"]`.
+    #[error("armada: {0}")]
+    Armada(String),
 }
 
 /// What [`Table::cost`] is asked about.
@@ -258,6 +287,13 @@ pub enum Target {
     /// Edifice: the next stage and taking part in the project of this Age (1–3), paid together
     /// as one purchase (001 參與計劃; edifice.md §2).
     StageAndTakePart(u8),
+    /// Armada: a card and the naval construction of its colour's fleet (the next step of that
+    /// ship), paid together as one purchase (armada.md §2.3). A card free by chain still pays
+    /// the naval cost.
+    CardWithNaval(String),
+    /// Armada: the next stage and the naval construction of the board's wonder fleet, paid
+    /// together as one purchase (§2.3; with Lost Isle the naval part is free, §6).
+    StageWithNaval,
 }
 
 /// One way to pay for a construction.
@@ -301,6 +337,8 @@ pub struct Table {
     free_city: Option<usize>,
     expansions: crate::edifice::Expansions,
     projects: Option<([crate::edifice::ProjectId; 3], [bool; 3])>,
+    /// Armada: every city's shipyard, islands, Armada cards and naval tokens.
+    armada: Option<Vec<ArmadaCity>>,
 }
 
 impl Table {
@@ -343,14 +381,36 @@ impl Table {
                 return Err(TableError::UnsupportedEdition(edition));
             }
         }
-        let expansions = crate::edifice::Expansions::parse(&file.expansions).map_err(TableError::Edifice)?;
+        // Armada is read here (its catalog holds the Armada cards); the other names by Expansions.
+        let is_armada = |e: &String| e.trim().eq_ignore_ascii_case("armada");
+        let armada = file.expansions.iter().any(is_armada);
+        let others: Vec<&String> = file.expansions.iter().filter(|e| !is_armada(e)).collect();
+        let expansions = crate::edifice::Expansions::parse(&others).map_err(TableError::Edifice)?;
         // The edition's own boards, or with Ur and Carthage when Edifice is played or a board is
         // not among the edition's own (Carthage without Edifice).
         let base = Catalog::get(edition);
         let beyond = file.players.iter().any(|p| base.find_wonder(&p.wonder).is_err());
-        let catalog = if expansions.edifice() || beyond { Catalog::extended(edition) } else { base };
-        let mut table = Table::build(catalog, &file.players, expansions.edifice())?;
+        let extended = expansions.edifice() || beyond;
+        let catalog = match (armada, extended) {
+            (true, _) => Catalog::with_builtin_armada(edition, extended),
+            (false, true) => Catalog::extended(edition),
+            (false, false) => base,
+        };
+        let uses_armada =
+            file.players.iter().any(|p| p.shipyard.is_some() || !p.islands.is_empty() || !p.naval.is_empty());
+        if uses_armada && !armada {
+            return Err(TableError::Armada(
+                "\"shipyard\", \"islands\" and \"naval\" need \"expansions\": [\"armada\"]".into(),
+            ));
+        }
+        if armada && free_cities > 0 {
+            return Err(TableError::Armada(
+                "no rulebook covers Armada with the 2-player Free City: play it with 3 to 8 players".into(),
+            ));
+        }
+        let mut table = Table::build(catalog, &file.players, expansions.edifice(), armada)?;
         table.edifice(&file, expansions.edifice())?;
+        table.read_armada(&file, armada)?;
         Ok(table)
     }
 
@@ -434,6 +494,104 @@ impl Table {
         Ok(())
     }
 
+    /// Reads the Armada part of a table: each player's shipyard, islands and naval tokens, and
+    /// the Armada cards among its cards (armada.md; module docs). Every player of an Armada table
+    /// has a shipyard.
+    fn read_armada(&mut self, file: &TableFile, on: bool) -> Result<(), TableError> {
+        let err = |m: String| Err(TableError::Armada(m));
+        let uses =
+            file.players.iter().any(|p| p.shipyard.is_some() || !p.islands.is_empty() || !p.naval.is_empty());
+        if !on {
+            if uses {
+                return err(
+                    "\"shipyard\", \"islands\" and \"naval\" need \"expansions\": [\"armada\"]".into()
+                );
+            }
+            return Ok(());
+        }
+        let Some(data) = self.catalog.armada.as_deref() else {
+            return err("these data have no Armada expansion".into());
+        };
+        let n = self.cities.len();
+        let mut boards: Vec<Option<usize>> = vec![None; data.boards().len()];
+        let mut islands: Vec<Option<usize>> = vec![None; data.islands().len()];
+        let mut state = Vec::with_capacity(n);
+        for (i, p) in file.players.iter().enumerate() {
+            let who = self.who(i);
+            let Some(sy) = &p.shipyard else {
+                return err(format!(
+                    "{who} has no \"shipyard\" (with Armada each player has one, e.g. {{\"board\": 1, \"red\": 0, \"yellow\": 2, \"blue\": 0, \"green\": 1}})"
+                ));
+            };
+            let count = data.boards().len();
+            let board =
+                usize::try_from(sy.board).ok().filter(|b| (1..=count).contains(b)).ok_or_else(|| {
+                    TableError::Armada(format!(
+                        "{who}: shipyard board {} does not exist (boards are numbered 1 to {count})",
+                        sy.board
+                    ))
+                })?;
+            if let Some(first) = boards[board - 1].replace(i) {
+                return err(format!(
+                    "{} and {who} both have shipyard board {board}: each board exists once",
+                    self.who(first)
+                ));
+            }
+            let mut a = ArmadaCity::new(BoardId(board as u8 - 1));
+            for (fleet, step) in Fleet::ALL.into_iter().zip([sy.red, sy.yellow, sy.blue, sy.green]) {
+                let Some(step) = u8::try_from(step).ok().filter(|&s| s <= TOP_STEP) else {
+                    return err(format!(
+                        "{who}: the {fleet} ship on step {step}: steps are 0 (the start space) to {TOP_STEP}"
+                    ));
+                };
+                a.shipyard.steps[fleet as usize] = step;
+            }
+            a.naval = naval_by_age(&p.naval).map_err(|m| TableError::Armada(format!("{who}: {m}")))?;
+            for card in self.cities[i].built.iter() {
+                if let Some(c) = self.catalog.armada_card(card) {
+                    a.add_card(c);
+                }
+            }
+            for name in &p.islands {
+                let found = if name.chars().count() > MAX_NAME_CHARS {
+                    Err(format!("unknown island `{}`", shorten(name)))
+                } else {
+                    data.find_island(name).map_err(|e| e.to_string())
+                };
+                let id = found.map_err(|m| TableError::Armada(format!("{who}: {m}")))?;
+                if let Some(first) = islands[id.0 as usize].replace(i) {
+                    let island = &data.island(id).name;
+                    return err(if first == i {
+                        format!("{who}: {island} is listed twice (each island card exists once)")
+                    } else {
+                        format!(
+                            "{} and {who} both have {island}: each island card exists once",
+                            self.who(first)
+                        )
+                    });
+                }
+                a.gain_island(data, id, &mut self.cities[i]);
+            }
+            state.push(a);
+        }
+        // One Armada card per player is added to each Age deck, 7 with 8 players (§2.2).
+        let dealt = usize::from(crate::armada::dealt_per_age(n as u8));
+        for age in 1..=3u8 {
+            let in_play = state
+                .iter()
+                .flat_map(|a| a.card_ids())
+                .filter(|&c| usize::from(c.0) < data.cards().len() && data.card(c).age == age)
+                .count();
+            if in_play > dealt {
+                return err(format!(
+                    "{in_play} Armada cards of Age {age} in the cities, but a {n}-player game adds only {dealt} to that Age"
+                ));
+            }
+        }
+        self.armada = Some(state);
+        Ok(())
+    }
+
     /// The expansions the table names.
     pub fn expansions(&self) -> crate::edifice::Expansions {
         self.expansions
@@ -444,9 +602,16 @@ impl Table {
         self.projects
     }
 
-    fn build(catalog: &'static Catalog, players: &[PlayerFile], edifice: bool) -> Result<Table, TableError> {
+    fn build(
+        catalog: &'static Catalog,
+        players: &[PlayerFile],
+        edifice: bool,
+        armada: bool,
+    ) -> Result<Table, TableError> {
         let n = players.len();
-        if !PLAYERS.contains(&n) {
+        // 8 players only with Armada (000 8人遊戲規則).
+        let allowed = PLAYERS.contains(&n) || (armada && n == 8);
+        if !allowed {
             return Err(TableError::PlayerCount(n - players.iter().filter(|p| p.free_city).count()));
         }
         let mut cities: Vec<City> = Vec::with_capacity(n);
@@ -508,7 +673,7 @@ impl Table {
                     return Err(TableError::MilitaryToken { who, token });
                 }
             }
-            check_token_counts(&p.military, edifice)
+            check_token_counts(&p.military, edifice, armada)
                 .map_err(|problem| TableError::MilitaryCount { who: who.clone(), problem })?;
             for &token in &p.military {
                 // Values and counts are checked above: no counter can overflow.
@@ -523,6 +688,7 @@ impl Table {
             free_city: players.iter().position(|p| p.free_city),
             expansions: crate::edifice::Expansions::NONE,
             projects: None,
+            armada: None,
         };
         table.check_copies()?;
         Ok(table)
@@ -544,7 +710,17 @@ impl Table {
                 .cards
                 .iter()
                 .filter(|c| c.name_id == name_id)
-                .map(|c| if c.is_guild() { 1 } else { c.copies_for(n as u8) })
+                .map(|c| match self.catalog.armada_card(c.id) {
+                    // Armada cards: one of each in the box, the two-neighbour ones out with 3
+                    // players (armada.md §2.2).
+                    Some(a) => {
+                        let removed =
+                            self.catalog.armada.as_deref().is_some_and(|d| d.card(a).removed_with_3);
+                        usize::from(!(n == 3 && removed))
+                    }
+                    None if c.is_guild() => 1,
+                    None => c.copies_for(n as u8),
+                })
                 .sum();
             if holders.len() > available {
                 return Err(TableError::TooManyCopies {
@@ -561,8 +737,10 @@ impl Table {
             .iter()
             .map(|c| c.built.iter().filter(|&id| self.catalog.card(id).is_guild()).count())
             .sum();
-        if guilds > n + 2 {
-            return Err(TableError::TooManyGuilds { count: guilds, players: n, max: n + 2 });
+        // n + 2 guilds; 9 with 8 players (000 8人遊戲規則).
+        let max = if n == 8 { 9 } else { n + 2 };
+        if guilds > max {
+            return Err(TableError::TooManyGuilds { count: guilds, players: n, max });
         }
         Ok(())
     }
@@ -597,9 +775,16 @@ impl Table {
         Who { index: player, name: self.names.get(player).cloned().unwrap_or_default() }
     }
 
-    /// Every player's score sheet, in table order (rulebook 002, 總分數計算細則).
+    /// Every player's score sheet, in table order (rulebook 002, 總分數計算細則; with Armada,
+    /// [`crate::armada::score`]).
     pub fn scores(&self) -> Vec<Score> {
-        score::score_all(self.catalog, &self.cities)
+        score::score_all_with(self.catalog, &self.cities, self.armada.as_deref())
+    }
+
+    /// Armada: every city's shipyard, islands, Armada cards and naval tokens, in table order;
+    /// `None` for a table without Armada.
+    pub fn armada(&self) -> Option<&[ArmadaCity]> {
+        self.armada.as_deref()
     }
 
     /// The Free City's index in the table, for a 2-player table.
@@ -754,7 +939,135 @@ impl Table {
                 }
                 Ok(self.paid(player, what, &need, project.coins, city.coins - u16::from(project.coins)))
             }
+            Target::CardWithNaval(name) => self.cost_with_naval(player, Some(name)),
+            Target::StageWithNaval => self.cost_with_naval(player, None),
         }
+    }
+
+    /// Armada: a card or the next stage with a naval construction (§2.3): the card or stage
+    /// cost and the ship's next step cost are one purchase. Ancient Port waives 1 resource of the
+    /// naval part, the player's choice (§6, §11.4: every choice is tried and the Pareto-minimal
+    /// payments kept); coins of the naval part are paid in full.
+    fn cost_with_naval(&self, player: usize, card: Option<&str>) -> Result<CostAnswer, TableError> {
+        let (Some(data), Some(state)) = (self.catalog.armada.as_deref(), self.armada.as_deref()) else {
+            return Err(TableError::Armada(
+                "a naval construction needs a table with \"expansions\": [\"armada\"] and its shipyards"
+                    .into(),
+            ));
+        };
+        let plain = match card {
+            Some(name) => self.cost(player, &Target::Card(name.to_string()))?,
+            None => self.cost(player, &Target::Stage)?,
+        };
+        let (city, a, who) = (&self.cities[player], &state[player], self.who(player));
+        let what = format!("{} with a naval construction", plain.what);
+        let refuse =
+            |reason: String| Ok(CostAnswer { what: what.clone(), options: Vec::new(), reason: Some(reason) });
+        if plain.options.is_empty() {
+            return refuse(plain.reason.unwrap_or_default());
+        }
+        let lost_isle = card.is_none() && a.wonder_naval_free(data);
+        let board = a.shipyard.board;
+        let fleet = match card {
+            Some(_) => {
+                let def = self
+                    .catalog
+                    .card(find_card(self.catalog, card.unwrap_or_default()).map_err(TableError::Name)?);
+                match Fleet::from_colour(def.colour) {
+                    Some(f) => f,
+                    None => {
+                        return refuse(format!(
+                            "{} is {}: only red, yellow, blue and green cards have a naval construction",
+                            def.name, def.colour
+                        ));
+                    }
+                }
+            }
+            None => data.board(board).wonder,
+        };
+        if lost_isle {
+            // Lost Isle: free, and any fleet may move (the stage's own cost only).
+            let mut out = plain;
+            out.what = format!("{what} (free with Lost Isle, any fleet that can move)");
+            if Fleet::ALL.iter().all(|&f| !a.shipyard.can_advance(f)) {
+                return refuse(format!("{who}: every ship is on step {TOP_STEP}, the top"));
+            }
+            return Ok(out);
+        }
+        let step = a.shipyard.step(fleet);
+        let Some(naval) = data.next_step_cost(board, fleet, step) else {
+            return refuse(format!("{who}: the {fleet} ship is on step {TOP_STEP}, the top: it cannot move"));
+        };
+        let what = format!(
+            "{} with a naval construction ({fleet} ship to step {}: {naval}{})",
+            plain.what,
+            step + 1,
+            if data.step_cost_status(board, fleet, step + 1).is_some_and(|s| s.is_provisional()) {
+                ", provisional"
+            } else {
+                ""
+            }
+        );
+        let chain = plain.options.iter().any(|o| o.chain);
+        let (card_cost, card_coins) = match card {
+            Some(name) if !chain => {
+                let def = self.catalog.card(find_card(self.catalog, name).map_err(TableError::Name)?);
+                (def.cost, def.coins)
+            }
+            Some(_) => (Resources::default(), 0),
+            None => {
+                let stage = &self.catalog.wonder(city.wonder).stages(city.side)[city.stages as usize];
+                (stage.cost, 0)
+            }
+        };
+        let bank = u16::from(card_coins) + u16::from(naval.coins);
+        if city.coins < bank {
+            return Ok(CostAnswer {
+                what,
+                options: Vec::new(),
+                reason: Some(format!("{who} must pay {bank} coin(s) to the bank and has {}", city.coins)),
+            });
+        }
+        let mut needs: Vec<Resources> = Vec::new();
+        let sum = |naval_part: &Resources| {
+            let mut need = card_cost;
+            for r in Resource::ALL {
+                need.add(r, naval_part.get(r));
+            }
+            need
+        };
+        if a.naval_discount(data) && !naval.resources.is_empty() {
+            for r in Resource::ALL.into_iter().filter(|&r| naval.resources.get(r) > 0) {
+                let mut part = Resources::default();
+                for q in Resource::ALL {
+                    part.add(q, naval.resources.get(q) - u8::from(q == r));
+                }
+                needs.push(sum(&part));
+            }
+        } else {
+            needs.push(sum(&naval.resources));
+        }
+        let bank = u8::try_from(bank).unwrap_or(u8::MAX);
+        let mut answer = self.paid(player, what.clone(), &needs[0], bank, city.coins - u16::from(bank));
+        for need in &needs[1..] {
+            let more = self.paid(player, what.clone(), need, bank, city.coins - u16::from(bank));
+            answer.options.extend(more.options);
+        }
+        // Keep the Pareto-minimal payments of every choice.
+        let all = answer.options.clone();
+        answer.options.retain(|o| {
+            !all.iter()
+                .any(|p| p.left <= o.left && p.right <= o.right && (p.left, p.right) != (o.left, o.right))
+        });
+        answer.options.sort_by_key(|o| (o.left, o.right));
+        answer.options.dedup();
+        for o in &mut answer.options {
+            o.chain = chain;
+        }
+        if !answer.options.is_empty() {
+            answer.reason = chain.then(|| plain.reason.unwrap_or_default());
+        }
+        Ok(answer)
     }
 
     /// The payments for `need` within `budget` coins, each with `bank` coins to the bank.
@@ -787,22 +1100,59 @@ impl Table {
 /// Refuses more tokens than a game can give: two per Age (one per neighbour), so at most two of
 /// each victory value and six in all.
 /// With Edifice, projects can give one more victory token per Age (edifice.md §5.3: Outpost,
-/// Staging Camp, Military School).
-fn check_token_counts(tokens: &[i64], edifice: bool) -> Result<(), String> {
-    let extra = if edifice { 3 } else { 0 };
-    if tokens.len() > 6 + extra {
+/// Staging Camp, Military School). With Armada, incursions add at most two land conflicts per
+/// Age (against the 2nd player on each side, armada.md §2.8), so two more of each value and six
+/// more in all.
+fn check_token_counts(tokens: &[i64], edifice: bool, armada: bool) -> Result<(), String> {
+    let extra = if edifice { 3 } else { 0 } + if armada { 2 } else { 0 };
+    let extra_total = if edifice { 3 } else { 0 } + if armada { 6 } else { 0 };
+    if tokens.len() > 6 + extra_total {
         return Err(format!(
-            "{} military tokens, but a game gives at most 6 (one per neighbour in each Age)",
-            tokens.len()
+            "{} military tokens, but a game gives at most {} (one per neighbour in each Age)",
+            tokens.len(),
+            6 + extra_total
         ));
     }
     for v in [1, 3, 5] {
         let k = tokens.iter().filter(|&&t| t == v).count();
         if k > 2 + extra {
-            return Err(format!("{k} tokens of +{v}, but a game gives at most 2 (one per neighbour)"));
+            return Err(format!(
+                "{k} tokens of +{v}, but a game gives at most {} (one per neighbour)",
+                2 + extra
+            ));
         }
     }
     Ok(())
+}
+
+/// Armada: the naval tokens of a player by Age (index 0 = Age I), refusing values no naval token
+/// has and sets no three Ages can give (one token per Age; armada.md §1, §2.5: Age I +3/+1/−1,
+/// Age II +5/+3/−2, Age III +7/+5/+3/−3).
+fn naval_by_age(tokens: &[i64]) -> Result<[i8; 3], String> {
+    const AGES: [&[i64]; 3] = [&[3, 1, -1], &[5, 3, -2], &[7, 5, 3, -3]];
+    if let Some(t) = tokens.iter().find(|t| !AGES.iter().any(|a| a.contains(t))) {
+        return Err(format!("naval token {t} does not exist (victory +1, +3, +5, +7; defeat -1, -2, -3)"));
+    }
+    let problem = || {
+        format!(
+            "naval tokens {tokens:?} cannot come from three Ages (one token per Age: Age I +3/+1/-1, \
+             Age II +5/+3/-2, Age III +7/+5/+3/-3)"
+        )
+    };
+    if tokens.len() > 3 {
+        return Err(problem());
+    }
+    // Try every way to give the tokens to distinct Ages (at most 3! orders).
+    for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+        if tokens.iter().zip(order).all(|(t, age)| AGES[age].contains(t)) {
+            let mut out = [0i8; 3];
+            for (t, age) in tokens.iter().zip(order) {
+                out[age] = *t as i8;
+            }
+            return Ok(out);
+        }
+    }
+    Err(problem())
 }
 
 /// A name as quoted in a message: at most [`MAX_NAME_CHARS`] characters.

@@ -1328,11 +1328,13 @@ async function scoreIt() {
 }
 
 function padSheet(sheet) {
+  // Armada's categories are in the answer only when some player scores in them.
+  const cats = [...CATS, ...ARMADA_CATS.filter(k => sheet.players.some(l => l[k]))];
   return h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet', id: 'pad-sheet' },
-    h('thead', {}, h('tr', {}, h('th', {}, ''), CATS.map(c => h('th', { class: 'cat-' + c }, t(c))), h('th', {}, t('total')),
+    h('thead', {}, h('tr', {}, h('th', {}, ''), cats.map(c => h('th', { class: 'cat-' + c }, t(c))), h('th', {}, t('total')),
       h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
     h('tbody', {}, sheet.players.map(l => h('tr', { class: l.rank === 1 ? 'winner' : '' },
-      h('th', {}, l.name), CATS.map(k => h('td', { class: 'cat-' + k }, l[k])),
+      h('th', {}, l.name), cats.map(k => h('td', { class: 'cat-' + k }, l[k] ?? 0)),
       h('td', { class: 'cat-total' }, l.total), h('td', {}, l.coins), h('td', { class: 'rank' }, l.rank === null ? '–' : l.rank))))));
 }
 

@@ -7,8 +7,11 @@
 //! (`confirmed` with its confidence, or `provisional`) and its source; [`ArmadaData::builtin`]
 //! reads it once and [`ArmadaData::from_toml`] reads a replacement file at run time.
 //!
-//! This module holds **data only**: nothing in [`crate::game`] calls it yet, and a game without
-//! Armada pays nothing for it. The rest of this page is the design the rules will follow.
+//! Besides the data, the model layer the turn flow builds on: the cards in the catalog
+//! ([`crate::Catalog::with_armada`]), each city's Armada state ([`ArmadaCity`]), the rules as pure
+//! functions ([`naval::naval_conflict`], [`coins::coin_losses`], [`explore::deal`]) and scoring
+//! ([`score`], called by [`crate::score::score_city_with`]). A game without Armada pays nothing
+//! for it. The rest of this page is the design the rules follow.
 //!
 //! ```
 //! use wonders_core::armada::{ArmadaData, BoardId, Fleet, TrackValue};
@@ -133,6 +136,7 @@ pub mod data;
 pub mod effect;
 pub mod explore;
 pub mod naval;
+pub mod score;
 pub mod state;
 pub mod turn;
 
