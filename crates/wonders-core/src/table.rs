@@ -1823,13 +1823,19 @@ mod tests {
         }
         // Player counts.
         let e = refused(fillers("Giza", "Rhodes"));
-        assert_eq!(e, "2 players: a table holds 3 to 7 players, or 2 players and a Free City");
+        assert_eq!(
+            e,
+            "2 players: a table holds 3 to 7 players (8 with Armada), or 2 players and a Free City"
+        );
         let all = ["Giza", "Rhodes", "Ephesos", "Babylon", "Olympia", "Halicarnassus", "Alexandria"];
         let seven: Vec<Value> = all.iter().map(|w| p(w, w, "A", 0, &[], 0)).collect();
         assert_eq!(table(seven.clone()).players(), 7);
         let mut eight = seven;
         eight.push(p("H", "Giza", "A", 0, &[], 0));
-        assert_eq!(refused(eight), "8 players: a table holds 3 to 7 players, or 2 players and a Free City");
+        assert_eq!(
+            refused(eight),
+            "8 players: a table holds 3 to 7 players (8 with Armada), or 2 players and a Free City"
+        );
         // Editions: the 2nd edition scores with its own data (Decorators Guild, Night sides).
         let mut v = fillers("Giza", "Rhodes");
         v.push(p("Z", "Ephesos", "A", 0, &[], 0));
