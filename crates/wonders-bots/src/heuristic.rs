@@ -83,6 +83,7 @@
 
 use crate::Bot;
 use std::sync::OnceLock;
+use wonders_core::armada::{ArmadaData, Fleet, Shipyard};
 use wonders_core::edifice::{Outcome, Penalty, Reward};
 use wonders_core::effect::{Counted, Effect, Scope};
 use wonders_core::game::{count, left_of, right_of};
@@ -219,6 +220,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) edifice: Option<EdificeState>,
     /// The team variant (seats 2k and 2k+1 together).
     pub(crate) teams: bool,
+    /// Armada: the data and the acting city's shipyard, when played.
+    pub(crate) armada: Option<(&'static ArmadaData, Shipyard)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -236,6 +239,10 @@ impl<'a> Ctx<'a> {
             hand: &view.hand,
             edifice: view.edifice,
             teams: view.teams,
+            armada: view
+                .armada
+                .as_ref()
+                .and_then(|a| Some((a.data, a.cities.get(view.acting_city as usize)?.shipyard))),
         }
     }
 
@@ -253,6 +260,7 @@ impl<'a> Ctx<'a> {
             hand: game.hand(seat),
             edifice: game.edifice().copied(),
             teams: game.teams(),
+            armada: game.armada().map(|a| (a.data, a.cities[game.acting_city(seat)].shipyard)),
         }
     }
 
@@ -800,14 +808,18 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
     let discard = 3.0 * me.cv;
     for (i, a) in legal.iter().enumerate() {
         let v = match *a {
-            Action::Build { card, pay } => {
+            Action::Build { card, pay, naval } => {
                 let cv = values.get_or(card, || card_value(ctx, w, t, &mut me, card));
-                cv - pay_cost(ctx, w, &me, &pay) + deny_of(card)
+                cv - pay_cost(ctx, w, &me, &pay)
+                    + deny_of(card)
+                    + naval_value(ctx, naval.construction(), naval.free_move())
             }
             Action::Wonder { card, pay, extra } => {
                 let alt = extra.alternative() as usize;
                 let s = *stage[alt].get_or_insert_with(|| stage_value(ctx, w, &mut me, extra));
-                let mut v = s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay) + deny_of(card);
+                let mut v = s.unwrap_or(0.0) - pay_cost(ctx, w, &me, &pay)
+                    + deny_of(card)
+                    + naval_value(ctx, extra.naval(), None);
                 if extra.pawn_age() > 0 {
                     let a = extra.pawn_age() as usize;
                     v += *part[a].get_or_insert_with(|| pawn_value(ctx, w, &mut me, a as u8, false));
@@ -818,11 +830,14 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
                 v
             }
             Action::Discard { card } => discard + deny_of(card),
+            Action::DiscardYellow { card } => deny_of(card) + naval_value(ctx, Some(Fleet::Yellow), None),
             Action::BuildDiscarded { card } => card_value(ctx, w, t, &mut me, card),
             // Rule 16: keep what is worth most.
             Action::DiscardBuilt { card } => -card_value(ctx, w, t, &mut me, card),
             Action::Pass => 0.0,
             Action::ChooseSide { .. } => f32::MIN,
+            Action::ChooseIsland { island, moves } => island_value(ctx, island, moves),
+            Action::StayOutOfNaval { stay_out } => stay_out_value(ctx, stay_out),
         };
         f(i, v);
     }
@@ -862,7 +877,7 @@ fn free_city_values(
     };
     for (i, a) in legal.iter().enumerate() {
         let v = match *a {
-            Action::Build { card, pay } => {
+            Action::Build { card, pay, .. } => {
                 let shields: u8 = ctx
                     .catalog
                     .card(card)
@@ -873,7 +888,7 @@ fn free_city_values(
                 balance(shields as f32) + coins(&pay) + deny_of(card) + 0.1
             }
             Action::Wonder { card, pay, .. } => balance(stage_shields as f32) + coins(&pay) + deny_of(card),
-            Action::Discard { card } => deny_of(card) - 0.5,
+            Action::Discard { card } | Action::DiscardYellow { card } => deny_of(card) - 0.5,
             Action::BuildDiscarded { card } => {
                 let shields: u8 = ctx
                     .catalog
@@ -885,7 +900,10 @@ fn free_city_values(
                 balance(shields as f32) + 0.1
             }
             Action::Pass => 0.0,
-            Action::ChooseSide { .. } | Action::DiscardBuilt { .. } => f32::MIN,
+            Action::ChooseSide { .. }
+            | Action::DiscardBuilt { .. }
+            | Action::ChooseIsland { .. }
+            | Action::StayOutOfNaval { .. } => f32::MIN,
         };
         f(i, v);
     }
@@ -976,6 +994,63 @@ fn penalty_cost(ctx: &Ctx, p: &Persp, penalty: Penalty, debt: u8) -> f32 {
     }
 }
 
+/// Armada: the value, in points, of moving the acting city's ships one step each (a naval
+/// construction, then a free move): the blue track's points, the red and other spaces' naval
+/// strength toward the naval majority (worth more in later Ages, armada.md §2.5), the yellow
+/// track's trade level, coins and tax, and an exploration (about an island's worth, 3 points).
+fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>) -> f32 {
+    let Some((data, mut yard)) = ctx.armada else {
+        return 0.0;
+    };
+    let mut v = 0.0;
+    for f in [construction, free_move].into_iter().flatten() {
+        if !yard.can_advance(f) {
+            continue;
+        }
+        let (from, to) = (yard.space(data, f), data.track(f, yard.step(f) + 1).unwrap_or_default());
+        yard.steps[f as usize] += 1;
+        v += to.points as f32 - from.points as f32;
+        v += (to.naval as f32 - from.naval as f32) * (1.0 + ctx.age as f32);
+        v += (to.trade as f32 - from.trade as f32) * 1.5;
+        v += to.coins as f32 / 3.0 + to.tax as f32 * 0.4 * (ctx.n() as f32 - 1.0) / 3.0;
+        if to.explore > 0 {
+            v += 3.0;
+        }
+    }
+    v
+}
+
+/// Armada: the value of keeping an island (armada.md §6): its printed points, its naval symbols
+/// and shields (worth more in later Ages), its free moves, and a flat value for the lasting
+/// powers (production, discounts, immunity, end-game points per colour or island).
+fn island_value(ctx: &Ctx, island: wonders_core::armada::IslandId, moves: u8) -> f32 {
+    use wonders_core::armada::ArmadaEffect;
+    let Some((data, _)) = ctx.armada else {
+        return 0.0;
+    };
+    let Some(def) = data.islands().get(island.0 as usize) else {
+        return 0.0;
+    };
+    let mut v = 0.0;
+    for e in &def.effects {
+        v += match *e {
+            ArmadaEffect::Base(Effect::Points(p)) => p as f32,
+            ArmadaEffect::Base(Effect::Shields(k)) => k as f32 * (0.5 + ctx.age as f32 * 0.5),
+            ArmadaEffect::Naval(k) => k as f32 * (1.0 + ctx.age as f32 * 0.5),
+            ArmadaEffect::FreeMove(_) => 1.5,
+            _ => 2.0,
+        };
+    }
+    v + moves.count_ones() as f32 * 1.5
+}
+
+/// Armada, Forgotten Port: stay out of the naval conflict when the city's fleet is weak (its
+/// war ship below step 2: it would likely take the defeat token), take part otherwise.
+fn stay_out_value(ctx: &Ctx, stay_out: bool) -> f32 {
+    let weak = ctx.armada.is_some_and(|(_, yard)| yard.step(Fleet::Red) < 2);
+    if stay_out == weak { 1.0 } else { 0.0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1063,6 +1138,9 @@ mod tests {
         game.set_hand(0, &[altar, pawnshop]);
         let legal = game.legal_actions(0);
         let a = HeuristicBot::new().choose(&game.view(0), &legal);
-        assert_eq!(a, Action::Build { card: pawnshop, pay: Payment::default() });
+        assert_eq!(
+            a,
+            Action::Build { card: pawnshop, pay: Payment::default(), naval: wonders_core::Naval::NONE }
+        );
     }
 }

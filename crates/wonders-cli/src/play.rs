@@ -550,6 +550,8 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
             "Halicarnassus: build a card from the discard pile for free".to_string()
         }
         Phase::EdificeDiscard { .. } => "the great project failed: discard a card of your city".to_string(),
+        Phase::Explore { .. } => "Armada: keep one island of your exploration".to_string(),
+        Phase::NavalOptOut { .. } => "Armada: Forgotten Port — take part in the naval conflict?".to_string(),
         _ => format!("turn {} (cards pass {})", view.turn, if view.age == 2 { "right" } else { "left" }),
     };
     say!(text, "=== Age {}, {step} — {} ===", roman(view.age), names.get(seat));
@@ -769,6 +771,23 @@ fn choice_list(text: &mut String, catalog: &Catalog, view: &View, legal: &[Actio
                 }
             }
         }
+        Phase::Explore { .. } => {
+            say!(text, "Your exploration (armada.md §2.6): keep one island; the others go back.");
+            for a in legal {
+                shown.push(*a);
+                say!(text, "  {:>2}  {}", shown.len(), armada_choice_text(catalog, a));
+            }
+        }
+        Phase::NavalOptOut { .. } => {
+            say!(
+                text,
+                "Forgotten Port: you may stay out of this Age's naval conflict (your strength is ignored)."
+            );
+            for a in legal {
+                shown.push(*a);
+                say!(text, "  {:>2}  {}", shown.len(), armada_choice_text(catalog, a));
+            }
+        }
         Phase::EdificeDiscard { .. } => {
             say!(text, "The Age's great project failed: choose the card of your city to discard:");
             for a in legal {
@@ -846,7 +865,7 @@ fn hand_choices(
             say!(text, "          can't build ({why})");
         }
         let stages = mine(|a| matches!(a, Action::Wonder { .. }));
-        let discards = mine(|a| matches!(a, Action::Discard { .. }));
+        let discards = mine(|a| matches!(a, Action::Discard { .. } | Action::DiscardYellow { .. }));
         for a in builds.into_iter().chain(stages).chain(discards) {
             shown.push(a);
             say!(text, "      {:>2}  {}", shown.len(), action_line(&a, stage_no, view.edition));
@@ -857,7 +876,16 @@ fn hand_choices(
 /// One action as a choice line: `build: pay 2 left`, `wonder stage 2: free`, `discard: +3 coins`.
 fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
     match a {
-        Action::Build { pay, .. } => format!("build: {}", payment_text(pay)),
+        Action::Build { pay, naval, .. } => {
+            let mut what = "build".to_string();
+            if let Some(f) = naval.construction() {
+                let _ = write!(what, " + naval construction ({f} ship)");
+            }
+            if let Some(f) = naval.free_move() {
+                let _ = write!(what, " + free move of the {f} ship");
+            }
+            format!("{what}: {}", payment_text(pay))
+        }
         Action::Wonder { pay, extra, .. } => {
             let mut what = format!("wonder stage {stage_no}");
             if extra.alternative() {
@@ -869,13 +897,47 @@ fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
             if extra.take_part() {
                 what.push_str(" + take part in the great project");
             }
+            if let Some(f) = extra.naval() {
+                let _ = write!(what, " + naval construction ({f} ship)");
+            }
             format!("{what}: {}", payment_text(pay))
         }
         Action::DiscardBuilt { .. } => "discard it from your city".into(),
         Action::Discard { .. } => "discard: +3 coins".into(),
+        Action::DiscardYellow { .. } => "discard: free move of the yellow ship".into(),
         Action::BuildDiscarded { .. } => "build from the discard pile".into(),
         Action::Pass => "pass (build nothing)".into(),
         Action::ChooseSide { side } => format!("side {}", side.label(edition)),
+        Action::ChooseIsland { island, .. } => format!("keep island #{}", island.0),
+        Action::StayOutOfNaval { stay_out: true } => "stay out of the naval conflict".into(),
+        Action::StayOutOfNaval { stay_out: false } => "take part in the naval conflict".into(),
+    }
+}
+
+/// An Armada choice with the island's name, effect and its provisional mark.
+fn armada_choice_text(catalog: &Catalog, a: &Action) -> String {
+    match *a {
+        Action::ChooseIsland { island, moves } => {
+            let Some(def) = catalog.armada.as_deref().and_then(|d| d.islands().get(island.0 as usize)) else {
+                return format!("keep island #{}", island.0);
+            };
+            let mut s = format!("keep {} ({}, level {}): {}", def.name, def.zh, def.level, def.effect_text());
+            if def.provisional() {
+                s.push_str(" [provisional]");
+            }
+            let ships: Vec<&str> = wonders_core::armada::Fleet::ALL
+                .iter()
+                .filter(|&&f| moves & (1 << f as u8) != 0)
+                .map(|f| f.name())
+                .collect();
+            if !ships.is_empty() {
+                let _ = write!(s, " — free moves: {}", ships.join(", "));
+            }
+            s
+        }
+        Action::StayOutOfNaval { stay_out: true } => "stay out of the naval conflict".into(),
+        Action::StayOutOfNaval { stay_out: false } => "take part in the naval conflict".into(),
+        _ => String::new(),
     }
 }
 

@@ -16,14 +16,14 @@ use wonders_core::score::Score;
 use wonders_core::{Action, Catalog, Edition, Expansions, Game, Setup, WonderDeal};
 
 /// The most seats a game has.
-const MAX_SEATS: usize = 7;
+const MAX_SEATS: usize = 8;
 
 /// Options of `wonders simulate`.
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
-    /// Players per game, 3 to 7; 2 plays the 1st edition's Free City variant.
+    /// Players per game, 3 to 7 (8 with Armada); 2 plays the 1st edition's Free City variant.
     #[arg(long, short = 'p', value_name = "N", default_value_t = 4,
-          value_parser = clap::value_parser!(u8).range(2..=7))]
+          value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
     /// The edition: 1e (random boards and sides) or 2e (random boards, the bots choose sides).
     #[arg(long, short = 'e', value_name = "EDITION", default_value = "1e", value_parser = parse_edition)]
@@ -50,42 +50,85 @@ pub struct SimulateArgs {
 /// `--expansions` and `--data`, shared by `play`, `simulate` and `arena`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ExpansionArgs {
-    /// Expansions to play, comma-separated: `edifice` (great projects, Ur and Carthage).
+    /// Expansions to play, comma-separated: `edifice` (great projects, Ur and Carthage),
+    /// `armada` (shipyards, islands, naval conflicts; 8 players with Armada), or both.
     #[arg(long, value_name = "LIST", default_value = "", value_parser = parse_expansions)]
     pub expansions: Expansions,
-    /// A replacement Edifice data file (the format of crates/wonders-core/data/edifice.toml), to
-    /// fix its provisional values without recompiling.
+    /// A replacement data file, to fix provisional values without recompiling: an Edifice file
+    /// (the format of crates/wonders-core/data/edifice.toml) or an Armada file (the format of
+    /// armada.toml), told apart by their tables (an Armada file has `boards` and `[[islands]]`).
+    /// Repeat the flag to replace both.
     #[arg(long, value_name = "FILE")]
-    pub data: Option<PathBuf>,
-    /// The team variant (4 or 6 players): seats 0+1, 2+3, … play together; land conflicts only
-    /// against adjacent opponents with doubled tokens; the team with the highest sum wins.
+    pub data: Vec<PathBuf>,
+    /// The team variant (4, 6 or 8 players): seats 0+1, 2+3, … play together; land conflicts
+    /// only against adjacent opponents with doubled tokens; the team with the highest sum wins.
     #[arg(long)]
     pub teams: bool,
 }
 
-/// Parses a comma-separated list of expansions (`edifice`; empty for none).
+/// Parses a comma-separated list of expansions (`edifice`, `armada`; empty for none).
 pub(crate) fn parse_expansions(s: &str) -> Result<Expansions, String> {
     Expansions::parse(&s.split(',').collect::<Vec<_>>())
 }
 
+/// Whether a data file's text is Armada data (its `boards` and `[[islands]]` tables) rather than
+/// Edifice data.
+fn is_armada_file(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .any(|l| l == "[[islands]]" || l.starts_with("boards =") || l.starts_with("boards="))
+}
+
 impl ExpansionArgs {
-    /// The data of the games: the edition's own, extended with Edifice's, or read from `--data`.
+    /// The data of the games: the edition's own, extended with Edifice's and Armada's when
+    /// played, each replaced by a `--data` file when given. (Armada's catalog always carries the
+    /// Edifice boards, so that 8 players have Carthage; they are dealt only with Edifice or 8
+    /// players.)
     pub(crate) fn catalog(&self, edition: Edition) -> Result<&'static Catalog, String> {
-        match &self.data {
-            Some(path) => {
-                if !self.expansions.edifice() {
-                    return Err("--data replaces the Edifice data: add --expansions edifice".into());
+        let (edifice, armada) = (self.expansions.edifice(), self.expansions.armada());
+        let mut edifice_text = None;
+        let mut armada_text = None;
+        for path in &self.data {
+            let text = crate::read_input(path)?;
+            if is_armada_file(&text) {
+                if !armada {
+                    return Err(format!("{}: Armada data: add --expansions armada", path.display()));
                 }
-                let text = crate::read_input(path)?;
-                let catalog = Catalog::get(edition)
-                    .with_edifice_toml(&text)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                // Read once per run; it lives as long as the process, like the built-in data.
-                Ok(Box::leak(Box::new(catalog)))
+                armada_text = Some((path, text));
+            } else {
+                if !edifice {
+                    return Err(format!(
+                        "{}: --data replaces the Edifice data: add --expansions edifice",
+                        path.display()
+                    ));
+                }
+                edifice_text = Some((path, text));
             }
-            None if self.expansions.edifice() => Ok(Catalog::extended(edition)),
-            None => Ok(Catalog::get(edition)),
         }
+        if edifice_text.is_none() && armada_text.is_none() {
+            return Ok(match (edifice, armada) {
+                (_, true) => Catalog::with_builtin_armada(edition, true),
+                (true, false) => Catalog::extended(edition),
+                (false, false) => Catalog::get(edition),
+            });
+        }
+        let mut catalog = match &edifice_text {
+            Some((path, text)) => Catalog::get(edition)
+                .with_edifice_toml(text)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+            None if edifice || armada => Catalog::extended(edition).clone(),
+            None => Catalog::get(edition).clone(),
+        };
+        if armada {
+            let data = match &armada_text {
+                Some((path, text)) => wonders_core::armada::ArmadaData::from_toml(text)
+                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                None => wonders_core::armada::ArmadaData::builtin().clone(),
+            };
+            catalog = catalog.with_armada(&data).map_err(|e| format!("Armada data: {e}"))?;
+        }
+        // Read once per run; it lives as long as the process, like the built-in data.
+        Ok(Box::leak(Box::new(catalog)))
     }
 
     /// A game of `setup` with these expansions on `catalog`.
@@ -508,9 +551,9 @@ mod tests {
         };
         let runs = [sum(Edition::First, 4, 40), sum(Edition::First, 2, 20), sum(Edition::Second, 5, 20)];
         let want: &[([i64; 8], [u64; MAX_SEATS])] = &[
-            ([722, 1791, 538, 791, 218, 102, 178, 4340], [10, 11, 10, 9, 0, 0, 0]),
-            ([172, 315, 212, 235, 111, 32, 93, 1170], [11, 9, 0, 0, 0, 0, 0]),
-            ([460, 1128, 322, 554, 156, 68, 70, 2758], [8, 3, 2, 5, 2, 0, 0]),
+            ([722, 1791, 538, 791, 218, 102, 178, 4340], [10, 11, 10, 9, 0, 0, 0, 0]),
+            ([172, 315, 212, 235, 111, 32, 93, 1170], [11, 9, 0, 0, 0, 0, 0, 0]),
+            ([460, 1128, 322, 554, 156, 68, 70, 2758], [8, 3, 2, 5, 2, 0, 0, 0]),
         ];
         assert_eq!(want.len(), runs.len(), "pinned runs");
         for (t, &(points, wins)) in runs.iter().zip(want) {

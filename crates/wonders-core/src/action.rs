@@ -1,5 +1,6 @@
 //! What a player does with a card.
 
+use crate::armada::Fleet;
 use crate::card::CardId;
 use crate::catalog::Side;
 
@@ -87,15 +88,92 @@ impl StageExtra {
     pub const fn pawn_age(self) -> u8 {
         (self.0 >> 2) & 3
     }
+
+    /// Armada: the same choices with a naval construction of `fleet` paid with the stage
+    /// (armada.md §2.3: the board's wonder fleet, or any fleet with Lost Isle).
+    ///
+    /// ```
+    /// use wonders_core::StageExtra;
+    /// use wonders_core::armada::Fleet;
+    /// let e = StageExtra::NONE.with_naval(Some(Fleet::Blue));
+    /// assert_eq!(e.naval(), Some(Fleet::Blue));
+    /// assert_eq!(StageExtra::NONE.naval(), None);
+    /// ```
+    pub const fn with_naval(self, fleet: Option<Fleet>) -> StageExtra {
+        StageExtra((self.0 & 0x0f) | (Naval::fleet_code(fleet) << 4))
+    }
+
+    /// Armada: the fleet whose ship the stage moves (a naval construction), if any.
+    pub const fn naval(self) -> Option<Fleet> {
+        Naval::code_fleet(self.0 >> 4)
+    }
+}
+
+/// Armada: what a card built from hand does on the shipyard (armada.md §2.3), in one byte: the
+/// naval construction paid with the card (its colour's fleet) and the ship that a free move of
+/// the card (blue Armada cards) advances, the player choosing it with the action.
+///
+/// ```
+/// use wonders_core::Naval;
+/// use wonders_core::armada::Fleet;
+/// let n = Naval::new(Some(Fleet::Blue), Some(Fleet::Green));
+/// assert_eq!((n.construction(), n.free_move()), (Some(Fleet::Blue), Some(Fleet::Green)));
+/// assert_eq!(Naval::NONE, Naval::default());
+/// assert_eq!(std::mem::size_of::<Naval>(), 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Naval(pub u8);
+
+impl Naval {
+    /// No naval construction and no free move: every build of a game without Armada.
+    pub const NONE: Naval = Naval(0);
+
+    const fn fleet_code(f: Option<Fleet>) -> u8 {
+        match f {
+            Some(f) => f as u8 + 1,
+            None => 0,
+        }
+    }
+
+    const fn code_fleet(code: u8) -> Option<Fleet> {
+        match code & 7 {
+            1 => Some(Fleet::Red),
+            2 => Some(Fleet::Yellow),
+            3 => Some(Fleet::Blue),
+            4 => Some(Fleet::Green),
+            _ => None,
+        }
+    }
+
+    /// Packs a naval construction and a free move.
+    pub const fn new(construction: Option<Fleet>, free_move: Option<Fleet>) -> Naval {
+        Naval(Self::fleet_code(construction) | Self::fleet_code(free_move) << 3)
+    }
+
+    /// The fleet whose next step is paid with the card, if any.
+    pub const fn construction(self) -> Option<Fleet> {
+        Self::code_fleet(self.0)
+    }
+
+    /// The ship a free move of the card advances, if any.
+    pub const fn free_move(self) -> Option<Fleet> {
+        Self::code_fleet(self.0 >> 3)
+    }
+
+    /// Whether nothing is chosen.
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
+    }
 }
 
 /// One decision of one player.
 ///
 /// ```
 /// use wonders_core::{Action, CardId, Payment};
-/// let a = Action::Build { card: CardId(3), pay: Payment { left: 2, ..Payment::default() } };
+/// use wonders_core::Naval;
+/// let a = Action::Build { card: CardId(3), pay: Payment { left: 2, ..Payment::default() }, naval: Naval::NONE };
 /// assert_eq!(a.card(), Some(CardId(3)));
-/// assert_eq!(std::mem::size_of::<Action>(), 6);
+/// assert_eq!(std::mem::size_of::<Action>(), 7);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -103,8 +181,10 @@ pub enum Action {
     Build {
         /// The card from hand.
         card: CardId,
-        /// How it is paid.
+        /// How it is paid (with Armada, the naval construction's cost included: one purchase).
         pay: Payment,
+        /// Armada: the naval construction and free move chosen with it ([`Naval::NONE`] without).
+        naval: Naval,
     },
     /// Use the card to build the next wonder stage (002 2.b).
     Wonder {
@@ -117,6 +197,12 @@ pub enum Action {
     },
     /// Discard the card for 3 coins (002 2.c).
     Discard {
+        /// The card from hand.
+        card: CardId,
+    },
+    /// Armada: discard the card for a free 1-step move of the yellow ship instead of 3 coins
+    /// (armada.md §2.4).
+    DiscardYellow {
         /// The card from hand.
         card: CardId,
     },
@@ -133,6 +219,21 @@ pub enum Action {
         /// The card, built in the city.
         card: CardId,
     },
+    /// Armada: keep this island of the ones dealt in an exploration (armada.md §2.6); `moves`
+    /// names the ships its free moves advance, one bit per [`Fleet`] (White-Surf Port: 2
+    /// different ships, Tempest Archipelago: 3; 0 for the other islands).
+    ChooseIsland {
+        /// The island kept.
+        island: crate::armada::IslandId,
+        /// The ships its free moves advance (bit `fleet as u8`).
+        moves: u8,
+    },
+    /// Armada, Forgotten Port: at this Age end, stay out of the naval conflict (`true`: the
+    /// city's strength is ignored and it takes no token) or take part (armada.md §6).
+    StayOutOfNaval {
+        /// Whether the city stays out.
+        stay_out: bool,
+    },
     /// 2nd edition: choose the side of the wonder board drawn at random.
     ChooseSide {
         /// Day (A) or Night (B).
@@ -147,8 +248,13 @@ impl Action {
             Action::Build { card, .. }
             | Action::Wonder { card, .. }
             | Action::Discard { card }
+            | Action::DiscardYellow { card }
             | Action::BuildDiscarded { card } => Some(card),
-            Action::Pass | Action::ChooseSide { .. } | Action::DiscardBuilt { .. } => None,
+            Action::Pass
+            | Action::ChooseSide { .. }
+            | Action::DiscardBuilt { .. }
+            | Action::ChooseIsland { .. }
+            | Action::StayOutOfNaval { .. } => None,
         }
     }
 

@@ -79,12 +79,20 @@ impl Expansions {
     pub const NONE: Expansions = Expansions(0);
     /// Edifice (2023).
     pub const EDIFICE: Expansions = Expansions(1);
+    /// Armada (2018, 1st edition; [`crate::armada`]).
+    pub const ARMADA: Expansions = Expansions(2);
     /// Every known expansion, with its name.
-    pub const KNOWN: [(&'static str, Expansions); 1] = [("edifice", Expansions::EDIFICE)];
+    pub const KNOWN: [(&'static str, Expansions); 2] =
+        [("edifice", Expansions::EDIFICE), ("armada", Expansions::ARMADA)];
 
     /// Whether Edifice is played.
     pub const fn edifice(self) -> bool {
         self.0 & 1 != 0
+    }
+
+    /// Whether Armada is played.
+    pub const fn armada(self) -> bool {
+        self.0 & 2 != 0
     }
 
     /// Whether no expansion is played.

@@ -22,7 +22,8 @@
 //!   rewards, after every card is placed and before the immediate effects), and the end of the
 //!   Age before military conflicts (failure, penalties, debt, [`Phase::EdificeDiscard`]).
 
-use crate::action::{Action, FreeBy, Payment, StageExtra};
+use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
+use crate::armada::{self, ArmadaState};
 use crate::card::{CardId, Colour};
 use crate::catalog::{Catalog, Edition, Side, WonderId};
 use crate::city::{City, Production};
@@ -47,6 +48,8 @@ pub const HAND_SIZE: usize = 7;
 pub const START_COINS: u16 = 3;
 /// Turns in an Age: the 7th card of each hand is not played (002 特殊情况：第六個回合).
 pub const LAST_TURN: usize = HAND_SIZE - 1;
+/// The most turns of an Age: 7 with Armada's 8-card hands (armada.md §2.2).
+pub const MAX_TURNS: usize = 7;
 /// Coins for discarding a card (002 2.c).
 pub const DISCARD_COINS: u16 = 3;
 
@@ -84,7 +87,7 @@ pub enum WonderDeal {
 pub struct Setup {
     /// The edition.
     pub edition: Edition,
-    /// Number of players, 3 to 7; 2 plays the 1st edition's Free City variant.
+    /// Number of players, 3 to 7 (8 with Armada); 2 plays the 1st edition's Free City variant.
     pub players: u8,
     /// The seed of the deal.
     pub seed: u64,
@@ -123,7 +126,16 @@ impl Setup {
         let base = Catalog::get(self.edition);
         let beyond = matches!(&self.wonders, WonderDeal::Chosen(list)
             if list.iter().any(|(w, _)| w.0 as usize >= base.wonders.len()));
-        if self.expansions.edifice() || beyond { Catalog::extended(self.edition) } else { base }
+        let edifice = self.expansions.edifice() || beyond;
+        if self.expansions.armada() {
+            // Always with the Edifice boards, so that every Armada game of an edition has one
+            // catalog (they are dealt only with Edifice or 8 players).
+            Catalog::with_builtin_armada(self.edition, true)
+        } else if edifice {
+            Catalog::extended(self.edition)
+        } else {
+            base
+        }
     }
 }
 
@@ -131,7 +143,7 @@ impl Setup {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The player count is not supported.
-    #[error("{0} players: the game plays with 3 to 7 (2 with the 1st edition's Free City)")]
+    #[error("{0} players: the game plays with 3 to 7 (2 with the 1st edition's Free City, 8 with Armada)")]
     Players(u8),
     /// Chosen wonders are wrong.
     #[error("wonder choice: {0}")]
@@ -170,6 +182,18 @@ pub enum Phase {
     /// Edifice: this city chooses which card of the colour to discard for the penalty of the
     /// Age's failed project (end of the Age, before military; [`crate::edifice`]).
     EdificeDiscard {
+        /// The city (and seat) to act.
+        city: u8,
+    },
+    /// Armada: this city keeps one of the islands dealt to it in an exploration (armada.md
+    /// §2.6; step 4 of the turn, before any build from the discard pile).
+    Explore {
+        /// The city (and seat) to act.
+        city: u8,
+    },
+    /// Armada, Forgotten Port: this city chooses whether to take part in the Age's naval
+    /// conflict (armada.md §6; at the Age end, before the conflicts).
+    NavalOptOut {
         /// The city (and seat) to act.
         city: u8,
     },
@@ -300,15 +324,19 @@ pub struct Game {
     /// The whole public log of the game.
     pub(crate) history: ArrayVec<LogEntry, HISTORY_MAX>,
     /// The hands each seat has held this Age, by turn (what it has legitimately seen).
-    pub(crate) memory: [[Hand; LAST_TURN]; MAX_PLAYERS],
-    /// The cards each seat used this Age, by turn (index 6: Babylon's last card): for its own
-    /// city, then for the Free City when it held the Free City card.
-    pub(crate) used: [[Used; LAST_TURN + 1]; MAX_PLAYERS],
+    pub(crate) memory: [[Hand; MAX_TURNS]; MAX_PLAYERS],
+    /// The cards each seat used this Age, by turn (index `last_turn`: Babylon's last card): for
+    /// its own city, then for the Free City when it held the Free City card.
+    pub(crate) used: [[Used; MAX_TURNS + 1]; MAX_PLAYERS],
+    /// Turns in each Age: 6, or with Armada 7 (6 with 8 players; armada.md §2.2).
+    pub(crate) last_turn: u8,
     /// What each city offered for sale at the start of the current turn (2nd edition: nothing
     /// can be bought from a card built in the same turn, which matters for Babylon's last card).
     pub(crate) sale_at_turn_start: [Production; MAX_PLAYERS],
     /// The great projects, when the game is played with Edifice.
     pub(crate) edifice: Option<EdificeState>,
+    /// Shipyards, islands and island decks, when the game is played with Armada.
+    pub(crate) armada: Option<Box<ArmadaState>>,
     /// The team variant: seats 2k and 2k+1 play together ([`crate::teams`]).
     pub(crate) teams: bool,
 }
@@ -340,6 +368,8 @@ impl PartialEq for Game {
             && self.used == o.used
             && self.sale_at_turn_start == o.sale_at_turn_start
             && self.edifice == o.edifice
+            && self.last_turn == o.last_turn
+            && self.armada == o.armada
             && self.teams == o.teams
     }
 }
@@ -397,16 +427,21 @@ impl Game {
         if free_city && catalog.edition != Edition::First {
             return Err(SetupError::TwoPlayers(catalog.edition));
         }
-        if !(2..=7).contains(&setup.players) {
+        let armada = setup.expansions.armada();
+        if !((2..=7).contains(&setup.players) || armada && setup.players == 8) {
             return Err(SetupError::Players(setup.players));
+        }
+        if armada {
+            armada::turn::check_setup(catalog, setup)?;
         }
         if setup.expansions.edifice() {
             if catalog.edifice.is_none() {
                 return Err(SetupError::Expansion("these data have no Edifice projects".into()));
             }
-            if free_city {
+            if free_city || setup.players > 7 {
                 return Err(SetupError::Expansion(
-                    "Edifice plays with 3 to 7 players (its pawn table starts at 3, edifice.md §5.1)".into(),
+                    "Edifice plays with 3 to 7 players (its pawn table covers 3 to 7, edifice.md §5.1)"
+                        .into(),
                 ));
             }
         }
@@ -425,16 +460,26 @@ impl Game {
             cities[seat].coins = START_COINS;
         }
         let mut ages: [[Hand; MAX_PLAYERS]; 3] = Default::default();
+        // Armada: 8-card hands (7 with 8 players), one Armada card per player in each Age
+        // (armada.md §2.2), drawn from a random stream of their own.
+        let hand_size = if armada { armada::hand_size(n as u8) as usize } else { HAND_SIZE };
+        let mut armada_rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        armada_rng.set_stream(4);
         for (age, hands) in (1u8..=3).zip(ages.iter_mut()) {
-            let mut deck = catalog.age_cards(age, n as u8);
+            // 8 players use the 7-player decks (000 8人遊戲規則).
+            let mut deck = catalog.age_cards(age, (n as u8).min(7));
             if age == 3 {
-                // 002 遊戲準備: players + 2 guilds drawn at random (5 in the 2-player variant).
+                // 002 遊戲準備: players + 2 guilds drawn at random (5 in the 2-player variant;
+                // with 8 players all 9, 000 8人遊戲規則).
                 let mut guilds = catalog.guilds();
                 guilds.shuffle(&mut rng);
-                deck.extend(guilds.into_iter().take(n + 2));
+                deck.extend(guilds.into_iter().take(n.min(7) + 2));
+            }
+            if armada {
+                deck.extend(armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng));
             }
             deck.shuffle(&mut rng);
-            for (seat, chunk) in deck.chunks(HAND_SIZE).take(n).enumerate() {
+            for (seat, chunk) in deck.chunks(hand_size).take(n).enumerate() {
                 hands[seat] = chunk.iter().copied().collect();
             }
         }
@@ -469,8 +514,13 @@ impl Game {
             used: Default::default(),
             sale_at_turn_start: [Production::default(); MAX_PLAYERS],
             edifice: None,
+            last_turn: (hand_size - 1) as u8,
+            armada: None,
             teams: setup.teams,
         };
+        if armada {
+            game.armada = Some(Box::new(armada::turn::setup(catalog, n, setup.seed)));
+        }
         if setup.expansions.edifice()
             && let Some(data) = catalog.edifice.as_deref()
         {
@@ -498,7 +548,7 @@ impl Game {
         self.seed
     }
 
-    /// Number of players (seats): 2 to 7.
+    /// Number of players (seats): 2 to 7, or 8 with Armada.
     pub fn players(&self) -> usize {
         self.n() - self.free_city.is_some() as usize
     }
@@ -528,9 +578,27 @@ impl Game {
         self.age
     }
 
-    /// The current turn of the Age, 1 to 6.
+    /// The current turn of the Age, 1 to 6 (to 7 with Armada's 8-card hands).
     pub fn turn(&self) -> u8 {
         self.turn
+    }
+
+    /// The Armada state (shipyards, islands, island decks), when the game is played with Armada.
+    /// The island decks are hidden information: a seat reads its [`crate::View`] instead.
+    pub fn armada(&self) -> Option<&ArmadaState> {
+        self.armada.as_deref()
+    }
+
+    /// Mutable access to the Armada state, for building positions (tests, puzzles); the caller
+    /// keeps the game consistent, as with [`Game::set_hand`].
+    pub fn armada_mut(&mut self) -> Option<&mut ArmadaState> {
+        self.armada.as_deref_mut()
+    }
+
+    /// Turns in each Age: 6, or 7 with Armada's 8-card hands (6 with 8 players; armada.md §2.2).
+    /// Babylon's last card is logged as turn `turns() + 1`.
+    pub fn turns(&self) -> u8 {
+        self.last_turn
     }
 
     /// What the game waits for.
@@ -601,7 +669,9 @@ impl Game {
             Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city } => {
                 self.controller_of(city as usize) == seat
             }
-            Phase::EdificeDiscard { city } => city as usize == seat,
+            Phase::EdificeDiscard { city } | Phase::Explore { city } | Phase::NavalOptOut { city } => {
+                city as usize == seat
+            }
             Phase::Over => false,
         }
     }
@@ -621,7 +691,9 @@ impl Game {
             (
                 Phase::PlayLastCard { city }
                 | Phase::BuildFromDiscard { city }
-                | Phase::EdificeDiscard { city },
+                | Phase::EdificeDiscard { city }
+                | Phase::Explore { city }
+                | Phase::NavalOptOut { city },
                 _,
             ) => city as usize,
             _ => seat,
@@ -714,7 +786,7 @@ impl Game {
             if c.free_first_of_age && self.turn == 1 {
                 return Some(FreeBy::FirstOfAge);
             }
-            if c.free_last_of_age && self.turn as usize == LAST_TURN {
+            if c.free_last_of_age && self.turn == self.last_turn {
                 return Some(FreeBy::LastOfAge);
             }
         }
@@ -764,6 +836,9 @@ impl Game {
                     self.free_city_rules(out);
                 } else {
                     self.hand_actions(city, &self.hands[seat], out);
+                    if self.armada.is_some() {
+                        armada::turn::extend_actions(self, city, out);
+                    }
                 }
             }
             Phase::BuildFromDiscard { city } => {
@@ -778,6 +853,11 @@ impl Game {
                 out.push(Action::Pass);
             }
             Phase::EdificeDiscard { city } => edifice::discard_choices(self, city as usize, out),
+            Phase::Explore { city } => armada::turn::island_choices(self, city as usize, out),
+            Phase::NavalOptOut { .. } => {
+                out.push(Action::StayOutOfNaval { stay_out: false });
+                out.push(Action::StayOutOfNaval { stay_out: true });
+            }
             Phase::Over => {}
         }
     }
@@ -796,12 +876,12 @@ impl Game {
         let chained: ArrayVec<CardId, HAND_MAX> = out
             .iter()
             .filter_map(|a| match a {
-                Action::Build { card, pay } if pay.free == Some(FreeBy::Chain) => Some(*card),
+                Action::Build { card, pay, .. } if pay.free == Some(FreeBy::Chain) => Some(*card),
                 _ => None,
             })
             .collect();
         out.retain(|a| match a {
-            Action::Build { card, pay } => pay.free == Some(FreeBy::Chain) || !chained.contains(card),
+            Action::Build { card, pay, .. } => pay.free == Some(FreeBy::Chain) || !chained.contains(card),
             Action::Wonder { card, .. } | Action::Discard { card } => !chained.contains(card),
             _ => true,
         });
@@ -835,7 +915,7 @@ impl Game {
             let def = self.catalog.card(card);
             if !city.has_name(self.catalog, card) {
                 if let Some(by) = self.automatic_free(city_index, card) {
-                    out.push(Action::Build { card, pay: Payment::free(by) });
+                    out.push(Action::Build { card, pay: Payment::free(by), naval: Naval::NONE });
                 } else {
                     opts.clear();
                     if city.coins >= def.coins as u16 {
@@ -845,10 +925,15 @@ impl Game {
                         out.push(Action::Build {
                             card,
                             pay: Payment { left, right, bank: def.coins, free: None },
+                            naval: Naval::NONE,
                         });
                     }
                     if free_build && (def.coins > 0 || !def.cost.is_empty()) {
-                        out.push(Action::Build { card, pay: Payment::free(FreeBy::FreeBuild) });
+                        out.push(Action::Build {
+                            card,
+                            pay: Payment::free(FreeBy::FreeBuild),
+                            naval: Naval::NONE,
+                        });
                     }
                 }
             }
@@ -881,6 +966,10 @@ impl Game {
             return Err(ActionError::NotYourTurn { seat, waiting: self.waiting_text() });
         }
         let city_index = self.acting_city(seat);
+        // Armada: a hand action may carry a naval construction (crate::armada::turn).
+        if self.armada.is_some() && matches!(self.phase, Phase::Choose | Phase::PlayLastCard { .. }) {
+            return armada::turn::check(self, seat, city_index, action);
+        }
         let result = self.check_for_city(seat, city_index, action);
         if result.is_ok() && Some(city_index as u8) == self.free_city && self.phase == Phase::Choose {
             let mut legal = Vec::new();
@@ -896,7 +985,12 @@ impl Game {
         result
     }
 
-    fn check_for_city(&self, seat: usize, city_index: usize, action: &Action) -> Result<(), ActionError> {
+    pub(crate) fn check_for_city(
+        &self,
+        seat: usize,
+        city_index: usize,
+        action: &Action,
+    ) -> Result<(), ActionError> {
         let name = |c: CardId| self.catalog.card(c).name.clone();
         let city = &self.cities[city_index];
         let hand = self.acting_hand(seat);
@@ -937,6 +1031,28 @@ impl Game {
                     place: "a card this penalty can take",
                 })
             }
+            (Phase::Explore { .. } | Phase::NavalOptOut { .. }, _)
+            | (_, Action::ChooseIsland { .. } | Action::StayOutOfNaval { .. }) => {
+                let mut legal = Vec::new();
+                self.legal_actions_into(seat, &mut legal);
+                if legal.contains(action) {
+                    Ok(())
+                } else {
+                    Err(ActionError::WrongKind(match self.phase {
+                        Phase::Explore { .. } => {
+                            "an exploration is under way: keep one of the islands dealt to you (with its free \
+                             moves on different ships below the top step)"
+                                .to_string()
+                        }
+                        Phase::NavalOptOut { .. } => {
+                            "Forgotten Port: choose whether to stay out of this Age's naval conflict".to_string()
+                        }
+                        _ => "islands are kept only in an exploration, and the naval conflict is left only \
+                              with Forgotten Port at an Age end"
+                            .to_string(),
+                    }))
+                }
+            }
             (Phase::EdificeDiscard { .. }, _) => Err(ActionError::WrongKind(
                 "the Age's great project failed: choose the card of your city to discard".into(),
             )),
@@ -951,7 +1067,15 @@ impl Game {
                 "building from the discard pile is only possible right after a Halicarnassus stage".into(),
             )),
             (_, Action::Discard { card }) => in_hand(card),
-            (_, Action::Build { card, pay }) => {
+            (_, Action::DiscardYellow { card }) => {
+                in_hand(card)?;
+                Err(ActionError::WrongKind(
+                    "discarding for a free yellow move is an Armada rule (armada.md §2.4): this game has no \
+                     shipyards, or the yellow ship is on its top step"
+                        .into(),
+                ))
+            }
+            (_, Action::Build { card, pay, .. }) => {
                 in_hand(card)?;
                 if city.has_name(self.catalog, card) {
                     return Err(ActionError::Duplicate(name(card)));
@@ -1027,6 +1151,10 @@ impl Game {
             }
             Phase::EdificeDiscard { city } => {
                 format!("seat {city} is choosing the card to discard for the failed great project")
+            }
+            Phase::Explore { city } => format!("seat {city} is choosing an island of its exploration"),
+            Phase::NavalOptOut { city } => {
+                format!("seat {city} is choosing whether to stay out of the naval conflict (Forgotten Port)")
             }
             Phase::Over => "the game is over".into(),
         }
@@ -1105,7 +1233,7 @@ impl Game {
                     }
                     self.controller = self.holder;
                     self.resolve(&acts);
-                    if self.turn as usize >= LAST_TURN {
+                    if self.turn >= self.last_turn {
                         self.age_ending = true;
                     } else {
                         self.pass_due = true;
@@ -1129,6 +1257,7 @@ impl Game {
                         self.cities[city].place(self.catalog, card);
                         let coins = self.build_coins(city, card);
                         self.cities[city].coins += coins;
+                        armada::turn::built_from_discard(self, city, card);
                         (Played::BuiltDiscarded(card), coins)
                     }
                     _ => (Played::Passed, 0),
@@ -1150,6 +1279,18 @@ impl Game {
                 }
                 self.advance();
             }
+            Phase::Explore { city } => {
+                if let Action::ChooseIsland { island, moves } = action {
+                    armada::turn::keep_island(self, city as usize, island, moves);
+                }
+                self.advance();
+            }
+            Phase::NavalOptOut { city } => {
+                if let Action::StayOutOfNaval { stay_out } = action {
+                    armada::turn::decide_naval(self, city as usize, stay_out);
+                }
+                self.advance();
+            }
             Phase::Over => {}
         }
     }
@@ -1160,7 +1301,8 @@ impl Game {
         let n = self.n();
         let mut income = [0u16; MAX_PLAYERS];
         self.log.clear();
-        let turn = if matches!(self.phase, Phase::PlayLastCard { .. }) { 7 } else { self.turn };
+        let turn =
+            if matches!(self.phase, Phase::PlayLastCard { .. }) { self.last_turn + 1 } else { self.turn };
         // 1. Payments leave the treasuries; cards leave the hands (and each seat remembers the
         // cards it used).
         for &(city, hand_owner, action) in acts {
@@ -1193,10 +1335,14 @@ impl Game {
                     self.discard.push(card);
                     income[city] += DISCARD_COINS;
                 }
+                // Armada: a free yellow move instead of the coins (armada.md §2.4).
+                Action::DiscardYellow { card } => self.discard.push(card),
                 Action::BuildDiscarded { .. }
                 | Action::Pass
                 | Action::ChooseSide { .. }
-                | Action::DiscardBuilt { .. } => {}
+                | Action::DiscardBuilt { .. }
+                | Action::ChooseIsland { .. }
+                | Action::StayOutOfNaval { .. } => {}
             }
         }
         // 2½. Edifice: pawns and the completion of the Age's project (crate::edifice).
@@ -1205,6 +1351,11 @@ impl Game {
         } else {
             ArrayVec::new()
         };
+        // 2¾. Armada: the ships move, the spaces reached pay out, free moves, islands from the
+        // green cards; taxes and piracies are noted for step 6 (crate::armada::turn).
+        if self.armada.is_some() {
+            armada::turn::after_placement(self, acts, &mut income);
+        }
         // 3. Immediate effects, seeing every card placed this turn.
         for &(city, _, action) in acts {
             match action {
@@ -1305,7 +1456,7 @@ impl Game {
         {
             let _ = self.hands[self.holder as usize].try_push(card);
         }
-        let t = (self.turn as usize).clamp(1, LAST_TURN) - 1;
+        let t = (self.turn as usize).clamp(1, self.last_turn as usize) - 1;
         for seat in 0..self.players() {
             if t == 0 {
                 self.memory[seat] = Default::default();
@@ -1389,7 +1540,7 @@ impl Game {
     /// The hands `seat` has held this Age, turn by turn up to the current turn: what it has
     /// legitimately seen (so it knows which cards went to which neighbour).
     pub fn seen_hands(&self, seat: usize) -> &[Hand] {
-        let t = (self.turn as usize).clamp(1, LAST_TURN);
+        let t = (self.turn as usize).clamp(1, self.last_turn as usize);
         if seat >= self.players() || matches!(self.phase, Phase::ChooseSide) {
             return &[];
         }
@@ -1401,6 +1552,15 @@ impl Game {
         let n = self.n();
         let seats = self.players();
         loop {
+            // Armada, step 4 of the turn: explorations (armada.md §2.6).
+            if self.armada.is_some() && armada::turn::explorations(self) {
+                return;
+            }
+            // Armada, step 6 of the turn: coin losses, once the builds from the discard pile
+            // of the turn are done (armada.md §2.4).
+            if self.picks[..n].iter().all(|&p| p == 0) && armada::turn::losses_due(self) {
+                armada::turn::coin_losses(self);
+            }
             if self.age_ending {
                 // Babylon B's last card; the Free City has no hand of its own and never plays it.
                 if let Some(seat) =
@@ -1440,6 +1600,11 @@ impl Game {
                 if self.edifice.is_some() && edifice::age_end(self) {
                     return;
                 }
+                // Armada: Forgotten Port's holders choose whether to take part in the naval
+                // conflict (armada.md §6).
+                if self.armada.is_some() && armada::turn::naval_choice(self) {
+                    return;
+                }
                 self.age_end_due = false;
                 self.end_age();
                 if self.phase == Phase::Over {
@@ -1455,9 +1620,12 @@ impl Game {
 
     fn end_age(&mut self) {
         let n = self.n();
-        // Land conflicts (002 軍事衝突; teams and incursions: [`crate::conflict`]).
-        let schedule = conflict::land_conflicts(n, self.teams, &[]);
+        // Land conflicts (002 軍事衝突; teams and incursions: [`crate::conflict`]), then
+        // Armada's naval conflict (armada.md §2.5).
+        let incursions = armada::turn::take_incursions(self);
+        let schedule = conflict::land_conflicts(n, self.teams, &incursions);
         conflict::resolve(&schedule, &mut self.cities[..n], self.age);
+        armada::turn::naval_conflict(self);
         if self.age == 3 {
             self.phase = Phase::Over;
             return;
@@ -1506,7 +1674,9 @@ impl Game {
 
     /// The score sheet of every city (final once the game is over); the Free City's is last.
     pub fn scores(&self) -> Vec<Score> {
-        score::score_all(self.catalog, self.cities())
+        // Armada: guild cap, naval tokens, fleet VP, islands, extra science (crate::armada::score).
+        let armada = self.armada.as_deref().map(|a| &a.cities[..self.n()]);
+        score::score_all_with(self.catalog, self.cities(), armada)
     }
 
     /// Each seat's rank (1 = winner): by points, then coins; players still level share the place
@@ -1571,8 +1741,15 @@ fn deal_wonders(
     match deal {
         WonderDeal::Random | WonderDeal::RandomBoards(_) | WonderDeal::RandomBoardsChooseSides => {
             // An expansion's boards are dealt at random only when it is played (crate::edifice).
-            let mut ids: Vec<WonderId> =
-                catalog.wonders.iter().filter(|w| edifice || !w.expansion).map(|w| w.id).collect();
+            // With 8 players (Armada), the 8th board is Carthage, usable without Edifice (000
+            // 8人遊戲規則): the expansion boards not reserved to Edifice join the deal.
+            let eighth = n == 8;
+            let mut ids: Vec<WonderId> = catalog
+                .wonders
+                .iter()
+                .filter(|w| edifice || !w.expansion || (eighth && !w.only_with_edifice))
+                .map(|w| w.id)
+                .collect();
             if ids.len() < n {
                 return Err(SetupError::Wonders(format!("only {} wonders for {n} players", ids.len())));
             }

@@ -238,6 +238,62 @@ fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) 
     }
 }
 
+/// Armada: every Pareto-minimal (left, right) payment of `need` plus a naval construction's
+/// resources `naval`, as **one purchase** (armada.md §2.3). With `discount` (Ancient Port, §6:
+/// "every naval construction costs 1 fewer resource"), one unit of the naval part is waived; on
+/// a step costing two different resources the player chooses which (armada.md §11.4, this
+/// engine's choice), so every choice is tried and the Pareto-minimal payments of all are kept.
+///
+/// ```
+/// use wonders_core::payment::{solve_with_naval, Market, Options};
+/// use wonders_core::{Production, Resources};
+/// let own = Production::fixed(Resources::from_letters("W").unwrap());
+/// let left = Production::fixed(Resources::from_letters("S").unwrap());
+/// let right = Production::fixed(Resources::from_letters("C").unwrap());
+/// let market = Market { own: &own, left: &left, right: &right, prices: [[2; 7]; 2] };
+/// let mut out = Options::new();
+/// // A card costing 1 wood (made at home) and a naval step costing 1 clay: bought on the right.
+/// let (w, c) = (Resources::from_letters("W").unwrap(), Resources::from_letters("C").unwrap());
+/// solve_with_naval(&market, &w, &c, false, 10, &mut out);
+/// assert_eq!(out.as_slice(), &[(0, 2)]);
+/// // Ancient Port waives the clay.
+/// solve_with_naval(&market, &w, &c, true, 10, &mut out);
+/// assert_eq!(out.as_slice(), &[(0, 0)]);
+/// ```
+pub fn solve_with_naval(
+    market: &Market,
+    need: &Resources,
+    naval: &Resources,
+    discount: bool,
+    budget: u16,
+    out: &mut Options,
+) {
+    let sum = |naval: &Resources| {
+        let mut total = *need;
+        for r in Resource::ALL {
+            total.add(r, naval.get(r));
+        }
+        total
+    };
+    if !discount || naval.is_empty() {
+        solve(market, &sum(naval), budget, out);
+        return;
+    }
+    out.clear();
+    let mut one = Options::new();
+    for r in Resource::ALL {
+        if naval.get(r) == 0 {
+            continue;
+        }
+        let mut less = *naval;
+        less.0[r as usize] -= 1;
+        solve(market, &sum(&less), budget, &mut one);
+        for &p in &one {
+            insert_pareto(out, p);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

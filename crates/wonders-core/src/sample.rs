@@ -28,7 +28,7 @@
 use crate::card::{CardId, CardSet};
 use crate::catalog::{Catalog, Edition};
 use crate::city::{City, Production};
-use crate::game::{Game, HAND_MAX, HAND_SIZE, Hand, LAST_TURN, MAX_PLAYERS, Phase, Played};
+use crate::game::{Game, HAND_MAX, HAND_SIZE, Hand, LAST_TURN, MAX_PLAYERS, MAX_TURNS, Phase, Played};
 use crate::view::View;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
@@ -149,6 +149,9 @@ fn sample_once<R: Rng + ?Sized>(
     let age = view.age;
     if !(3..=MAX_PLAYERS).contains(&n) || me >= players || !(1..=3).contains(&age) {
         return err("impossible seat, player count or Age");
+    }
+    if view.armada.is_some() {
+        return err("resampling a game played with Armada is not supported yet");
     }
     let cur_turn = view.turn.clamp(1, LAST_TURN as u8);
     let age_history: Vec<_> = view.history.iter().filter(|e| e.age == age).collect();
@@ -599,11 +602,11 @@ fn sample_once<R: Rng + ?Sized>(
             }
         }
     }
-    let mut memory: [[Hand; LAST_TURN]; MAX_PLAYERS] = Default::default();
+    let mut memory: [[Hand; MAX_TURNS]; MAX_PLAYERS] = Default::default();
     for (i, h) in view.seen_hands.iter().enumerate().take(LAST_TURN) {
         memory[me][i] = h.clone();
     }
-    let mut used: [[crate::game::Used; LAST_TURN + 1]; MAX_PLAYERS] = Default::default();
+    let mut used: [[crate::game::Used; MAX_TURNS + 1]; MAX_PLAYERS] = Default::default();
     for (i, u) in view.used_cards.iter().enumerate().take(LAST_TURN + 1) {
         used[me][i] = u.clone();
     }
@@ -635,6 +638,8 @@ fn sample_once<R: Rng + ?Sized>(
         used,
         sale_at_turn_start,
         edifice: view.edifice,
+        last_turn: LAST_TURN as u8,
+        armada: None,
         teams: view.teams,
     })
 }

@@ -393,11 +393,8 @@ impl Table {
                 return Err(TableError::UnsupportedEdition(edition));
             }
         }
-        // Armada is read here (its catalog holds the Armada cards); the other names by Expansions.
-        let is_armada = |e: &String| e.trim().eq_ignore_ascii_case("armada");
-        let armada = file.expansions.iter().any(is_armada);
-        let others: Vec<&String> = file.expansions.iter().filter(|e| !is_armada(e)).collect();
-        let expansions = crate::edifice::Expansions::parse(&others).map_err(TableError::Edifice)?;
+        let expansions = crate::edifice::Expansions::parse(&file.expansions).map_err(TableError::Edifice)?;
+        let armada = expansions.armada();
         // The edition's own boards, or with Ur and Carthage when Edifice is played or a board is
         // not among the edition's own (Carthage without Edifice).
         let base = Catalog::get(edition);
@@ -1862,13 +1859,19 @@ mod tests {
         }
         // Player counts.
         let e = refused(fillers("Giza", "Rhodes"));
-        assert_eq!(e, "2 players: a table holds 3 to 7 players (8 with Armada), or 2 players and a Free City");
+        assert_eq!(
+            e,
+            "2 players: a table holds 3 to 7 players (8 with Armada), or 2 players and a Free City"
+        );
         let all = ["Giza", "Rhodes", "Ephesos", "Babylon", "Olympia", "Halicarnassus", "Alexandria"];
         let seven: Vec<Value> = all.iter().map(|w| p(w, w, "A", 0, &[], 0)).collect();
         assert_eq!(table(seven.clone()).players(), 7);
         let mut eight = seven;
         eight.push(p("H", "Giza", "A", 0, &[], 0));
-        assert_eq!(refused(eight), "8 players: a table holds 3 to 7 players (8 with Armada), or 2 players and a Free City");
+        assert_eq!(
+            refused(eight),
+            "8 players: a table holds 3 to 7 players (8 with Armada), or 2 players and a Free City"
+        );
         // Editions: the 2nd edition scores with its own data (Decorators Guild, Night sides).
         let mut v = fillers("Giza", "Rhodes");
         v.push(p("Z", "Ephesos", "A", 0, &[], 0));

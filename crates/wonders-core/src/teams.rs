@@ -39,14 +39,22 @@ pub const fn same_team(a: usize, b: usize) -> bool {
     team_of(a) == team_of(b)
 }
 
-/// Whether `players` can play the team variant with `expansions`: 4 or 6 players (000 團隊遊戲
-/// 規則: "在進行4、6、或者8人遊戲時"). 8 players need Armada (000 8人遊戲規則), which this engine
-/// does not play yet: 8 is refused with that reason.
+/// Whether `players` can play the team variant with `expansions`: 4, 6 or 8 players (000 團隊遊戲
+/// 規則: "在進行4、6、或者8人遊戲時"); 8 players only with Armada (000 8人遊戲規則).
+///
+/// ```
+/// use wonders_core::teams::check_players;
+/// use wonders_core::Expansions;
+/// assert!(check_players(6, Expansions::NONE).is_ok());
+/// assert!(check_players(8, Expansions::ARMADA).is_ok());
+/// assert!(check_players(8, Expansions::NONE).unwrap_err().contains("Armada"));
+/// assert!(check_players(5, Expansions::ARMADA).is_err());
+/// ```
 pub fn check_players(players: u8, expansions: Expansions) -> Result<(), String> {
-    let _ = expansions; // 8 players: accept here once `Expansions` knows Armada.
     match players {
         4 | 6 => Ok(()),
-        8 => Err("8 players play only with the Armada expansion, which this engine does not play yet".into()),
+        8 if expansions.armada() => Ok(()),
+        8 => Err("8 players play only with the Armada expansion (--expansions armada)".into()),
         n => Err(format!("{n} players: the team variant plays with 4, 6 or 8 players (000 團隊遊戲規則)")),
     }
 }

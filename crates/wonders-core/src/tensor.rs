@@ -53,7 +53,7 @@
 //!
 //! ```
 //! use wonders_core::tensor::Encoder;
-//! use wonders_core::{Catalog, Edition, Game, Setup};
+//! use wonders_core::{Naval, Catalog, Edition, Game, Setup};
 //!
 //! let game = Game::new(&Setup::new(3, 1)).unwrap();
 //! let enc = Encoder::new(Catalog::get(Edition::First));
@@ -202,8 +202,12 @@ impl Encoder {
             Phase::ChooseSide => 0,
             Phase::Choose => 1,
             Phase::PlayLastCard { .. } => 2,
-            // Edifice's penalty discard is a one-seat pick of a card, like Halicarnassus'.
-            Phase::BuildFromDiscard { .. } | Phase::EdificeDiscard { .. } => 3,
+            // Edifice's penalty discard is a one-seat pick of a card, like Halicarnassus'; so
+            // are Armada's exploration and Forgotten Port's choice (Armada is not encoded).
+            Phase::BuildFromDiscard { .. }
+            | Phase::EdificeDiscard { .. }
+            | Phase::Explore { .. }
+            | Phase::NavalOptOut { .. } => 3,
             Phase::Over => 4,
         };
         out[4 + phase] = 1.0;
@@ -216,7 +220,9 @@ impl Encoder {
                 city as usize == seat
                     || (Some(city) == view.free_city && view.free_city_controller == Some(view.seat))
             }
-            Phase::EdificeDiscard { city } => city as usize == seat,
+            Phase::EdificeDiscard { city } | Phase::Explore { city } | Phase::NavalOptOut { city } => {
+                city as usize == seat
+            }
             Phase::Over => false,
         };
         out[9] = must_act as u8 as f32;
@@ -290,10 +296,13 @@ impl Encoder {
             Action::Build { card, .. } => card.0 as usize,
             Action::Wonder { card, .. } => c + card.0 as usize,
             // Edifice: discarding a built card for a penalty shares the discard index (the
-            // phase tells them apart).
-            Action::Discard { card } | Action::DiscardBuilt { card } => 2 * c + card.0 as usize,
+            // phase tells them apart); so does Armada's discard for a yellow move (not encoded).
+            Action::Discard { card } | Action::DiscardBuilt { card } | Action::DiscardYellow { card } => {
+                2 * c + card.0 as usize
+            }
             Action::BuildDiscarded { card } => 3 * c + card.0 as usize,
-            Action::Pass => 4 * c,
+            // Armada's island and naval choices are not encoded: they share the pass index.
+            Action::Pass | Action::ChooseIsland { .. } | Action::StayOutOfNaval { .. } => 4 * c,
             Action::ChooseSide { side: Side::A } => 4 * c + 1,
             Action::ChooseSide { side: Side::B } => 4 * c + 2,
         }
@@ -386,7 +395,7 @@ mod tests {
         let enc = Encoder::new(Catalog::get(Edition::First));
         let card = CardId(5);
         for a in [
-            Action::Build { card, pay: Payment::default() },
+            Action::Build { card, pay: Payment::default(), naval: crate::Naval::NONE },
             Action::Wonder { card, pay: Payment::default(), extra: crate::action::StageExtra::NONE },
             Action::Discard { card },
             Action::BuildDiscarded { card },

@@ -66,6 +66,9 @@ pub struct View {
     pub teams: bool,
     /// Team variant: the teammate's current hand ("向隊友展示自己的手牌", 000 團隊遊戲規則).
     pub teammate_hand: Option<Hand>,
+    /// Armada: shipyards and islands (public), island deck sizes and the islands this seat has
+    /// seen ([`crate::armada::state::ArmadaView`]); the decks' contents stay hidden.
+    pub armada: Option<crate::armada::state::ArmadaView>,
     /// The game's data (the edition's, or extended with an expansion's boards and projects):
     /// what a bot reads card, wonder and project definitions from.
     pub data: DataRef,
@@ -123,6 +126,7 @@ impl Game {
             edifice: None,
             teams: false,
             teammate_hand: None,
+            armada: None,
             data: DataRef(self.catalog()),
         };
         self.view_into(seat, &mut view);
@@ -178,6 +182,7 @@ impl Game {
         } else {
             view.teammate_hand = None;
         }
+        view.armada = self.armada().map(|a| a.view(seat, self.cities().len()));
         view.data = DataRef(self.catalog());
     }
 }

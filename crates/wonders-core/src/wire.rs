@@ -2,7 +2,7 @@
 //! are validated into the core types, never trusted: an unknown name or an impossible value is an
 //! error that says what is wrong.
 
-use crate::action::{Action, FreeBy, Payment, StageExtra};
+use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
 use crate::edifice::{EdificeEvent, Expansions, Outcome};
@@ -77,6 +77,13 @@ pub enum WireAction {
         /// Set when built free.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         free: Option<WireFree>,
+        /// Armada: the fleet of the naval construction paid with the card (`red`, `yellow`,
+        /// `blue`, `green`; armada.md §2.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        naval: Option<String>,
+        /// Armada: the ship a free move of the card (blue Armada cards) advances.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free_move: Option<String>,
     },
     /// Build the next wonder stage with the card.
     Wonder {
@@ -105,6 +112,9 @@ pub enum WireAction {
         /// Ur: the Age of the pawn taken from the box, for a stage that lets the builder choose.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pawn_age: Option<u8>,
+        /// Armada: the fleet of the naval construction paid with the stage.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        naval: Option<String>,
     },
     /// Edifice: discard this built card for a failed project's penalty.
     DiscardBuilt {
@@ -122,6 +132,9 @@ pub enum WireAction {
         /// and Press exist in Ages I and II).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         age: Option<u8>,
+        /// Armada: a free move of the yellow ship instead of the 3 coins (armada.md §2.4).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        yellow: bool,
     },
     /// Halicarnassus: build this card from the discard pile.
     BuildDiscarded {
@@ -135,6 +148,19 @@ pub enum WireAction {
     /// Halicarnassus: build nothing from the discard pile. (An empty struct, not a unit variant,
     /// so that unknown fields are refused here too; on the wire it is `{"type": "pass"}`.)
     Pass {},
+    /// Armada: keep this island of an exploration, its free moves on these ships.
+    ChooseIsland {
+        /// The island's working English or Chinese name.
+        island: String,
+        /// The ships its free moves advance (`red`, `yellow`, `blue`, `green`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        moves: Vec<String>,
+    },
+    /// Armada, Forgotten Port: stay out of (or take part in) this Age's naval conflict.
+    StayOutOfNaval {
+        /// Whether the city stays out.
+        stay_out: bool,
+    },
     /// 2nd edition: choose the side of the wonder board.
     ChooseSide {
         /// `A`/`B`, or `Day`/`Night`.
@@ -151,13 +177,15 @@ impl WireAction {
             catalog.cards.iter().any(|o| o.name_id == d.name_id && o.id != d.id).then_some(d.age)
         };
         match *action {
-            Action::Build { card, pay } => WireAction::Build {
+            Action::Build { card, pay, naval } => WireAction::Build {
                 card: name(card),
                 age: age(card),
                 left: pay.left,
                 right: pay.right,
                 bank: Some(pay.bank),
                 free: pay.free.map(Into::into),
+                naval: naval.construction().map(|f| f.name().to_string()),
+                free_move: naval.free_move().map(|f| f.name().to_string()),
             },
             Action::Wonder { card, pay, extra } => WireAction::Wonder {
                 card: name(card),
@@ -168,9 +196,15 @@ impl WireAction {
                 bank: (pay.bank != 0).then_some(pay.bank),
                 second_effect: extra.alternative(),
                 pawn_age: (extra.pawn_age() != 0).then_some(extra.pawn_age()),
+                naval: extra.naval().map(|f| f.name().to_string()),
             },
             Action::DiscardBuilt { card } => WireAction::DiscardBuilt { card: name(card), age: age(card) },
-            Action::Discard { card } => WireAction::Discard { card: name(card), age: age(card) },
+            Action::Discard { card } => {
+                WireAction::Discard { card: name(card), age: age(card), yellow: false }
+            }
+            Action::DiscardYellow { card } => {
+                WireAction::Discard { card: name(card), age: age(card), yellow: true }
+            }
             Action::BuildDiscarded { card } => {
                 WireAction::BuildDiscarded { card: name(card), age: age(card) }
             }
@@ -178,6 +212,19 @@ impl WireAction {
             Action::ChooseSide { side } => {
                 WireAction::ChooseSide { side: side.label(catalog.edition).to_string() }
             }
+            Action::ChooseIsland { island, moves } => WireAction::ChooseIsland {
+                island: catalog
+                    .armada
+                    .as_deref()
+                    .and_then(|d| d.islands().get(island.0 as usize))
+                    .map_or_else(|| format!("island #{}", island.0), |i| i.name.clone()),
+                moves: crate::armada::Fleet::ALL
+                    .iter()
+                    .filter(|&&f| moves & (1 << f as u8) != 0)
+                    .map(|f| f.name().to_string())
+                    .collect(),
+            },
+            Action::StayOutOfNaval { stay_out } => WireAction::StayOutOfNaval { stay_out },
         }
     }
 
@@ -201,7 +248,11 @@ impl WireAction {
             | WireAction::Wonder { age, .. }
             | WireAction::Discard { age, .. }
             | WireAction::BuildDiscarded { age, .. } => age.is_some(),
-            WireAction::Pass {} | WireAction::ChooseSide { .. } | WireAction::DiscardBuilt { .. } => false,
+            WireAction::Pass {}
+            | WireAction::ChooseSide { .. }
+            | WireAction::DiscardBuilt { .. }
+            | WireAction::ChooseIsland { .. }
+            | WireAction::StayOutOfNaval { .. } => false,
         };
         if explicit_age {
             return Ok(action);
@@ -215,13 +266,15 @@ impl WireAction {
             return Ok(action);
         };
         Ok(match action {
-            Action::Build { pay, .. } => Action::Build { card: held, pay },
+            Action::Build { pay, naval, .. } => Action::Build { card: held, pay, naval },
             Action::Wonder { pay, extra, .. } => Action::Wonder { card: held, pay, extra },
             Action::Discard { .. } => Action::Discard { card: held },
+            Action::DiscardYellow { .. } => Action::DiscardYellow { card: held },
             Action::BuildDiscarded { .. } => Action::BuildDiscarded { card: held },
             Action::Pass => Action::Pass,
             Action::ChooseSide { side } => Action::ChooseSide { side },
             Action::DiscardBuilt { card } => Action::DiscardBuilt { card },
+            other @ (Action::ChooseIsland { .. } | Action::StayOutOfNaval { .. }) => other,
         })
     }
 
@@ -231,11 +284,31 @@ impl WireAction {
             let id = catalog.find_card(card)?;
             Ok(age.and_then(|a| catalog.find_card_in_age(card, a)).unwrap_or(id))
         };
+        let fleet =
+            |f: &Option<String>| -> Result<Option<crate::armada::Fleet>, UnknownName> {
+                match f {
+                    None => Ok(None),
+                    Some(s) => crate::armada::Fleet::parse(&s.trim().to_ascii_lowercase())
+                        .map(Some)
+                        .ok_or_else(|| UnknownName {
+                            kind: "fleet",
+                            name: s.clone(),
+                            suggestion: Some("red, yellow, blue or green".into()),
+                            edition: catalog.edition,
+                        }),
+                }
+            };
         Ok(match self {
-            WireAction::Build { card, age, left, right, bank, free } => {
+            WireAction::Build { card, age, left, right, bank, free, naval, free_move } => {
                 let id = find(card, age)?;
                 let pay = match free {
-                    Some(f) => Payment::free((*f).into()),
+                    // A free card still pays its naval construction (armada.md §2.3).
+                    Some(f) => Payment {
+                        left: *left,
+                        right: *right,
+                        bank: bank.unwrap_or(0),
+                        free: Some((*f).into()),
+                    },
                     None => Payment {
                         left: *left,
                         right: *right,
@@ -243,19 +316,49 @@ impl WireAction {
                         free: None,
                     },
                 };
-                Action::Build { card: id, pay }
+                Action::Build { card: id, pay, naval: Naval::new(fleet(naval)?, fleet(free_move)?) }
             }
-            WireAction::Wonder { card, age, left, right, take_part, bank, second_effect, pawn_age } => {
-                Action::Wonder {
-                    card: find(card, age)?,
-                    pay: Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: None },
-                    extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0)),
-                }
-            }
+            WireAction::Wonder {
+                card,
+                age,
+                left,
+                right,
+                take_part,
+                bank,
+                second_effect,
+                pawn_age,
+                naval,
+            } => Action::Wonder {
+                card: find(card, age)?,
+                pay: Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: None },
+                extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0))
+                    .with_naval(fleet(naval)?),
+            },
             WireAction::DiscardBuilt { card, age } => Action::DiscardBuilt { card: find(card, age)? },
-            WireAction::Discard { card, age } => Action::Discard { card: find(card, age)? },
+            WireAction::Discard { card, age, yellow: false } => Action::Discard { card: find(card, age)? },
+            WireAction::Discard { card, age, yellow: true } => {
+                Action::DiscardYellow { card: find(card, age)? }
+            }
             WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
             WireAction::Pass {} => Action::Pass,
+            WireAction::ChooseIsland { island, moves } => {
+                let unknown = |name: &str, kind: &'static str, suggestion: Option<String>| UnknownName {
+                    kind,
+                    name: name.to_string(),
+                    suggestion,
+                    edition: catalog.edition,
+                };
+                let data = catalog.armada.as_deref().ok_or_else(|| unknown(island, "island", None))?;
+                let id = data.find_island(island).map_err(|e| unknown(island, "island", e.suggestion))?;
+                let mut mask = 0u8;
+                for m in moves {
+                    let f = crate::armada::Fleet::parse(&m.trim().to_ascii_lowercase())
+                        .ok_or_else(|| unknown(m, "fleet", Some("red, yellow, blue or green".into())))?;
+                    mask |= 1 << f as u8;
+                }
+                Action::ChooseIsland { island: id, moves: mask }
+            }
+            WireAction::StayOutOfNaval { stay_out } => Action::StayOutOfNaval { stay_out: *stay_out },
             WireAction::ChooseSide { side } => Action::ChooseSide {
                 side: Side::parse(side).ok_or_else(|| UnknownName {
                     kind: "wonder side",
@@ -535,6 +638,8 @@ impl WireView {
             Phase::PlayLastCard { city } => ("play_last_card", Some(city)),
             Phase::BuildFromDiscard { city } => ("build_from_discard", Some(city)),
             Phase::EdificeDiscard { city } => ("edifice_discard", Some(city)),
+            Phase::Explore { city } => ("explore", Some(city)),
+            Phase::NavalOptOut { city } => ("naval_opt_out", Some(city)),
             Phase::Over => ("over", None),
         };
         WireView {
@@ -779,6 +884,6 @@ mod tests {
         let recorded: RecordedAction =
             serde_json::from_str(r#"{"seat": 2, "type": "discard", "card": "Altar"}"#).unwrap();
         assert_eq!(recorded.seat, 2);
-        assert_eq!(recorded.action, WireAction::Discard { card: "Altar".into(), age: None });
+        assert_eq!(recorded.action, WireAction::Discard { card: "Altar".into(), age: None, yellow: false });
     }
 }

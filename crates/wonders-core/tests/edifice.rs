@@ -4,7 +4,7 @@
 use wonders_core::edifice::{BUILTIN, EdificeEvent, Outcome, ProjectId};
 use wonders_core::score::score_city;
 use wonders_core::{
-    Action, ActionError, CardId, Catalog, Edition, Expansions, Game, Payment, Phase, Played, Setup,
+    Action, ActionError, CardId, Catalog, Edition, Expansions, Game, Naval, Payment, Phase, Played, Setup,
     SetupError, Side, StageExtra, WonderDeal,
 };
 
@@ -232,7 +232,7 @@ fn failure_spares_the_participant_and_gives_debt_to_who_cannot_pay() {
     g.city_mut(2).coins = 0;
     let stage = taking_part(&g, 0)[0];
     g.set_hand(2, &[card("Lumber Yard", 1), card("Stone Pit", 1)]);
-    let free = Action::Build { card: card("Lumber Yard", 1), pay: Payment::default() };
+    let free = Action::Build { card: card("Lumber Yard", 1), pay: Payment::default(), naval: Naval::NONE };
     turn(&mut g, &[(0, stage), (2, free)]);
     assert_eq!(g.age(), 2);
     let e = g.edifice().unwrap();

@@ -1,8 +1,8 @@
 //! The 1st edition's 2-player variant with the Free City (002 2人變體規則; base-1e.md §5).
 
 use wonders_core::{
-    Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Played, Record, Setup, Side,
-    WonderDeal,
+    Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Naval, Payment, Phase, Played, Record,
+    Setup, Side, WonderDeal,
 };
 
 fn cat() -> &'static Catalog {
@@ -107,9 +107,9 @@ fn the_free_city_discards_only_when_it_can_do_nothing_else() {
     // coins to buy it).
     let (stockade, baths, altar) = (card("Stockade", 1), card("Baths", 1), card("Altar", 1));
     g.set_hand(0, &[altar, stockade, baths]);
-    g.submit(0, Action::Build { card: altar, pay: Payment::default() }).unwrap();
+    g.submit(0, Action::Build { card: altar, pay: Payment::default(), naval: Naval::NONE }).unwrap();
     let legal = g.legal_actions(0);
-    assert!(legal.contains(&Action::Build { card: stockade, pay: Payment::default() }));
+    assert!(legal.contains(&Action::Build { card: stockade, pay: Payment::default(), naval: Naval::NONE }));
     assert!(!legal.iter().any(|a| matches!(a, Action::Discard { .. })), "{legal:?}");
     let err = g.submit(0, Action::Discard { card: baths }).unwrap_err();
     assert!(matches!(err, ActionError::FreeCity(_)), "{err}");
@@ -118,7 +118,7 @@ fn the_free_city_discards_only_when_it_can_do_nothing_else() {
     g.city_mut(2).coins = 0;
     let (barracks, tower) = (card("Barracks", 1), card("Guard Tower", 1));
     g.set_hand(0, &[altar, barracks, tower]);
-    g.submit(0, Action::Build { card: altar, pay: Payment::default() }).unwrap();
+    g.submit(0, Action::Build { card: altar, pay: Payment::default(), naval: Naval::NONE }).unwrap();
     let legal = g.legal_actions(0);
     assert_eq!(legal, vec![Action::Discard { card: barracks }, Action::Discard { card: tower }]);
 }
@@ -142,7 +142,10 @@ fn the_free_city_must_build_a_chained_card_free() {
     g.submit(holder, Action::Discard { card: own }).unwrap();
     let with_library: Vec<Action> =
         g.legal_actions(holder).into_iter().filter(|a| a.card() == Some(library)).collect();
-    assert_eq!(with_library, vec![Action::Build { card: library, pay: Payment::free(FreeBy::Chain) }]);
+    assert_eq!(
+        with_library,
+        vec![Action::Build { card: library, pay: Payment::free(FreeBy::Chain), naval: Naval::NONE }]
+    );
 }
 
 #[test]
@@ -208,11 +211,15 @@ fn the_free_city_pays_for_its_purchases_from_its_own_coins() {
     let (barracks, altar, theater) = (card("Barracks", 1), card("Altar", 1), card("Theater", 1));
     g.set_hand(0, &[altar, barracks, card("Press", 1)]);
     g.set_hand(1, &[theater, card("Loom", 1)]);
-    g.submit(0, Action::Build { card: altar, pay: Payment::default() }).unwrap();
-    let buy = Action::Build { card: barracks, pay: Payment { left: 0, right: 2, bank: 0, free: None } };
+    g.submit(0, Action::Build { card: altar, pay: Payment::default(), naval: Naval::NONE }).unwrap();
+    let buy = Action::Build {
+        card: barracks,
+        pay: Payment { left: 0, right: 2, bank: 0, free: None },
+        naval: Naval::NONE,
+    };
     assert!(g.legal_actions(0).contains(&buy));
     g.submit(0, buy).unwrap();
-    g.submit(1, Action::Build { card: theater, pay: Payment::default() }).unwrap();
+    g.submit(1, Action::Build { card: theater, pay: Payment::default(), naval: Naval::NONE }).unwrap();
     assert_eq!(g.city(2).coins, 1);
     assert_eq!(g.city(1).coins, 5);
     assert_eq!(g.city(2).shields, 1);

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wonders_core::wire::WireView;
-use wonders_core::{Action, Edition, Expansions, Game, Payment, Record, Setup, StageExtra};
+use wonders_core::{Action, Edition, Expansions, Game, Naval, Payment, Record, Setup, StageExtra};
 
 fn cards_accounted(g: &Game) -> usize {
     // Every city's hand slot (in the 2-player variant, the Free City's is its draw pile).
@@ -43,7 +43,11 @@ fn play_setup(setup: Setup, check_legality: bool) -> (Game, Record) {
                         for r in 0..5u8 {
                             let bank = g.catalog().card(card).coins;
                             for a in [
-                                Action::Build { card, pay: Payment { left: l, right: r, bank, free: None } },
+                                Action::Build {
+                                    card,
+                                    pay: Payment { left: l, right: r, bank, free: None },
+                                    naval: Naval::NONE,
+                                },
                                 Action::Wonder {
                                     card,
                                     pay: Payment { left: l, right: r, bank: 0, free: None },

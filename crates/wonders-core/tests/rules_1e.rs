@@ -2,7 +2,7 @@
 #![allow(clippy::needless_range_loop)] // seats are indices
 
 use wonders_core::{
-    Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Played, Setup, Side,
+    Action, ActionError, CardId, Catalog, Edition, FreeBy, Game, Naval, Payment, Phase, Played, Setup, Side,
     StageExtra, WonderDeal,
 };
 
@@ -145,13 +145,26 @@ fn coins_earned_during_a_turn_cannot_be_spent_in_it() {
     let guard = card("Guard Tower", 1);
     let pays = build_paid(&g, 2, guard);
     assert!(pays.contains(&Payment { left: 2, right: 0, bank: 0, free: None }), "{pays:?}");
-    let refused =
-        g.submit(0, Action::Build { card: forum, pay: Payment { left: 0, right: 2, bank: 0, free: None } });
+    let refused = g.submit(
+        0,
+        Action::Build {
+            card: forum,
+            pay: Payment { left: 0, right: 2, bank: 0, free: None },
+            naval: Naval::NONE,
+        },
+    );
     assert!(matches!(refused, Err(ActionError::BadPayment { .. })), "{refused:?}");
     g.submit(0, Action::Discard { card: card("Altar", 1) }).unwrap();
     g.submit(1, Action::Discard { card: card("Baths", 1) }).unwrap();
-    g.submit(2, Action::Build { card: guard, pay: Payment { left: 2, right: 0, bank: 0, free: None } })
-        .unwrap();
+    g.submit(
+        2,
+        Action::Build {
+            card: guard,
+            pay: Payment { left: 2, right: 0, bank: 0, free: None },
+            naval: Naval::NONE,
+        },
+    )
+    .unwrap();
     // Babylon received 2 coins for the clay plus 3 for the discard: usable from the next turn.
     assert_eq!(g.city(0).coins, 1 + 2 + 3);
     assert_eq!(g.city(2).coins, 3 - 2);
@@ -171,8 +184,22 @@ fn neighbours_are_paid_and_the_bank_takes_coin_costs() {
     turn(
         &mut g,
         &[
-            (0, Action::Build { card: stockade, pay: Payment { left: 0, right: 2, bank: 0, free: None } }),
-            (1, Action::Build { card: tree, pay: Payment { left: 0, right: 0, bank: 1, free: None } }),
+            (
+                0,
+                Action::Build {
+                    card: stockade,
+                    pay: Payment { left: 0, right: 2, bank: 0, free: None },
+                    naval: Naval::NONE,
+                },
+            ),
+            (
+                1,
+                Action::Build {
+                    card: tree,
+                    pay: Payment { left: 0, right: 0, bank: 1, free: None },
+                    naval: Naval::NONE,
+                },
+            ),
         ],
     );
     assert_eq!(g.city(0).coins, 1);
@@ -204,7 +231,8 @@ fn no_two_structures_of_the_same_name() {
     assert_ne!(loom2, card("Loom", 1));
     g.set_hand(0, &[loom2, card("Altar", 1)]);
     assert!(build_paid(&g, 0, loom2).is_empty());
-    let err = g.submit(0, Action::Build { card: loom2, pay: Payment::default() }).unwrap_err();
+    let err =
+        g.submit(0, Action::Build { card: loom2, pay: Payment::default(), naval: Naval::NONE }).unwrap_err();
     assert!(err.to_string().contains("already has a Loom"), "{err}");
     assert!(g.legal_actions(0).iter().all(|a| !matches!(a, Action::Build { card, .. } if *card == loom2)));
 }
@@ -224,11 +252,15 @@ fn vineyard_and_bazar_count_neighbours_cards_built_the_same_turn() {
     g.set_hand(1, &[sawmill, card("Theater", 1)]);
     g.set_hand(2, &[card("Quarry", 2), card("Baths", 1)]);
     g.set_hand(3, &[card("Foundry", 2), card("Pawnshop", 1)]);
-    let paid = |c: CardId| Action::Build { card: c, pay: Payment { left: 0, right: 0, bank: 1, free: None } };
+    let paid = |c: CardId| Action::Build {
+        card: c,
+        pay: Payment { left: 0, right: 0, bank: 1, free: None },
+        naval: Naval::NONE,
+    };
     turn(
         &mut g,
         &[
-            (0, Action::Build { card: vineyard, pay: Payment::default() }),
+            (0, Action::Build { card: vineyard, pay: Payment::default(), naval: Naval::NONE }),
             (1, paid(sawmill)),
             (2, paid(card("Quarry", 2))),
             (3, paid(card("Foundry", 2))),
@@ -300,7 +332,10 @@ fn olympia_a_builds_one_card_free_per_age_from_the_next_turn() {
     );
     assert_eq!(build_paid(&g, 0, palace), vec![Payment::free(FreeBy::FreeBuild)]);
     assert!(!build_paid(&g, 0, altar).iter().any(|p| p.free.is_some()));
-    turn(&mut g, &[(0, Action::Build { card: palace, pay: Payment::free(FreeBy::FreeBuild) })]);
+    turn(
+        &mut g,
+        &[(0, Action::Build { card: palace, pay: Payment::free(FreeBy::FreeBuild), naval: Naval::NONE })],
+    );
     assert!(g.city(0).built.contains(palace));
     // Used for this Age: the next turn offers no free build.
     for &c in g.hand(0) {
@@ -378,7 +413,7 @@ fn babylon_b_plays_the_seventh_card_the_same_age() {
     assert_eq!(g.phase(), Phase::PlayLastCard { city: 0 });
     assert_eq!(g.hand(0), &[tavern]);
     let coins = g.city(0).coins;
-    g.submit(0, Action::Build { card: tavern, pay: Payment::default() }).unwrap();
+    g.submit(0, Action::Build { card: tavern, pay: Payment::default(), naval: Naval::NONE }).unwrap();
     assert_eq!(g.city(0).coins, coins + 5);
     assert_eq!(g.last_log()[0].played, Played::Built(tavern));
     assert_eq!(g.last_log()[0].turn, 7);
@@ -399,7 +434,11 @@ fn illegal_actions_are_refused_and_change_nothing() {
         g.clone()
             .submit(
                 0,
-                Action::Build { card: g.hand(0)[0], pay: Payment { left: 9, right: 9, bank: 0, free: None } },
+                Action::Build {
+                    card: g.hand(0)[0],
+                    pay: Payment { left: 9, right: 9, bank: 0, free: None },
+                    naval: Naval::NONE,
+                },
             )
             .unwrap_err(),
     ];

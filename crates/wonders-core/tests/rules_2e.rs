@@ -2,7 +2,8 @@
 
 use wonders_core::score::score_city;
 use wonders_core::{
-    Action, CardId, Catalog, Edition, FreeBy, Game, Payment, Phase, Setup, Side, StageExtra, WonderDeal,
+    Action, CardId, Catalog, Edition, FreeBy, Game, Naval, Payment, Phase, Setup, Side, StageExtra,
+    WonderDeal,
 };
 
 fn cat() -> &'static Catalog {
@@ -141,7 +142,7 @@ fn ludus_pays_three_coins_and_scores_a_point_per_red_card() {
     g.set_hand(0, &hand);
     assert_eq!(payments(&g, 0, ludus), vec![Payment::default()]);
     let coins = g.city(0).coins;
-    turn(&mut g, &[(0, Action::Build { card: ludus, pay: Payment::default() })]);
+    turn(&mut g, &[(0, Action::Build { card: ludus, pay: Payment::default(), naval: Naval::NONE })]);
     assert_eq!(g.city(0).coins, coins + 9, "3 coins per red card");
     g.city_mut(0).coins = 0;
     assert_eq!(score_city(cat(), g.cities(), 0).commercial, 3);
@@ -208,14 +209,20 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
         &mut g,
         &[
             (0, Action::Wonder { card: card("Altar"), pay: Payment::default(), extra: StageExtra::NONE }),
-            (1, Action::Build { card: pool, pay: Payment::default() }),
+            (1, Action::Build { card: pool, pay: Payment::default(), naval: Naval::NONE }),
         ],
     );
     assert_eq!(g.phase(), Phase::PlayLastCard { city: 0 });
     assert!(g.city(1).built.contains(pool));
     assert!(payments(&g, 0, tower).is_empty(), "the Clay Pool was built this turn");
-    let err =
-        g.submit(0, Action::Build { card: tower, pay: Payment { left: 2, right: 0, bank: 0, free: None } });
+    let err = g.submit(
+        0,
+        Action::Build {
+            card: tower,
+            pay: Payment { left: 2, right: 0, bank: 0, free: None },
+            naval: Naval::NONE,
+        },
+    );
     assert!(err.is_err());
     // The same purchase in the 1st edition is allowed (the rule is new in the 2nd edition).
     let first = Catalog::get(Edition::First);
@@ -250,7 +257,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
         &mut g1,
         &[
             (0, Action::Wonder { card: c1("Altar", 1), pay: Payment::default(), extra: StageExtra::NONE }),
-            (1, Action::Build { card: vein, pay: Payment::default() }),
+            (1, Action::Build { card: vein, pay: Payment::default(), naval: Naval::NONE }),
         ],
     );
     assert_eq!(g1.phase(), Phase::PlayLastCard { city: 0 });

@@ -4,7 +4,7 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use wonders_core::{Action, Game, Phase, Record, Score, Setup, SetupError};
+use wonders_core::{Action, Expansions, Game, Phase, Record, Score, Setup, SetupError};
 
 fn team_setup(players: u8, seed: u64) -> Setup {
     Setup { teams: true, ..Setup::new(players, seed) }
@@ -44,6 +44,8 @@ fn the_team_variant_needs_4_or_6_players_here() {
     }
     // 8 players need Armada (000 8人遊戲規則).
     assert!(Game::new(&team_setup(8, 1)).unwrap_err().to_string().contains("Armada"));
+    let eight = Setup { expansions: Expansions::ARMADA, ..team_setup(8, 1) };
+    assert!(Game::new(&eight).unwrap().teams());
     for players in [4u8, 6] {
         let g = Game::new(&team_setup(players, 1)).unwrap();
         assert!(g.teams());
@@ -189,4 +191,30 @@ fn team_records_replay_and_old_records_read_as_before() {
     let bad = json.replacen("{", "{\"teams\":true,", 1).replace("\"players\":4", "\"players\":5");
     let e = serde_json::from_str::<Record>(&bad).unwrap().replay().unwrap_err();
     assert!(e.to_string().contains("4, 6 or 8"), "{e}");
+}
+
+/// Eight players in four teams, with Armada (the only way to seat 8, 000 8人遊戲規則): random games
+/// end, teammates share their team's rank, the ranks follow the teams' summed totals (ties by
+/// summed coins), and the record replays to the same scores.
+#[test]
+fn eight_players_in_four_teams_with_armada_play_to_the_end() {
+    for seed in 0..3u64 {
+        let setup = Setup { expansions: Expansions::ARMADA, ..team_setup(8, seed) };
+        let mut g = Game::new(&setup).unwrap();
+        let mut rec = Record::new(&setup, g.catalog());
+        play_out(&mut g, &mut rec, seed);
+        let (scores, ranks) = (g.scores(), g.ranks());
+        let team = |t: usize| {
+            let total = scores[2 * t].total + scores[2 * t + 1].total;
+            let coins = g.city(2 * t).coins + g.city(2 * t + 1).coins;
+            (total, coins)
+        };
+        for t in 0..4 {
+            assert_eq!(ranks[2 * t], ranks[2 * t + 1], "seed {seed}: teammates share a rank");
+            let better = (0..4).filter(|&u| team(u) > team(t)).count() as u8;
+            assert_eq!(ranks[2 * t], better + 1, "seed {seed}: team {t} {:?}", team(t));
+        }
+        let replayed = rec.replay().unwrap();
+        assert_eq!(replayed.scores(), scores, "seed {seed}");
+    }
 }

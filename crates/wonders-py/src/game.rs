@@ -94,13 +94,17 @@ impl PyAction {
 
 #[pymethods]
 impl PyAction {
-    /// `build`, `wonder`, `discard`, `build_discarded`, `pass` or `choose_side`.
+    /// `build`, `wonder`, `discard`, `discard_yellow` (Armada), `build_discarded`, `pass` or
+    /// `choose_side`.
     #[getter]
     fn kind(&self) -> &'static str {
         match self.action {
             Action::Build { .. } => "build",
             Action::Wonder { .. } => "wonder",
             Action::Discard { .. } => "discard",
+            Action::DiscardYellow { .. } => "discard_yellow",
+            Action::ChooseIsland { .. } => "choose_island",
+            Action::StayOutOfNaval { .. } => "stay_out_of_naval",
             Action::BuildDiscarded { .. } => "build_discarded",
             Action::Pass => "pass",
             Action::ChooseSide { .. } => "choose_side",
@@ -341,6 +345,8 @@ impl PyGame {
             Phase::PlayLastCard { .. } => "play_last_card",
             Phase::BuildFromDiscard { .. } => "build_from_discard",
             Phase::EdificeDiscard { .. } => "edifice_discard",
+            Phase::Explore { .. } => "explore",
+            Phase::NavalOptOut { .. } => "naval_opt_out",
             Phase::Over => "over",
         }
     }

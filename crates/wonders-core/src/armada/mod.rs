@@ -137,6 +137,8 @@ pub mod effect;
 pub mod explore;
 pub mod naval;
 pub mod score;
+pub mod state;
+pub mod turn;
 
 pub use city::ArmadaCity;
 pub use data::{
@@ -144,6 +146,7 @@ pub use data::{
     UnknownArmadaName,
 };
 pub use effect::{ArmadaEffect, Direction, FleetChoice};
+pub use state::{ArmadaState, Losses};
 
 use crate::card::Colour;
 use crate::resources::{Resource, Resources};

@@ -1,0 +1,216 @@
+//! The state an Armada game adds to [`crate::Game`]: each city's shipyard and islands, the three
+//! hidden island decks and what each seat has seen of them (armada.md §2.2, §2.6).
+//!
+//! A game without Armada holds none of it (`Game::armada` is `None`), so the base game pays
+//! nothing for it.
+
+use super::{ArmadaCity, ArmadaData, BoardId, Fleet, IslandId, IslandSet};
+use crate::game::MAX_PLAYERS;
+use arrayvec::ArrayVec;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// The most cards of one island level (the box has 9; a data file may have up to 32 islands).
+pub const DECK_MAX: usize = 32;
+
+/// One level's island deck, face down; the top card is the last.
+pub type IslandDeck = ArrayVec<IslandId, DECK_MAX>;
+
+/// Everything Armada adds to a game.
+#[derive(Clone, Debug)]
+pub struct ArmadaState {
+    /// The Armada data of the game.
+    pub data: &'static ArmadaData,
+    /// The catalog id of the first Armada card ([`crate::Catalog::armada_first`]).
+    pub first_card: u8,
+    /// Each city's shipyard, islands in play, Armada cards and naval tokens (all public).
+    pub cities: [ArmadaCity; MAX_PLAYERS],
+    /// The three hidden island decks, by level 1–3 (index 0–2; §2.2 item 4).
+    pub decks: [IslandDeck; 3],
+    /// The island cards each seat has seen (the ones it was dealt in an exploration and returned
+    /// as well as every island in play): what its view remembers (§2.6).
+    pub seen: [IslandSet; MAX_PLAYERS],
+    /// The coin losses of the current turn, applied at its step 6 (§2.4, §2.7).
+    pub pending: Losses,
+    /// The incursion tokens handed out this Age, as (holder, target) (§2.8).
+    pub incursions: ArrayVec<(u8, u8), MAX_PLAYERS>,
+    /// The explorations due this turn, as (city, level), in the order the ships arrived (§2.6).
+    pub explore_due: ArrayVec<(u8, u8), 32>,
+    /// The exploration under way: its level, and each explorer still to choose with the cards
+    /// dealt to it.
+    pub exploring: Option<Exploration>,
+    /// Forgotten Port, this Age end: the cities that chose (bitset) and those staying out.
+    pub naval_decided: u8,
+    /// Forgotten Port: the cities staying out of this Age's naval conflict (bitset).
+    pub stay_out: u8,
+    /// The random source that reshuffles the island decks after an exploration (its own stream
+    /// of the seed).
+    pub rng: ChaCha8Rng,
+}
+
+/// An exploration under way (armada.md §2.6): the level explored, the explorers still to choose
+/// with the cards dealt to each, and the islands kept so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exploration {
+    /// The level explored (1–3).
+    pub level: u8,
+    /// Each explorer still to choose, with the cards dealt to it.
+    pub waiting: ArrayVec<(u8, super::explore::Dealt), MAX_PLAYERS>,
+    /// The islands kept so far.
+    pub kept: ArrayVec<IslandId, MAX_PLAYERS>,
+}
+
+/// The coin losses a turn has collected by its step 6 (armada.md §2.7): the tax each city levied
+/// (its yellow ship reached a tax space) and the piracies each resolved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Losses {
+    /// The highest tax each city levied this turn (0: none).
+    pub tax: [u8; MAX_PLAYERS],
+    /// The number of piracies each city resolved this turn (each costs every *other* player 1
+    /// coin per trade level).
+    pub piracies: [u8; MAX_PLAYERS],
+}
+
+impl Losses {
+    /// Whether nothing is owed.
+    pub fn is_empty(&self) -> bool {
+        self.tax.iter().chain(&self.piracies).all(|&t| t == 0)
+    }
+}
+
+impl PartialEq for ArmadaState {
+    /// Equal when on the same data and every part of the state is equal.
+    fn eq(&self, o: &ArmadaState) -> bool {
+        std::ptr::eq(self.data, o.data)
+            && self.cities == o.cities
+            && self.decks == o.decks
+            && self.seen == o.seen
+            && self.pending == o.pending
+            && self.incursions == o.incursions
+            && self.explore_due == o.explore_due
+            && self.exploring == o.exploring
+            && self.naval_decided == o.naval_decided
+            && self.stay_out == o.stay_out
+            && self.rng == o.rng
+    }
+}
+
+impl Eq for ArmadaState {}
+
+impl ArmadaState {
+    /// The Armada card a catalog card is, if it is one.
+    pub fn card_of(&self, card: crate::CardId) -> Option<super::ArmadaCardId> {
+        let i = card.0.checked_sub(self.first_card)?;
+        (usize::from(i) < self.data.cards().len()).then_some(super::ArmadaCardId(i))
+    }
+
+    /// The setup of §2.2 for `cities` players: the boards dealt at random (items 6; 000 says
+    /// "each player takes a board"), and each level's islands shuffled into a face-down deck
+    /// (item 4). It uses a random stream of its own (3), so the base game's deal from the same
+    /// seed does not change.
+    pub fn new(data: &'static ArmadaData, first_card: u8, cities: usize, seed: u64) -> ArmadaState {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(3);
+        let mut boards: Vec<BoardId> = data.boards().iter().map(|b| b.id).collect();
+        boards.shuffle(&mut rng);
+        let mut armada_cities = [ArmadaCity::new(BoardId(0)); MAX_PLAYERS];
+        for (slot, &b) in armada_cities.iter_mut().zip(boards.iter()).take(cities) {
+            *slot = ArmadaCity::new(b);
+        }
+        let mut decks: [IslandDeck; 3] = Default::default();
+        for (level, deck) in (1u8..=3).zip(decks.iter_mut()) {
+            let mut cards = data.islands_of_level(level);
+            cards.shuffle(&mut rng);
+            deck.extend(cards.into_iter().take(DECK_MAX));
+        }
+        ArmadaState {
+            data,
+            first_card,
+            cities: armada_cities,
+            decks,
+            seen: [IslandSet::EMPTY; MAX_PLAYERS],
+            pending: Losses::default(),
+            incursions: ArrayVec::new(),
+            explore_due: ArrayVec::new(),
+            exploring: None,
+            naval_decided: 0,
+            stay_out: 0,
+            rng: {
+                let mut r = ChaCha8Rng::seed_from_u64(seed);
+                r.set_stream(5);
+                r
+            },
+        }
+    }
+
+    /// The trade level of `city` (the number on its yellow ship's space; §2.7).
+    pub fn trade_level(&self, city: usize) -> u8 {
+        self.cities[city].trade_level(self.data)
+    }
+
+    /// Whether `city`'s ship of `fleet` can still move (below step 6; §2.3).
+    pub fn can_advance(&self, city: usize, fleet: Fleet) -> bool {
+        self.cities[city].shipyard.can_advance(fleet)
+    }
+
+    /// Whether one of `city`'s Armada cards or islands has that effect.
+    pub fn has(&self, city: usize, effect: super::ArmadaEffect) -> bool {
+        self.cities[city].has(self.data, effect)
+    }
+}
+
+/// What one seat may know of the Armada state (armada.md §2.6; the quality bar's hidden
+/// information): every shipyard and every island in play (public), the number of cards left in
+/// each island deck (never their order or contents), and the island cards this seat has seen.
+#[derive(Clone, Debug)]
+pub struct ArmadaView {
+    /// The game's Armada data.
+    pub data: &'static ArmadaData,
+    /// Each city's shipyard, islands, Armada cards and naval tokens.
+    pub cities: ArrayVec<ArmadaCity, MAX_PLAYERS>,
+    /// Cards left in the island decks of levels 1, 2 and 3.
+    pub deck_sizes: [u8; 3],
+    /// The island cards this seat has seen (in play, or dealt to it in an exploration).
+    pub seen: IslandSet,
+    /// The coin losses noted for the current turn's step 6 (public: they come from the ships
+    /// and cards everyone saw move and be built).
+    pub pending: Losses,
+    /// The incursion tokens handed out this Age (public).
+    pub incursions: ArrayVec<(u8, u8), MAX_PLAYERS>,
+    /// The islands dealt to this seat in the exploration under way, while it chooses.
+    pub dealt: Vec<IslandId>,
+}
+
+impl PartialEq for ArmadaView {
+    /// Equal when on the same data with equal contents.
+    fn eq(&self, o: &ArmadaView) -> bool {
+        std::ptr::eq(self.data, o.data)
+            && self.cities == o.cities
+            && self.deck_sizes == o.deck_sizes
+            && self.seen == o.seen
+            && self.pending == o.pending
+            && self.incursions == o.incursions
+            && self.dealt == o.dealt
+    }
+}
+
+impl ArmadaState {
+    /// What `seat` may know of this state (`cities` cities).
+    pub fn view(&self, seat: usize, cities: usize) -> ArmadaView {
+        ArmadaView {
+            data: self.data,
+            cities: self.cities[..cities].iter().copied().collect(),
+            deck_sizes: [0, 1, 2].map(|i| self.decks[i].len() as u8),
+            seen: self.seen.get(seat).copied().unwrap_or_default(),
+            pending: self.pending,
+            incursions: self.incursions.clone(),
+            dealt: self
+                .exploring
+                .as_ref()
+                .and_then(|e| e.waiting.iter().find(|(c, _)| *c as usize == seat))
+                .map(|(_, d)| d.to_vec())
+                .unwrap_or_default(),
+        }
+    }
+}

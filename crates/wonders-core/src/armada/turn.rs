@@ -1,0 +1,666 @@
+//! Armada in the turn flow: the hooks `game.rs` calls at named points of a game played with
+//! Armada (armada.md §2.2–§2.4, §2.7; rulebook 000 遊戲準備, 海軍建設, 回合結算).
+//!
+//! - **setup** ([`check_setup`], [`setup`], [`deal_age_cards`]): the combinations refused, the
+//!   boards and island decks, one Armada card per player in each Age deck;
+//! - **legal actions** ([`extend_actions`]): every build of a card of a fleet's colour and every
+//!   wonder stage also listed with its naval construction, paid with it as one purchase; each
+//!   free move of a card listed with each ship it may move; each discard also as a free yellow
+//!   move;
+//! - **resolution steps 2–3** ([`after_placement`]): the ships move, the spaces reached pay their
+//!   coins and note their taxes, free moves, Wondrous Port's coins, the green cards' top island,
+//!   piracies noted;
+//! - **resolution step 6** ([`coin_losses`]): the turn's highest tax and its piracies, once any
+//!   build from the discard pile of the turn is done.
+
+use super::coins::CoinSeat;
+use super::{ArmadaEffect, ArmadaState, Fleet, FleetChoice, Losses, TOP_STEP};
+use crate::action::{Action, Naval, Payment};
+use crate::card::CardId;
+use crate::catalog::Catalog;
+use crate::game::{ActionError, Game, MAX_PLAYERS, Setup, SetupError};
+use crate::payment::{self, Options};
+use crate::resources::Resources;
+use arrayvec::ArrayVec;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// The combinations Armada refuses (armada.md §2.2, 000 8人遊戲規則): the 2-player Free City (no
+/// rulebook covers it), data without Armada.
+pub(crate) fn check_setup(catalog: &Catalog, setup: &Setup) -> Result<(), SetupError> {
+    if setup.players == 2 {
+        return Err(SetupError::Expansion(
+            "Armada is not played with the 2-player Free City variant (no rulebook covers the combination); \
+             play with 3 to 8 players"
+                .into(),
+        ));
+    }
+    if catalog.armada.is_none() {
+        return Err(SetupError::Expansion("these data have no Armada cards, boards or islands".into()));
+    }
+    Ok(())
+}
+
+/// The Armada state of a new game of `cities` players (boards, island decks; §2.2).
+pub(crate) fn setup(catalog: &'static Catalog, cities: usize, seed: u64) -> ArmadaState {
+    let data = catalog.armada.as_deref().unwrap_or_else(|| super::ArmadaData::builtin());
+    ArmadaState::new(data, catalog.armada_first(), cities, seed)
+}
+
+/// The Armada cards shuffled into the Age `age` deck: [`super::dealt_per_age`] drawn at random
+/// from the Age's pool (with 3 players the 5 two-neighbour cards are out first; §2.2).
+pub(crate) fn deal_age_cards(catalog: &Catalog, age: u8, players: u8, rng: &mut ChaCha8Rng) -> Vec<CardId> {
+    let mut pool = catalog.armada_age_pool(age, players);
+    pool.shuffle(rng);
+    pool.truncate(super::dealt_per_age(players) as usize);
+    pool
+}
+
+/// The Armada effects of a card: empty for a base card.
+fn card_effects(catalog: &Catalog, card: CardId) -> &[ArmadaEffect] {
+    match (catalog.armada.as_deref(), catalog.armada_card(card)) {
+        (Some(data), Some(a)) => &data.card(a).effects,
+        _ => &[],
+    }
+}
+
+/// Whether one of the city's Armada cards or islands has this effect.
+fn island_has(state: &ArmadaState, city: usize, effect: ArmadaEffect) -> bool {
+    state.has(city, effect)
+}
+
+/// The free move a card gives, if any (blue Armada cards: any ship; §2.3).
+fn card_free_move(catalog: &Catalog, card: CardId) -> Option<FleetChoice> {
+    card_effects(catalog, card).iter().find_map(|e| match *e {
+        ArmadaEffect::FreeMove(c) => Some(c),
+        _ => None,
+    })
+}
+
+/// Adds to `out` (the base actions of `city` from its hand) the Armada variants (armada.md §2.3,
+/// §2.4): each build of a red, yellow, blue or green card with the naval construction of that
+/// fleet, its card and naval costs paid as one purchase (a card free through a chain or Olympia
+/// still pays the naval cost); each wonder stage with the naval construction of the board's
+/// wonder fleet (Lost Isle: any fleet, free), never together with an Edifice participation
+/// (§2.10); each discard also as a free yellow move. A card with a free move is listed once per
+/// ship it may move (none when every ship is on the top step).
+pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
+    let Some(state) = game.armada.as_deref() else {
+        return;
+    };
+    let catalog = game.catalog;
+    let c = &game.cities[city];
+    let yard = state.cities[city].shipyard;
+    let data = state.data;
+    let discount = island_has(state, city, ArmadaEffect::NavalDiscount);
+    let market = game.market(city);
+    let base = out.len();
+    let mut opts = Options::new();
+    // The stage payments with a naval construction, solved once per stage choice and fleet.
+    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, Options), 8> = ArrayVec::new();
+    for i in 0..base {
+        match out[i] {
+            Action::Build { card, pay, .. } => {
+                let def = catalog.card(card);
+                let Some(fleet) = Fleet::from_colour(def.colour) else {
+                    continue;
+                };
+                // One set of naval variants per card and way of being free: the base list has
+                // one entry per Pareto payment, all with the same `free`.
+                let earlier = out[..i]
+                    .iter()
+                    .any(|a| matches!(*a, Action::Build { card: k, pay: p, .. } if k == card && p.free == pay.free));
+                if earlier || !yard.can_advance(fleet) {
+                    continue;
+                }
+                let Some(cost) = data.next_step_cost(yard.board, fleet, yard.step(fleet)) else {
+                    continue;
+                };
+                let (need, bank) = match pay.free {
+                    Some(_) => (Resources::default(), cost.coins as u16),
+                    None => (def.cost, def.coins as u16 + cost.coins as u16),
+                };
+                if c.coins < bank || bank > u8::MAX as u16 {
+                    continue;
+                }
+                payment::solve_with_naval(
+                    &market,
+                    &need,
+                    &cost.resources,
+                    discount,
+                    c.coins - bank,
+                    &mut opts,
+                );
+                for &(left, right) in &opts {
+                    let pay = Payment { left, right, bank: bank as u8, free: pay.free };
+                    out.push(Action::Build { card, pay, naval: Naval::new(Some(fleet), None) });
+                }
+            }
+            Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
+                let earlier = out[..i].iter().any(
+                    |a| matches!(*a, Action::Wonder { card: k, extra: e, .. } if k == card && e == extra),
+                );
+                if earlier {
+                    continue;
+                }
+                // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
+                let lost = island_has(state, city, ArmadaEffect::WonderNavalFree);
+                let wonder_fleet = data.board(yard.board).wonder;
+                for fleet in Fleet::ALL {
+                    if !(lost || fleet == wonder_fleet) || !yard.can_advance(fleet) {
+                        continue;
+                    }
+                    let solved = match stage_cache.iter().find(|(e, f, _)| *e == extra && *f == fleet) {
+                        Some((_, _, o)) => o.clone(),
+                        None => {
+                            let mut o = Options::new();
+                            stage_naval_options(game, city, fleet, lost, discount, &mut o);
+                            let _ = stage_cache.try_push((extra, fleet, o.clone()));
+                            o
+                        }
+                    };
+                    let bank = if lost {
+                        0
+                    } else {
+                        data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
+                    };
+                    for &(left, right) in &solved {
+                        out.push(Action::Wonder {
+                            card,
+                            pay: Payment { left, right, bank, free: None },
+                            extra: extra.with_naval(Some(fleet)),
+                        });
+                    }
+                }
+            }
+            Action::Discard { card } if yard.can_advance(Fleet::Yellow) => {
+                out.push(Action::DiscardYellow { card });
+            }
+            _ => {}
+        }
+    }
+    // Free moves of the cards built (blue Armada cards): each build lists the ship it moves.
+    let mut i = 0;
+    while i < out.len() {
+        if let Action::Build { card, pay, naval } = out[i]
+            && naval.free_move().is_none()
+            && let Some(choice) = card_free_move(catalog, card)
+        {
+            let mut steps = yard.steps;
+            if let Some(f) = naval.construction() {
+                steps[f as usize] += 1;
+            }
+            let mut first = true;
+            for f in Fleet::ALL {
+                let allowed = match choice {
+                    FleetChoice::Any => true,
+                    FleetChoice::Only(g) => g == f,
+                };
+                if !allowed || steps[f as usize] >= TOP_STEP {
+                    continue;
+                }
+                let a = Action::Build { card, pay, naval: Naval::new(naval.construction(), Some(f)) };
+                if first {
+                    out[i] = a;
+                    first = false;
+                } else {
+                    out.insert(i + 1, a);
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The Pareto-minimal payments of `city`'s next stage plus the next step of `fleet`, as one
+/// purchase (free naval step with Lost Isle).
+fn stage_naval_options(
+    game: &Game,
+    city: usize,
+    fleet: Fleet,
+    lost: bool,
+    discount: bool,
+    out: &mut Options,
+) {
+    out.clear();
+    let Some(state) = game.armada.as_deref() else {
+        return;
+    };
+    let c = &game.cities[city];
+    let yard = state.cities[city].shipyard;
+    let Some(stage) = game.catalog.wonder(c.wonder).stages(c.side).get(c.stages as usize) else {
+        return;
+    };
+    let cost = if lost {
+        super::NavalCost::default()
+    } else {
+        match state.data.next_step_cost(yard.board, fleet, yard.step(fleet)) {
+            Some(k) => k,
+            None => return,
+        }
+    };
+    if c.coins < cost.coins as u16 {
+        return;
+    }
+    payment::solve_with_naval(
+        &game.market(city),
+        &stage.cost,
+        &cost.resources,
+        discount,
+        c.coins - cost.coins as u16,
+        out,
+    );
+}
+
+/// Checks an action of a game with Armada in a hand step: it must be one of the legal actions;
+/// otherwise the base check names what is wrong with the card or payment, or the error says the
+/// naval part is not possible.
+pub(crate) fn check(game: &Game, seat: usize, city: usize, action: &Action) -> Result<(), ActionError> {
+    let mut legal = Vec::new();
+    game.legal_actions_into(seat, &mut legal);
+    if legal.contains(action) {
+        return Ok(());
+    }
+    let plain = match *action {
+        Action::Build { card, pay, .. } => Action::Build { card, pay, naval: Naval::NONE },
+        Action::Wonder { card, pay, extra } => Action::Wonder { card, pay, extra: extra.with_naval(None) },
+        Action::DiscardYellow { card } => Action::Discard { card },
+        other => other,
+    };
+    game.check_for_city(seat, city, &plain)?;
+    let card = action.card();
+    let ways: Vec<String> = legal
+        .iter()
+        .filter(|a| a.card() == card && std::mem::discriminant(*a) == std::mem::discriminant(action))
+        .map(describe)
+        .collect();
+    Err(ActionError::WrongKind(format!(
+        "that naval construction, free move or payment is not possible (a naval construction moves the \
+         card colour's fleet, or with a stage the board's wonder fleet, one step below the top, and is paid \
+         with the card as one purchase); legal ways: {}",
+        if ways.is_empty() { "none".to_string() } else { ways.join("; ") }
+    )))
+}
+
+fn describe(a: &Action) -> String {
+    let (pay, naval, free_move) = match *a {
+        Action::Build { pay, naval, .. } => (pay, naval.construction(), naval.free_move()),
+        Action::Wonder { pay, extra, .. } => (pay, extra.naval(), None),
+        Action::DiscardYellow { .. } => return "discard for a yellow move".into(),
+        _ => return format!("{a:?}"),
+    };
+    let mut s = format!("left {} right {} bank {}", pay.left, pay.right, pay.bank);
+    if let Some(f) = naval {
+        s += &format!(", naval construction {f}");
+    }
+    if let Some(f) = free_move {
+        s += &format!(", free move {f}");
+    }
+    s
+}
+
+/// Moves `city`'s ship of `fleet` one step (a ship on the top step stays; §2.3) and resolves the
+/// space reached (§2.7, §10.2): its coins into `income`, its tax noted for step 6. Returns the
+/// step reached, or `None` when the ship could not move.
+fn advance(
+    state: &mut ArmadaState,
+    city: usize,
+    fleet: Fleet,
+    income: &mut [u16; MAX_PLAYERS],
+) -> Option<u8> {
+    let yard = &mut state.cities[city].shipyard;
+    if !yard.can_advance(fleet) {
+        return None;
+    }
+    yard.steps[fleet as usize] += 1;
+    let step = yard.steps[fleet as usize];
+    let space = state.data.track(fleet, step).unwrap_or_default();
+    income[city] += space.coins as u16;
+    let tax = &mut state.pending.tax[city];
+    *tax = (*tax).max(space.tax);
+    if space.explore > 0 {
+        let _ = state.explore_due.try_push((city as u8, space.explore));
+    }
+    Some(step)
+}
+
+/// Resolution steps 2 and 3 of 000 回合結算 for the turn's actions (armada.md §2.4): the naval
+/// constructions (and discards for a yellow move) move their ships; the spaces reached pay their
+/// coins and note their taxes; Wondrous Port pays 1 coin per naval construction; the cards'
+/// free moves; the green cards put the top island of their level into play; pirate cards note
+/// their piracy. Coins go into `income` (received at the end of the turn like all income).
+pub(crate) fn after_placement(
+    game: &mut Game,
+    acts: &[(usize, usize, Action)],
+    income: &mut [u16; MAX_PLAYERS],
+) {
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    // 2. Move the ships of the naval constructions.
+    let mut moved: ArrayVec<(usize, u8), MAX_PLAYERS> = ArrayVec::new();
+    for &(city, _, action) in acts {
+        let fleet = match action {
+            Action::Build { naval, .. } => naval.construction(),
+            Action::Wonder { extra, .. } => extra.naval(),
+            Action::DiscardYellow { .. } => Some(Fleet::Yellow),
+            _ => None,
+        };
+        if let Some(f) = fleet
+            && advance(state, city, f, income).is_some()
+        {
+            let constructions = !matches!(action, Action::DiscardYellow { .. }) as u8;
+            let _ = moved.try_push((city, constructions));
+        }
+    }
+    // 3. Effects: Wondrous Port, free moves, the green cards' islands, piracies.
+    for &(city, n) in &moved {
+        if n > 0 && island_has(state, city, ArmadaEffect::CoinPerNaval) {
+            income[city] += n as u16;
+        }
+    }
+    for &(city, _, action) in acts {
+        let Action::Build { card, naval, .. } = action else {
+            continue;
+        };
+        if let Some(f) = naval.free_move() {
+            advance(state, city, f, income);
+        }
+        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize);
+    }
+}
+
+/// The Armada effects of `card` as `city` builds it, from hand or from the discard pile (000
+/// 回合結算 3 and 5): the card is noted in the city's Armada cards (its lasting effects are read
+/// from there), a pirate card notes its piracy for step 6, a green card puts the top island of
+/// its level into play (no choice; an empty deck gives nothing, §10.8), an incursion card hands
+/// its token to the 2nd player on its side (§2.8).
+pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usize, card: CardId, n: usize) {
+    let Some(a) = state.card_of(card) else {
+        return;
+    };
+    state.cities[city].add_card(a);
+    let data = state.data;
+    for e in &data.card(a).effects {
+        match *e {
+            ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
+            ArmadaEffect::TopIsland(level) => {
+                if let Some(island) =
+                    state.decks.get_mut(usize::from(level).wrapping_sub(1)).and_then(|d| d.pop())
+                {
+                    let moves = lowest_ships(state, city, island);
+                    island_arrived(state, c, city, island, moves);
+                }
+            }
+            ArmadaEffect::Incursion(dir) => {
+                let target = dir.target(city, n) as u8;
+                let _ = state.incursions.try_push((city as u8, target));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Step 6 of 000 回合結算 (armada.md §2.7, §10.9): only the turn's highest tax applies, its
+/// leviers pay nothing of it and every other player loses `tax − own trade level`; each piracy
+/// costs every *other* player 1 coin per trade level; Misty Isle's owner loses nothing; a player
+/// pays what it has (down to 0; provisional §10.9). Returns each city's loss.
+pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
+    let n = game.cities_n as usize;
+    let mut lost = [0u16; MAX_PLAYERS];
+    let Some(state) = game.armada.as_deref_mut() else {
+        return lost;
+    };
+    let Losses { tax, piracies } = std::mem::take(&mut state.pending);
+    let seats: ArrayVec<CoinSeat, MAX_PLAYERS> = (0..n)
+        .map(|city| CoinSeat {
+            tax: tax[city],
+            piracy: piracies[city],
+            trade: state.trade_level(city),
+            immune: state.cities[city].immune_to_coin_loss(state.data),
+            coins: game.cities[city].coins,
+        })
+        .collect();
+    super::coins::coin_losses(&seats, &mut lost[..n]);
+    for (c, &l) in game.cities[..n].iter_mut().zip(&lost) {
+        c.coins -= l;
+    }
+    lost
+}
+
+/// Whether the turn has coin losses waiting for its step 6.
+pub(crate) fn losses_due(game: &Game) -> bool {
+    game.armada.as_deref().is_some_and(|s| !s.pending.is_empty())
+}
+
+/// Step 5 of 000 回合結算: a card built from the discard pile has its Armada effects (never a
+/// naval construction, §2.3).
+pub(crate) fn built_from_discard(game: &mut Game, city: usize, card: CardId) {
+    let n = game.cities_n as usize;
+    if let Some(state) = game.armada.as_deref_mut() {
+        card_built(state, &mut game.cities[city], city, card, n);
+    }
+}
+
+/// The incursion tokens handed out this Age, as (holder, target), given back at its end (§2.8);
+/// empty without Armada.
+pub(crate) fn take_incursions(game: &mut Game) -> ArrayVec<(u8, u8), MAX_PLAYERS> {
+    match game.armada.as_deref_mut() {
+        Some(state) => std::mem::take(&mut state.incursions),
+        None => ArrayVec::new(),
+    }
+}
+
+/// The effects of an island coming into `city` (armada.md §2.6, §6): it goes face up into the
+/// city with its base-game effects ([`super::ArmadaCity::gain_island`]), everyone sees it, a
+/// free move of one given ship (Topaz, Amber) is made, the ships of `moves` (one bit per fleet:
+/// White-Surf Port's 2, Tempest Archipelago's 3) move, Pirate Port's piracy is noted. Coins of
+/// the spaces reached go straight to the treasury (this is after step 3: they are spendable
+/// from the next turn, like all income).
+fn island_arrived(
+    state: &mut ArmadaState,
+    c: &mut crate::City,
+    city: usize,
+    island: super::IslandId,
+    moves: u8,
+) {
+    let data = state.data;
+    if state.cities[city].islands.contains(island) {
+        return;
+    }
+    state.cities[city].gain_island(data, island, c);
+    for s in state.seen.iter_mut() {
+        s.insert(island);
+    }
+    let mut income = [0u16; MAX_PLAYERS];
+    for e in &data.island(island).effects {
+        match *e {
+            ArmadaEffect::FreeMove(FleetChoice::Only(f)) => {
+                advance(state, city, f, &mut income);
+            }
+            ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
+            _ => {}
+        }
+    }
+    for f in Fleet::ALL {
+        if moves & (1 << f as u8) != 0 {
+            advance(state, city, f, &mut income);
+        }
+    }
+    c.coins += income[city];
+}
+
+/// The ships an island's "free moves of k different ships" may move: every choice of
+/// `min(k, ships below the top)` different ships, as bitsets; `[0]` for an island without such
+/// moves.
+fn move_choices(state: &ArmadaState, city: usize, island: super::IslandId) -> ArrayVec<u8, 16> {
+    let mut out = ArrayVec::new();
+    let k = state
+        .data
+        .island(island)
+        .effects
+        .iter()
+        .find_map(|e| match *e {
+            ArmadaEffect::FreeMovesDistinct(k) => Some(k),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let yard = state.cities[city].shipyard;
+    let open = Fleet::ALL.iter().filter(|&&f| yard.can_advance(f)).fold(0u8, |m, &f| m | 1 << f as u8);
+    let want = (k as u32).min(open.count_ones());
+    for mask in 0u8..16 {
+        if mask & !open == 0 && mask.count_ones() == want {
+            out.push(mask);
+        }
+    }
+    out
+}
+
+/// A green card's top island (§2.6: no choice) with White-Surf or Tempest: the moves go to the
+/// lowest ships (this engine's choice: the card gives no moment to choose; the lowest ships have
+/// the most steps ahead).
+fn lowest_ships(state: &ArmadaState, city: usize, island: super::IslandId) -> u8 {
+    let yard = state.cities[city].shipyard;
+    move_choices(state, city, island)
+        .into_iter()
+        .min_by_key(|&m| {
+            Fleet::ALL.iter().filter(|&&f| m & (1 << f as u8) != 0).map(|&f| yard.step(f) as u32).sum::<u32>()
+        })
+        .unwrap_or(0)
+}
+
+/// Step 4 of 000 回合結算 (armada.md §2.6): starts the next exploration due, or waits for the
+/// next explorer of the one under way. Explorers of the same level this turn share its deck
+/// ([`super::explore::deal`]; seat order from seat 0, this engine's choice: 7 Wonders has no
+/// first player). Returns whether the game now waits for an explorer ([`Phase::Explore`]).
+pub(crate) fn explorations(game: &mut Game) -> bool {
+    let n = game.cities_n as usize;
+    let Some(state) = game.armada.as_deref_mut() else {
+        return false;
+    };
+    loop {
+        if let Some(e) = &state.exploring {
+            if let Some(&(city, _)) = e.waiting.first() {
+                game.phase = crate::game::Phase::Explore { city };
+                return true;
+            }
+            // Everyone chose: the kept islands leave the deck, the rest is reshuffled.
+            let (level, kept) = (e.level, e.kept.clone());
+            let deck = &mut state.decks[level as usize - 1];
+            let mut v = deck.to_vec();
+            super::explore::return_and_shuffle(&mut v, &kept, &mut state.rng);
+            *deck = v.into_iter().collect();
+            state.exploring = None;
+        }
+        let Some(&(_, level)) = state.explore_due.first() else {
+            return false;
+        };
+        let explorers: ArrayVec<usize, MAX_PLAYERS> = {
+            let mut v = ArrayVec::new();
+            for &(c, l) in &state.explore_due {
+                if l == level && !v.contains(&(c as usize)) {
+                    let _ = v.try_push(c as usize);
+                }
+            }
+            v
+        };
+        state.explore_due.retain(|(_, l)| *l != level);
+        let deck = &state.decks[(level as usize).clamp(1, 3) - 1];
+        let top_first: ArrayVec<super::IslandId, 32> = deck.iter().rev().copied().collect();
+        let mut dealt = [const { super::explore::Dealt::new_const() }; MAX_PLAYERS];
+        super::explore::deal(&top_first, &explorers, 0, n, &mut dealt[..explorers.len()]);
+        let mut waiting = ArrayVec::new();
+        for (i, &c) in explorers.iter().enumerate() {
+            for &card in &dealt[i] {
+                state.seen[c].insert(card);
+            }
+            if !dealt[i].is_empty() {
+                waiting.push((c as u8, dealt[i].clone()));
+            }
+        }
+        state.exploring = Some(super::state::Exploration { level, waiting, kept: ArrayVec::new() });
+    }
+}
+
+/// The legal choices of `city` in an exploration: each island dealt to it, with each choice of
+/// ships for its free moves.
+pub(crate) fn island_choices(game: &Game, city: usize, out: &mut Vec<Action>) {
+    let Some(state) = game.armada.as_deref() else {
+        return;
+    };
+    let Some((_, dealt)) =
+        state.exploring.as_ref().and_then(|e| e.waiting.iter().find(|(c, _)| *c as usize == city))
+    else {
+        return;
+    };
+    for (i, &island) in dealt.iter().enumerate() {
+        if dealt[..i].contains(&island) {
+            continue;
+        }
+        for moves in move_choices(state, city, island) {
+            out.push(Action::ChooseIsland { island, moves });
+        }
+    }
+}
+
+/// `city` keeps `island` (checked legal) and its free moves are made.
+pub(crate) fn keep_island(game: &mut Game, city: usize, island: super::IslandId, moves: u8) {
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    if let Some(e) = state.exploring.as_mut() {
+        e.waiting.retain(|(c, _)| *c as usize != city);
+        let _ = e.kept.try_push(island);
+    }
+    island_arrived(state, &mut game.cities[city], city, island, moves);
+}
+
+/// At an Age end: the next holder of Forgotten Port who has not chosen yet whether to take part
+/// in the naval conflict; returns whether the game now waits for it ([`Phase::NavalOptOut`]).
+pub(crate) fn naval_choice(game: &mut Game) -> bool {
+    let n = game.cities_n as usize;
+    let Some(state) = game.armada.as_deref() else {
+        return false;
+    };
+    for city in 0..n {
+        if state.naval_decided & (1 << city) == 0 && state.cities[city].may_opt_out(state.data) {
+            game.phase = crate::game::Phase::NavalOptOut { city: city as u8 };
+            return true;
+        }
+    }
+    false
+}
+
+/// Notes `city`'s Forgotten Port choice.
+pub(crate) fn decide_naval(game: &mut Game, city: usize, stay_out: bool) {
+    if let Some(state) = game.armada.as_deref_mut() {
+        state.naval_decided |= 1 << city;
+        if stay_out {
+            state.stay_out |= 1 << city;
+        }
+    }
+}
+
+/// The naval conflict of the Age end, after the land conflicts (armada.md §2.5;
+/// [`super::naval::naval_conflict`]): each city's token of the Age is noted in its
+/// [`super::ArmadaCity::naval`]. Forgotten Port's choices are then forgotten.
+pub(crate) fn naval_conflict(game: &mut Game) {
+    let n = game.cities_n as usize;
+    let age = game.age;
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    let strength: ArrayVec<u8, MAX_PLAYERS> =
+        (0..n).map(|c| state.cities[c].naval_strength(state.data)).collect();
+    let part: ArrayVec<bool, MAX_PLAYERS> = (0..n).map(|c| state.stay_out & (1 << c) == 0).collect();
+    let mut out = [0i8; MAX_PLAYERS];
+    super::naval::naval_conflict(age, &strength, &part, &mut out[..n]);
+    for (city, &token) in state.cities[..n].iter_mut().zip(&out) {
+        if let Some(slot) = city.naval.get_mut(age as usize - 1) {
+            *slot = token;
+        }
+    }
+    state.naval_decided = 0;
+    state.stay_out = 0;
+}
