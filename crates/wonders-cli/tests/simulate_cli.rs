@@ -95,8 +95,10 @@ fn text_report() {
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
     for (args, needle) in [
-        (&["simulate", "--players", "9", "--games", "5"][..], "2..=7"),
-        (&["simulate", "--players", "1", "--games", "5"], "2..=7"),
+        (&["simulate", "--players", "9", "--games", "5"][..], "2..=8"),
+        (&["simulate", "--players", "1", "--games", "5"], "2..=8"),
+        (&["simulate", "--players", "8", "--games", "5"], "8 with Armada"),
+        (&["simulate", "--players", "2", "--expansions", "armada", "--games", "5"], "Free City"),
         (&["simulate", "--players", "2", "--edition", "2e", "--games", "5"], "1st edition only"),
         (&["simulate", "--edition", "x", "--games", "5"], "unknown edition"),
         (&["simulate", "--games", "0"], "--games"),
