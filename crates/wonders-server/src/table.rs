@@ -262,6 +262,14 @@ impl Table {
             .ok_or_else(|| ApiError::BadRequest(format!("unknown edition `{code}` (1e or 2e)")))?;
         let (deal, mut label) = parse_wonders(req.wonders.as_deref().unwrap_or("random"), edition)?;
         let expansions = Expansions::parse(&req.expansions).map_err(ApiError::BadRequest)?;
+        if expansions.armada() {
+            // The game page cannot show shipyards, islands or Armada's choices yet (issue 9).
+            return Err(ApiError::BadRequest(
+                "armada: the server does not offer Armada tables yet; play it in the terminal with \
+                 `wonders play --expansions armada`"
+                    .into(),
+            ));
+        }
         for name in expansions.names() {
             label = format!("{label}+{name}");
         }
