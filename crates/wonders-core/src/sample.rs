@@ -28,7 +28,9 @@
 use crate::card::{CardId, CardSet};
 use crate::catalog::{Catalog, Edition};
 use crate::city::{City, Production};
-use crate::game::{Game, HAND_MAX, HAND_SIZE, Hand, LAST_TURN, MAX_PLAYERS, MAX_TURNS, Phase, Played};
+use crate::game::{
+    Game, HAND_MAX, HAND_SIZE, Hand, LAST_TURN, LogEntry, MAX_PLAYERS, MAX_TURNS, Phase, Played,
+};
 use crate::view::View;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
@@ -90,6 +92,24 @@ fn packet_at(seat: usize, t: u8, age: u8, n: usize, free_city: bool) -> usize {
     }
     let d = if age == 2 { 1 } else { n - 1 };
     (seat + d * (t as usize - 1)) % n
+}
+
+/// Edifice: the cards discarded from cities for failed projects' penalties that are still in the
+/// discard pile (public, edifice.md §5.3), and the history entries that built one of them back
+/// from the pile (Halicarnassus, Solomon). Counted copy by copy in the order of the history: a
+/// city that holds another copy of a discarded card does not make the discarded one leave the
+/// pile.
+fn penalty_discards(history: &[LogEntry]) -> (Vec<CardId>, Vec<&LogEntry>) {
+    let mut pile = Vec::new();
+    let mut rebuilt = Vec::new();
+    for e in history {
+        match e.played {
+            Played::Edifice(crate::edifice::EdificeEvent::Discarded(c)) => pile.push(c),
+            Played::BuiltDiscarded(x) if remove_one(&mut pile, x) => rebuilt.push(e),
+            _ => {}
+        }
+    }
+    (pile, rebuilt)
 }
 
 fn remove_one(v: &mut Vec<CardId>, c: CardId) -> bool {
@@ -378,17 +398,12 @@ fn sample_once<R: Rng + ?Sized>(
     }
     // Edifice: this Age's cards discarded from a city for a failed project's penalty are public
     // (they are added to the discard pile below).
-    for e in &age_history {
-        if let Played::Edifice(crate::edifice::EdificeEvent::Discarded(c)) = e.played
-            && catalog.card(c).age == age
-            && !view.cities.iter().any(|city| city.built.contains(c))
-        {
-            city_cards_of_age.push(c);
-        }
-    }
+    let (penalty_pile, rebuilt_penalty) = penalty_discards(&view.history);
+    city_cards_of_age.extend(penalty_pile.iter().copied().filter(|&c| catalog.card(c).age == age));
     for e in &age_history {
         if let Played::BuiltDiscarded(x) = e.played
             && catalog.card(x).age == age
+            && !rebuilt_penalty.iter().any(|r| std::ptr::eq(*r, *e))
         {
             let known =
                 hidden.iter().position(|h| !h.taken && h.dest == Dest::Discard && h.slot == Slot::Known(x));
@@ -518,15 +533,11 @@ fn sample_once<R: Rng + ?Sized>(
                 past.extend(cards);
             }
             // Edifice: cards discarded from a city for a failed project's penalty are public.
-            for e in &view.history {
-                if let Played::Edifice(crate::edifice::EdificeEvent::Discarded(c)) = e.played
-                    && !view.cities.iter().any(|city| city.built.contains(c))
-                {
-                    if catalog.card(c).age < age {
-                        remove_one(&mut past, c);
-                    }
-                    pile.push(c);
+            for &c in &penalty_pile {
+                if catalog.card(c).age < age {
+                    remove_one(&mut past, c);
                 }
+                pile.push(c);
             }
             past.shuffle(rng);
             let want = view.discard_size as usize;

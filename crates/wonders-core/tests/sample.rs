@@ -153,3 +153,51 @@ fn hands_seen_earlier_are_followed() {
     }
     assert_eq!(hands0.len(), 5, "any one of the 5 can be the face-down card");
 }
+
+/// Found by the property test above: 7 players, 2nd edition, Edifice; Age I's project failed and
+/// three cities discarded a card for its penalty, one of them a card another city also holds (a
+/// second copy, the 7-player deck has two). The discarded copy is in the discard pile all the
+/// same: every seat's view resamples into a game it cannot tell from the real one.
+#[test]
+fn a_penalty_discard_of_a_card_another_city_also_holds_stays_in_the_pile() {
+    let (players, seed, stop) = (7u8, 2255222723647879771u64, 168usize);
+    let setup = Setup {
+        edition: Edition::Second,
+        players,
+        seed,
+        wonders: WonderDeal::Random,
+        expansions: Expansions::EDIFICE,
+        teams: false,
+    };
+    let mut g = Game::new(&setup).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut legal = Vec::new();
+    for _ in 0..stop % (18 * g.cities().len()) {
+        let seat = g.to_act()[0];
+        g.legal_actions_into(seat, &mut legal);
+        g.submit(seat, legal[rng.random_range(0..legal.len())]).unwrap();
+    }
+    assert_eq!((g.age(), g.phase()), (1, Phase::EdificeDiscard { city: 0 }));
+    let discarded: Vec<_> = g
+        .view(0)
+        .history
+        .iter()
+        .filter_map(|e| match e.played {
+            wonders_core::game::Played::Edifice(wonders_core::EdificeEvent::Discarded(c)) => Some(c),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(discarded.len(), 3);
+    assert!(
+        discarded.iter().any(|&c| g.cities().iter().any(|city| city.built.contains(c))),
+        "one discarded card is also built in a city"
+    );
+    for seat in 0..g.players() {
+        let view = g.view(seat);
+        for _ in 0..3 {
+            let s = Game::resample(&view, g.catalog(), &mut rng).unwrap();
+            assert!(same_knowledge(&view, &s.view(seat)), "seat {seat}");
+            assert_eq!(s.discard_pile().len(), g.discard_pile().len());
+        }
+    }
+}
