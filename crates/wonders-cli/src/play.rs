@@ -691,7 +691,17 @@ pub(crate) fn roman(age: u8) -> &'static str {
 /// later: Aqueduct`.
 fn card_text(catalog: &Catalog, card: CardId) -> String {
     let d = catalog.card(card);
-    let mut s = format!("{} [{}] cost {} → {}", d.name, d.colour, d.cost_text(), d.effect_text());
+    // An Armada card's effects (its base-game ones included) come from the Armada data.
+    let effect = match (catalog.armada_card(card), catalog.armada.as_deref()) {
+        (Some(a), Some(data)) => {
+            let def = data.card(a);
+            let texts: Vec<String> = def.effects.iter().map(ToString::to_string).collect();
+            let mark = if def.provisional() { " (provisional)" } else { "" };
+            format!("{}{mark}", texts.join(", "))
+        }
+        _ => d.effect_text(),
+    };
+    let mut s = format!("{} [{}] cost {} → {effect}", d.name, d.colour, d.cost_text());
     if !d.chain_from.is_empty() {
         let _ = write!(s, "; free with {}", d.chain_from.join(" or "));
     }
@@ -1174,6 +1184,17 @@ mod tests {
             bots: "random".into(),
             exp: ExpansionArgs::default(),
         }
+    }
+
+    #[test]
+    fn an_armada_card_says_what_it_does() {
+        // Seamen's Academy's only effect is Armada's: the top level-1 island (000 海員學院).
+        let catalog = Catalog::with_builtin_armada(Edition::First, false);
+        let text = card_text(catalog, catalog.find_card("Seamen's Academy").unwrap());
+        assert!(text.contains("→ top level-1 island into play (provisional)"), "{text}");
+        // A base card reads as before.
+        let baths = catalog.find_card("Baths").unwrap();
+        assert_eq!(card_text(catalog, baths), "Baths [blue] cost S → 3 VP; makes free later: Aqueduct");
     }
 
     #[test]
