@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name, normalize_bot_name, notify_game_over};
+use wonders_core::armada::Fleet;
 use wonders_core::edifice::{EdificeEvent, Outcome};
 use wonders_core::score::Score;
 use wonders_core::{
@@ -567,6 +568,9 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
     if let Some(line) = edifice_city_text(catalog, view, me) {
         say!(text, "  {line}");
     }
+    if let Some(line) = armada_city_text(view, acting, true) {
+        say!(text, "  {line}");
+    }
     projects_text(text, catalog, view, names);
     let mate = view.teams.then(|| wonders_core::teams::teammate(seat));
     for (side, label, other) in [(0, "Left", (acting + 1) % n), (1, "Right", (acting + n - 1) % n)] {
@@ -587,6 +591,9 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         if let Some(line) = edifice_city_text(catalog, view, c) {
             say!(text, "  {line}");
         }
+        if let Some(line) = armada_city_text(view, other, false) {
+            say!(text, "  {line}");
+        }
     }
     teammate_text(text, catalog, view, names);
 }
@@ -598,6 +605,47 @@ fn teammate_text(text: &mut String, catalog: &Catalog, view: &View, names: &Seat
         let cards: Vec<String> = hand.iter().map(|&c| card_text(catalog, c)).collect();
         say!(text, "Your teammate {}'s hand: {}", names.get(mate), cards.join("; "));
     }
+}
+
+/// Armada: a city's shipyard (each ship's step of 6, the board's wonder fleet marked `*`), naval
+/// strength, trade level, islands and naval tokens; with `costs`, the next step's cost of each
+/// ship (`(provisional)` when armada.md §10 supplies it). `None` without the expansion.
+fn armada_city_text(view: &View, city: usize, costs: bool) -> Option<String> {
+    let armada = view.armada.as_ref()?;
+    let (data, a) = (armada.data, armada.cities.get(city)?);
+    let board = data.board(a.shipyard.board);
+    let ships: Vec<String> = Fleet::ALL
+        .iter()
+        .map(|&f| {
+            let step = a.shipyard.steps[f as usize];
+            let star = if board.wonder == f { "*" } else { "" };
+            let next = match data.next_step_cost(a.shipyard.board, f, step) {
+                Some(cost) if costs => format!(" (next {cost})"),
+                None if costs => " (top)".to_string(),
+                _ => String::new(),
+            };
+            format!("{}{star} {step}/6{next}", f.name())
+        })
+        .collect();
+    let mut s = format!(
+        "shipyard {}: {}; naval strength {}, trade level {}",
+        board.number,
+        ships.join(", "),
+        a.naval_strength(data),
+        a.trade_level(data)
+    );
+    let islands: Vec<&str> = a.islands.iter().map(|i| data.island(i).name.as_str()).collect();
+    if !islands.is_empty() {
+        let _ = write!(s, "; islands: {}", islands.join(", "));
+    }
+    let tokens: Vec<String> = a.naval.iter().filter(|&&t| t != 0).map(|t| format!("{t:+}")).collect();
+    if !tokens.is_empty() {
+        let _ = write!(s, "; naval tokens {}", tokens.join(" "));
+    }
+    if costs {
+        s.push_str(" (costs provisional, armada.md §10)");
+    }
+    Some(s)
 }
 
 /// Edifice: a city's pawns (with what became of each project) and debt tokens, e.g.
@@ -1195,6 +1243,32 @@ mod tests {
         // A base card reads as before.
         let baths = catalog.find_card("Baths").unwrap();
         assert_eq!(card_text(catalog, baths), "Baths [blue] cost S → 3 VP; makes free later: Aqueduct");
+    }
+
+    #[test]
+    fn an_armada_game_shows_every_shipyard() {
+        let mut a = args(0, false);
+        a.exp.expansions = wonders_core::Expansions::ARMADA;
+        let mut out = Vec::new();
+        play(&a, &mut Cursor::new("1\n".repeat(60)), true, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let first = &text[..text.find("Your hand:").unwrap()];
+        let yards: Vec<&str> = first.lines().filter(|l| l.starts_with("  shipyard ")).collect();
+        assert_eq!(yards.len(), 3, "the human's and both neighbours': {first}");
+        // Every ship on its start space (000 遊戲準備 6); the human's line gives each ship's next
+        // step cost, and exactly one fleet per board carries the wonder symbol `*`.
+        for y in &yards {
+            assert!(y.contains("naval strength 0, trade level 0"), "{y}");
+            assert_eq!(y.matches('*').count(), 1, "{y}");
+            assert_eq!(y.matches(" 0/6").count(), 4, "{y}");
+        }
+        assert_eq!(yards[0].matches("(next ").count(), 4, "{}", yards[0]);
+        assert!(yards[0].ends_with("(costs provisional, armada.md §10)"), "{}", yards[0]);
+        assert!(!yards[1].contains("(next "));
+        // The score sheet has Armada's three categories.
+        for row in ["  naval ", "  fleet ", "  islands "] {
+            assert!(text.contains(row), "{row}");
+        }
     }
 
     #[test]
