@@ -35,9 +35,9 @@ pub(crate) use say;
 /// Options of `wonders play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Players, 3 to 7; 2 plays the 1st edition's Free City variant.
+    /// Players, 3 to 7; 2 plays the 1st edition's Free City variant; 8 with Armada.
     #[arg(long, short = 'p', value_name = "N", default_value_t = 4,
-          value_parser = clap::value_parser!(u8).range(2..=7))]
+          value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
     /// The edition: 1e (random boards and sides) or 2e (random boards, you choose the side).
     #[arg(long, short = 'e', value_name = "EDITION", default_value = "1e", value_parser = parse_edition)]
@@ -1269,6 +1269,23 @@ mod tests {
         for row in ["  naval ", "  fleet ", "  islands "] {
             assert!(text.contains(row), "{row}");
         }
+    }
+
+    #[test]
+    fn eight_players_play_with_armada_in_teams() {
+        // 8 players only with Armada (000 8人遊戲規則), here in four teams (團隊遊戲規則).
+        let mut a = args(0, true);
+        a.players = 8;
+        a.exp.expansions = wonders_core::Expansions::ARMADA;
+        a.exp.teams = true;
+        let mut out = Vec::new();
+        play(&a, &mut Cursor::new(""), false, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("#7 seat 7"), "{text}");
+        assert_eq!(text.matches("  team seat ").count(), 4, "{text}");
+        a.exp.expansions = wonders_core::Expansions::NONE;
+        let err = play(&a, &mut Cursor::new(""), false, &mut Vec::new()).unwrap_err();
+        assert!(err.contains("Armada"), "{err}");
     }
 
     #[test]
