@@ -193,7 +193,7 @@ fn end_of_input_mid_game_fails_cleanly() {
 fn bad_arguments_are_refused_with_a_message() {
     let out = wonders(&["play", "--players", "9"], "");
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("2..=7"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("2..=8"), "{}", text(&out.stderr));
     let out = wonders(&["play", "--players", "2", "--edition", "2e", "--auto"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("Free City variant is 1st edition only"), "{}", text(&out.stderr));
