@@ -485,6 +485,9 @@ pub async fn serve_with(
     while net.conns.total() > 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // Bots stop moving and every change handed to the store writer is stored before this returns.
+    let server = net.server.clone();
+    let _ = tokio::task::spawn_blocking(move || server.close()).await;
     tracing::info!(left = net.conns.total(), "stopped");
     Ok(())
 }

@@ -24,6 +24,7 @@ use crate::token;
 use crate::writer::{Ticket, Writer};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -108,6 +109,8 @@ struct Inner {
     /// The most recently finished tables that left memory, newest first.
     recent: Mutex<VecDeque<TableInfo>>,
     config: ServerConfig,
+    /// Set by [`Server::close`]: no change is handed to the writer any more.
+    closing: AtomicBool,
 }
 
 /// The server's state; cheap to clone (shared).
@@ -180,6 +183,7 @@ impl Server {
                 tables: RwLock::default(),
                 recent: Mutex::new(recent),
                 config,
+                closing: AtomicBool::new(false),
             }),
         };
         let mut tables = HashMap::new();
@@ -221,6 +225,20 @@ impl Server {
                 }
             })
             .collect())
+    }
+
+    /// Stops the server's writes: bots stop moving, new actions are refused (`unavailable`),
+    /// and this returns once every change already handed to the store writer is stored. Call it
+    /// before another server opens the same file, and before the process exits (
+    /// [`crate::serve_with`] does, after its graceful shutdown). Blocks: not from an async task.
+    pub fn close(&self) {
+        self.inner.closing.store(true, Ordering::SeqCst);
+        self.inner.writer.wait_idle();
+    }
+
+    /// Whether [`Server::close`] was called.
+    pub fn closing(&self) -> bool {
+        self.inner.closing.load(Ordering::SeqCst)
     }
 
     fn store(&self) -> MutexGuard<'_, Store> {
@@ -278,6 +296,9 @@ impl Server {
 
     /// Starts the task that moves the table's bots, if a bot must act and none is running.
     fn kick(&self, cell: &Arc<TableCell>) {
+        if self.closing() {
+            return;
+        }
         {
             let mut table = cell.lock();
             if !table.bots_to_move() || !table.start_driving() {
@@ -301,6 +322,9 @@ impl Server {
         plan: impl FnOnce(&mut Table, u8) -> Result<Plan, ApiError>,
     ) -> Result<Pending, ApiError> {
         let permit = self.inner.writer.reserve();
+        if self.closing() {
+            return Err(ApiError::Unavailable("the server is shutting down: try again in a moment".into()));
+        }
         let mut table = cell.lock();
         let id = table.id().to_string();
         let seat = table
@@ -335,6 +359,11 @@ impl Server {
             let moves = think_all(jobs);
             let permit = self.inner.writer.reserve();
             let mut table = cell.lock();
+            if self.closing() {
+                // The moves are thought again by the next server over this store.
+                table.stop_driving();
+                return;
+            }
             let plan = match table.plan_bot_moves(moves) {
                 Ok(plan) => plan,
                 Err(e) => {

@@ -99,6 +99,8 @@ impl Ticket {
 struct Permits {
     used: Mutex<usize>,
     freed: Condvar,
+    /// Signalled when the count falls to zero.
+    idle: Condvar,
 }
 
 impl Permits {
@@ -114,6 +116,16 @@ impl Permits {
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         *used = used.saturating_sub(1);
         self.freed.notify_one();
+        if *used == 0 {
+            self.idle.notify_all();
+        }
+    }
+
+    fn wait_idle(&self) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used > 0 {
+            used = self.idle.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
     }
 }
 
@@ -156,6 +168,12 @@ impl Writer {
     pub fn reserve(&self) -> Permit {
         self.permits.acquire();
         Permit { permits: self.permits.clone(), used: false }
+    }
+
+    /// Blocks until no change waits for the writer: every change handed to it (or reserved for)
+    /// was stored, or failed, and acknowledged.
+    pub fn wait_idle(&self) {
+        self.permits.wait_idle();
     }
 
     /// Hands a change queued in its table (under the table's lock, so that the changes of a table

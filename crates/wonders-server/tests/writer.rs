@@ -161,3 +161,49 @@ fn an_action_queued_after_a_failed_one_is_not_stored_either() {
     let stored = Store::open(&db).unwrap().load_one(&id).unwrap().unwrap();
     assert_eq!(stored.actions.iter().map(|(seat, _)| *seat).collect::<Vec<_>>(), vec![1, 0]);
 }
+
+/// How many actions the file holds for table `id`.
+fn stored_actions(db: &Path, id: &str) -> usize {
+    Store::open(db).unwrap().load_one(id).unwrap().unwrap().actions.len()
+}
+
+#[test]
+fn a_closed_server_writes_nothing_more_and_the_next_one_finishes_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("close.db");
+    let server = Server::open(&db).unwrap();
+    // Four bots play at once, in the background, as soon as the table exists.
+    let seats = json!([{"bot": "random"}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}]);
+    let req: CreateTable = serde_json::from_value(json!({"players": 4, "seats": seats})).unwrap();
+    let id = server.create_table(&req).unwrap().id;
+    while stored_actions(&db, &id) < 8 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // Closing stops the bots mid-game and waits for the writer: once it returns, the file does
+    // not change any more, and it holds exactly what the closed server shows.
+    server.close();
+    let at_close = stored_actions(&db, &id);
+    let shown = serde_json::to_value(server.state(&id, None).unwrap()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(stored_actions(&db, &id), at_close, "nothing is written after close");
+    assert_ne!(shown["table"]["status"], json!("over"), "the bots were stopped mid-game");
+    // A new server over the same file (a restart) shows the same state, then its bots finish
+    // the game, appending to the log without a clash of indices.
+    let again = Server::open(&db).unwrap();
+    let mut state = serde_json::to_value(again.state(&id, None).unwrap()).unwrap();
+    let (age, turn) = (shown["table"]["age"].clone(), shown["table"]["turn"].clone());
+    assert!(state["table"]["age"].as_u64() >= age.as_u64());
+    for _ in 0..10_000 {
+        if state["table"]["status"] == json!("over") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        state = serde_json::to_value(again.state(&id, None).unwrap()).unwrap();
+    }
+    assert_eq!(state["table"]["status"], json!("over"), "the game ends (from Age {age}, turn {turn})");
+    // 4 players, 3 Ages of 6 turns, one action a seat a turn (random bots may also take wonder
+    // or rule choices, which add actions): at least 72 actions, all in the log.
+    let total = stored_actions(&db, &id);
+    assert!(total >= 72 && total > at_close, "{total} actions stored");
+    again.close();
+}

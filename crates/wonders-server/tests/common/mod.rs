@@ -14,6 +14,8 @@ pub struct TestServer {
     pub db: PathBuf,
     pub task: tokio::task::JoinHandle<()>,
     pub http: reqwest::Client,
+    /// The served server, to close on [`TestServer::stop`].
+    pub server: Server,
 }
 
 impl TestServer {
@@ -25,6 +27,7 @@ impl TestServer {
     /// Starts a server with the given time limits.
     pub async fn start_with(db: &Path, config: wonders_server::server::ServerConfig) -> TestServer {
         let server = Server::open_with(db, config).expect("open the store");
+        let served = server.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
@@ -33,13 +36,17 @@ impl TestServer {
             let limits = wonders_server::Limits::loopback();
             let _ = wonders_server::serve_with(listener, server, limits, std::future::pending()).await;
         });
-        TestServer { addr, db: db.to_path_buf(), task, http: reqwest::Client::new() }
+        TestServer { addr, db: db.to_path_buf(), task, http: reqwest::Client::new(), server: served }
     }
 
-    /// Stops the server (its connections drop with it).
+    /// Stops the server (its connections drop with it), then closes it: its bots stop and what
+    /// it handed the store writer is stored, so another server may open the file (as a restart
+    /// of the process would).
     pub async fn stop(self) {
         self.task.abort();
         let _ = self.task.await;
+        let server = self.server;
+        tokio::task::spawn_blocking(move || server.close()).await.unwrap();
     }
 
     pub fn url(&self, path: &str) -> String {
