@@ -47,10 +47,11 @@
 //! of the Age; then the smaller largest payment to one neighbour (spreading the coins); then
 //! fewer coins to the left neighbour (every coin paid counts, to any player or the bank). A chain,
 //! or a 2nd-edition Olympia power, makes a card free and is then the only way. Choices an index
-//! leaves open are then made by the smallest code ([`default_choice_key`]): Armada's free moves
-//! (a blue Armada card's, White-Surf Port's and Tempest Archipelago's) advance the earliest ships
-//! in the order red, yellow, blue, green that the rules allow; a Carthage stage takes its first
-//! effect; an Ur stage's pawn is of the earliest Age offered. Agents that want to choose get every
+//! leaves open are then made by [`default_choice_key`]: Armada's free moves (a blue Armada
+//! card's, White-Surf Port's and Tempest Archipelago's) advance the earliest ships in the order
+//! red, yellow, blue, green that the rules allow; Lost Isle's stage construction takes the
+//! earliest fleet; a Carthage stage takes its first effect; an Ur stage's pawn is of the earliest
+//! Age offered. Agents that want to choose get every
 //! legal way from [`Encoder::payments`].
 //!
 //! # Observation
@@ -695,18 +696,22 @@ pub fn default_payment_key(p: Payment) -> (u16, bool, u8, u8) {
 }
 
 /// The order of the actions of one index for the default choice (smallest first): the payment
-/// ([`default_payment_key`]), then the choices an index leaves open, by their smallest code:
-/// Armada's free moves on the earliest ships in the order red, yellow, blue, green (a blue card's
-/// free move, an island's free moves), a Carthage stage's first effect before its second, and an
-/// Ur pawn of the earliest Age.
-pub fn default_choice_key(a: &Action) -> (Option<(u16, bool, u8, u8)>, u8) {
-    let open = match *a {
-        Action::Build { naval, .. } => naval.free_move().map_or(0, |f| f as u8 + 1),
-        Action::Wonder { extra, .. } => extra.0 & 0x0f,
-        Action::ChooseIsland { moves, .. } => moves,
-        _ => 0,
+/// ([`default_payment_key`]), then the choices an index leaves open: Armada's free moves on the
+/// earliest ships in the order red, yellow, blue, green (a blue card's free move, an island's free
+/// moves: the set holding red if one does, then yellow, …; a move before none), a Carthage
+/// stage's first effect before its second and an Ur pawn of the earliest Age, and Lost Isle's
+/// naval construction of a stage on the earliest fleet.
+pub fn default_choice_key(a: &Action) -> (Option<(u16, bool, u8, u8)>, u8, u8) {
+    let (first, second) = match *a {
+        Action::Build { naval, .. } => (naval.free_move().map_or(4, |f| f as u8), 0),
+        Action::Wonder { extra, .. } => (extra.0 & 0x0f, extra.naval().map_or(0, |f| f as u8)),
+        // Red as the highest bit: among sets of the same size, the one with the earliest ships.
+        Action::ChooseIsland { moves, .. } => {
+            (15 - (0..4).map(|f| (moves >> f & 1) << (3 - f)).sum::<u8>(), 0)
+        }
+        _ => (0, 0),
     };
-    (a.payment().map(default_payment_key), open)
+    (a.payment().map(default_payment_key), first, second)
 }
 
 #[cfg(test)]
@@ -866,10 +871,29 @@ mod tests {
         let island = |moves| Action::ChooseIsland { island: IslandId(2), moves };
         let enc =
             Encoder::with_expansions(Catalog::with_builtin_armada(Edition::First, true), Expansions::ARMADA);
-        let legal = [island(0b1100), island(0b0101), island(0b0011), island(0b0110)];
+        // Bits by fleet: red 1, yellow 2, blue 4, green 8.
+        let legal = [island(0b1100), island(0b0110), island(0b1001), island(0b0101)];
         let index = enc.action_index(&legal[0]);
-        assert_eq!(enc.choose(&legal, index), Some(island(0b0011)), "red and yellow first");
+        assert_eq!(enc.choose(&legal, index), Some(island(0b0101)), "red and blue before red and green");
         assert_eq!(enc.payments(&legal, index).count(), 4);
+        let legal = [island(0b1100), island(0b0110)];
+        assert_eq!(enc.choose(&legal, index), Some(island(0b0110)), "yellow and blue before blue and green");
+        // A blue card's free move: red before green, a move before none.
+        let build = |m| Action::Build {
+            card: CardId(90),
+            pay: Payment::default(),
+            naval: crate::Naval::new(None, m),
+        };
+        let legal =
+            [build(None), build(Some(crate::armada::Fleet::Green)), build(Some(crate::armada::Fleet::Red))];
+        assert_eq!(enc.choose(&legal, 90), Some(build(Some(crate::armada::Fleet::Red))));
+        // A cheaper payment comes first, whatever the moves.
+        let mut dear = build(Some(crate::armada::Fleet::Red));
+        if let Action::Build { pay, .. } = &mut dear {
+            pay.left = 2;
+        }
+        let cheap = build(Some(crate::armada::Fleet::Green));
+        assert_eq!(enc.choose(&[dear, cheap], 90), Some(cheap));
     }
 
     #[test]
