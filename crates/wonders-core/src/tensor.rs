@@ -689,9 +689,12 @@ impl Encoder {
     }
 }
 
+/// A payment's place in the default order ([`default_payment_key`]).
+pub type PaymentKey = (u16, bool, u8, u8);
+
 /// The order of payments for the default choice (smallest first): total coins, then whether it
 /// spends Olympia's free build, then the larger payment to one neighbour, then the left payment.
-pub fn default_payment_key(p: Payment) -> (u16, bool, u8, u8) {
+pub fn default_payment_key(p: Payment) -> PaymentKey {
     (p.total(), p.free == Some(FreeBy::FreeBuild), p.left.max(p.right), p.left)
 }
 
@@ -701,7 +704,7 @@ pub fn default_payment_key(p: Payment) -> (u16, bool, u8, u8) {
 /// moves: the set holding red if one does, then yellow, …; a move before none), a Carthage
 /// stage's first effect before its second and an Ur pawn of the earliest Age, and Lost Isle's
 /// naval construction of a stage on the earliest fleet.
-pub fn default_choice_key(a: &Action) -> (Option<(u16, bool, u8, u8)>, u8, u8) {
+pub fn default_choice_key(a: &Action) -> (Option<PaymentKey>, u8, u8) {
     let (first, second) = match *a {
         Action::Build { naval, .. } => (naval.free_move().map_or(4, |f| f as u8), 0),
         Action::Wonder { extra, .. } => (extra.0 & 0x0f, extra.naval().map_or(0, |f| f as u8)),
