@@ -82,7 +82,6 @@
 //! Ties go to the first action in the legal list (the engine's deterministic order).
 
 use crate::Bot;
-use std::sync::OnceLock;
 use wonders_core::armada::{ArmadaData, Fleet, Shipyard};
 use wonders_core::edifice::{Outcome, Penalty, Reward};
 use wonders_core::effect::{Counted, Effect, Scope};
@@ -90,8 +89,8 @@ use wonders_core::game::{count, left_of, right_of};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::score::science_points;
 use wonders_core::{
-    Action, CardId, Catalog, City, Colour, EdificeState, Edition, FreeBy, Game, Payment, Phase, Resource,
-    Side, StageExtra, View,
+    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Payment, Phase, Resource, Side,
+    StageExtra, View,
 };
 
 /// The tunable weights of the rules (see the [module documentation](self)).
@@ -306,14 +305,19 @@ struct Tables {
     need: [[[f32; 5]; 7]; 3],
 }
 
+/// The tables of `catalog`, built once per catalog: a process may play games on several (an
+/// edition's own, or one extended with an expansion's cards, as the Python package does), and
+/// each has its own card ids.
 fn tables(catalog: &'static Catalog) -> &'static Tables {
-    static FIRST: OnceLock<Tables> = OnceLock::new();
-    static SECOND: OnceLock<Tables> = OnceLock::new();
-    let cell = match catalog.edition {
-        Edition::First => &FIRST,
-        Edition::Second => &SECOND,
-    };
-    cell.get_or_init(|| build_tables(catalog))
+    type Cache = Vec<(&'static Catalog, &'static Tables)>;
+    static CACHE: std::sync::Mutex<Cache> = std::sync::Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = cache.iter().find(|(c, _)| std::ptr::eq(*c, catalog)) {
+        return t;
+    }
+    let t: &'static Tables = Box::leak(Box::new(build_tables(catalog)));
+    cache.push((catalog, t));
+    t
 }
 
 fn build_tables(catalog: &Catalog) -> Tables {
@@ -1054,7 +1058,34 @@ fn stay_out_value(ctx: &Ctx, stay_out: bool) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wonders_core::{Setup, WonderDeal};
+    use wonders_core::{Edition, Setup, WonderDeal};
+
+    #[test]
+    fn tables_follow_the_catalog_of_each_game() {
+        // A base game (78 cards), an Armada game (102: the Armada cards' ids are beyond the
+        // base catalog's) and a base game again, in one process: each reads its own catalog's
+        // chain tables (the Python package plays such games side by side).
+        let mut bot = HeuristicBot::new();
+        for expansions in
+            [wonders_core::Expansions::NONE, wonders_core::Expansions::ARMADA, wonders_core::Expansions::NONE]
+        {
+            let mut game = Game::new(&Setup { expansions, ..Setup::new(4, 9) }).unwrap();
+            let cards = game.catalog().cards.len();
+            assert!(std::ptr::eq(tables(game.catalog()), tables(game.catalog())), "built once");
+            assert_eq!(tables(game.catalog()).children.len(), cards);
+            while !game.is_over() {
+                for seat in game.to_act() {
+                    if game.must_act(seat) {
+                        let legal = game.legal_actions(seat);
+                        let action = bot.choose(&game.view(seat), &legal);
+                        assert!(legal.contains(&action));
+                        game.submit(seat, action).unwrap();
+                    }
+                }
+            }
+        }
+        assert_eq!(tables(Catalog::get(Edition::First)).children.len(), 78);
+    }
 
     #[test]
     fn no_hate_drafting_against_the_teammate() {

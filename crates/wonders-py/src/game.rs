@@ -8,14 +8,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Mutex;
 use wonders_bots::{Bot, bot_from_name};
-use wonders_core::tensor::{ActionKind, Encoder, default_payment_key};
+use wonders_core::tensor::{ActionKind, Encoder, default_choice_key};
 use wonders_core::wire::{WireBoard, WireWonders};
-use wonders_core::{Action, Catalog, Edition, Game, Phase, Record, Score, WireAction, WireView};
+use wonders_core::{
+    Action, Catalog, Edition, Expansions, Game, Phase, Record, Score, Setup, WireAction, WireView,
+};
 
-/// The expansions this version knows, by name. Empty for now: `Game(…, expansions=("edifice",))`
-/// is refused with a clear error until an expansion lands; each one then adds its name here and
-/// its setup in [`setup_from`].
-pub const EXPANSIONS: &[&str] = &[];
+/// The expansions this version plays, by name (`wonders.EXPANSIONS`): Edifice and Armada.
+pub const EXPANSIONS: &[&str] = &["edifice", "armada"];
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -26,15 +26,24 @@ pub(crate) fn edition_from(code: &str) -> PyResult<Edition> {
     Edition::parse(code).ok_or_else(|| value_error(format!("unknown edition `{code}` (1e or 2e)")))
 }
 
-/// Checks the expansion names: each must be known (none is, yet).
-pub(crate) fn check_expansions(names: &[String]) -> PyResult<()> {
-    if let Some(name) = names.iter().find(|n| !EXPANSIONS.contains(&n.to_ascii_lowercase().as_str())) {
-        let known = if EXPANSIONS.is_empty() { "none yet".to_string() } else { EXPANSIONS.join(", ") };
+/// Reads the expansion names (case-insensitive): each must be known; an unknown one raises a
+/// `ValueError` naming it and the known ones.
+pub(crate) fn check_expansions(names: &[String]) -> PyResult<Expansions> {
+    if let Some(name) = names.iter().find(|n| !EXPANSIONS.contains(&n.trim().to_ascii_lowercase().as_str())) {
         return Err(value_error(format!(
-            "unknown expansion `{name}`: this version plays the base game only (known expansions: {known})"
+            "unknown expansion `{name}` (known expansions: {})",
+            EXPANSIONS.join(", ")
         )));
     }
-    Ok(())
+    Expansions::parse(names).map_err(value_error)
+}
+
+/// The encoder of games of `edition` with `expansions` (the catalog such a game is played on).
+pub(crate) fn encoder_for(edition: &str, expansions: &[String]) -> PyResult<Encoder> {
+    let edition = edition_from(edition)?;
+    let expansions = check_expansions(expansions)?;
+    let catalog = Setup { edition, expansions, ..Setup::new(4, 0) }.catalog();
+    Ok(Encoder::with_expansions(catalog, expansions))
 }
 
 /// The wonder deal from its Python form: `None`/`"random"`, a side (`"A"`, `"B"`, `"Day"`,
@@ -73,18 +82,38 @@ fn json_dumps(value: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// One action of one seat, immutable: `kind` (`build`, `wonder`, `discard`, `build_discarded`,
-/// `pass`, `choose_side`), `card`, the payment (`left`, `right`, `bank`, `free`) and `index`, its
-/// place in the fixed action space (the payment left out).
+/// `pass`, `choose_side`, and with the expansions `discard_yellow`, `choose_island`,
+/// `stay_out_of_naval`, `discard_built`), `card`, the payment (`left`, `right`, `bank`, `free`)
+/// and `index`, its place in the fixed action space of its game (the payment left out).
 #[pyclass(name = "Action", module = "wonders", frozen, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct PyAction {
     pub(crate) action: Action,
     pub(crate) edition: Edition,
+    /// The encoder of the game the action belongs to (its catalog and expansions).
+    pub(crate) enc: Encoder,
+}
+
+impl PartialEq for PyAction {
+    fn eq(&self, o: &PyAction) -> bool {
+        self.action == o.action
+            && self.edition == o.edition
+            && std::ptr::eq(self.enc.catalog(), o.enc.catalog())
+    }
+}
+
+impl Eq for PyAction {}
+
+impl std::hash::Hash for PyAction {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.action.hash(h);
+        self.edition.hash(h);
+    }
 }
 
 impl PyAction {
     fn catalog(&self) -> &'static Catalog {
-        Catalog::get(self.edition)
+        self.enc.catalog()
     }
 
     fn wire(&self) -> WireAction {
@@ -122,6 +151,37 @@ impl PyAction {
     #[getter]
     fn age(&self) -> Option<u8> {
         self.action.card().map(|c| self.catalog().card(c).age)
+    }
+
+    /// Armada: the fleet whose ship the action's naval construction moves (`red`, `yellow`,
+    /// `blue`, `green`), or `None`.
+    #[getter]
+    fn naval(&self) -> Option<&'static str> {
+        match self.action {
+            Action::Build { naval, .. } => naval.construction().map(|f| f.name()),
+            Action::Wonder { extra, .. } => extra.naval().map(|f| f.name()),
+            _ => None,
+        }
+    }
+
+    /// Edifice: whether a wonder stage also takes part in the Age's project.
+    #[getter]
+    fn take_part(&self) -> bool {
+        matches!(self.action, Action::Wonder { extra, .. } if extra.take_part())
+    }
+
+    /// Armada: the island kept (`choose_island`), by its working English name.
+    #[getter]
+    fn island(&self) -> Option<String> {
+        match self.action {
+            Action::ChooseIsland { island, .. } => self
+                .catalog()
+                .armada
+                .as_ref()
+                .and_then(|a| a.islands().get(island.0 as usize))
+                .map(|d| d.name.clone()),
+            _ => None,
+        }
     }
 
     /// The side chosen (`A`/`B`, or `Day`/`Night`), for `choose_side`.
@@ -171,7 +231,7 @@ impl PyAction {
     /// The index in the fixed action space (see `wonders.describe_action`).
     #[getter]
     fn index(&self) -> usize {
-        Encoder::new(self.catalog()).action_index(&self.action)
+        self.enc.action_index(&self.action)
     }
 
     /// The JSON form (as in game records), as a dict.
@@ -197,7 +257,11 @@ impl PyAction {
     }
 }
 
-/// A game of 7 Wonders: `Game(players, seed, edition="1e", expansions=(), wonders="random")`.
+/// A game of 7 Wonders: `Game(players, seed, edition="1e", expansions=(), wonders="random",
+/// teams=False)`.
+///
+/// `expansions`: names among `wonders.EXPANSIONS` (`"edifice"`, `"armada"`; 8 players need
+/// Armada). `teams`: the team variant (4, 6 or 8 players; seats 2k and 2k+1 play together).
 ///
 /// `wonders`: `"random"` (boards and sides at random), a side for every board (`"A"`, `"B"`,
 /// `"Day"`, `"Night"`), `"choose"` (random boards, each player chooses the side: the 2nd edition
@@ -214,7 +278,7 @@ pub struct PyGame {
 
 impl PyGame {
     pub(crate) fn from_game(game: Game, record: Option<Record>) -> PyGame {
-        let enc = Encoder::new(game.catalog());
+        let enc = Encoder::for_game(&game);
         PyGame { game, record, enc }
     }
 
@@ -230,7 +294,7 @@ impl PyGame {
     }
 
     fn py_action(&self, action: Action) -> PyAction {
-        PyAction { action, edition: self.game.edition() }
+        PyAction { action, edition: self.game.edition(), enc: self.enc }
     }
 
     /// The core action an index means for `seat` now, with the default payment.
@@ -277,25 +341,24 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players, seed, edition = "1e", expansions = Vec::new(), wonders = None))]
+    #[pyo3(signature = (players, seed, edition = "1e", expansions = Vec::new(), wonders = None, teams = false))]
     fn new(
         players: u8,
         seed: u64,
         edition: &str,
         expansions: Vec<String>,
         wonders: Option<&Bound<'_, PyAny>>,
+        teams: bool,
     ) -> PyResult<PyGame> {
         let edition = edition_from(edition)?;
-        check_expansions(&expansions)?;
+        let expansions = check_expansions(&expansions)?;
         let record = Record {
             edition: edition.code().into(),
             players,
             seed,
             wonders: wonders_from(wonders)?,
-            // Edifice is not offered to Python yet: `check_expansions` refuses every name.
-            expansions: Vec::new(),
-            // The team variant is not offered to Python yet.
-            teams: false,
+            expansions: expansions.names().into_iter().map(String::from).collect(),
+            teams,
             actions: Vec::new(),
             scores: None,
         };
@@ -375,8 +438,8 @@ impl PyGame {
     fn submit(&mut self, seat: usize, action: &Bound<'_, PyAny>) -> PyResult<()> {
         self.check_seat(seat)?;
         let action = if let Ok(a) = action.extract::<PyRef<'_, PyAction>>() {
-            if a.edition != self.game.edition() {
-                return Err(value_error("the action belongs to a game of another edition"));
+            if a.edition != self.game.edition() || !std::ptr::eq(a.catalog(), self.game.catalog()) {
+                return Err(value_error("the action belongs to a game of another edition or expansions"));
             }
             a.action
         } else if let Ok(index) = action.extract::<i64>() {
@@ -407,7 +470,7 @@ impl PyGame {
     /// `total`); final once the game is over. In the 2-player
     /// variant the Free City's is last.
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let armada = self.game.catalog().armada.is_some();
+        let armada = self.game.armada().is_some();
         self.game.scores().iter().map(|s| PyGame::score_dict(py, s, armada)).collect()
     }
 
@@ -423,8 +486,8 @@ impl PyGame {
         json_loads(py, &serde_json::to_string(&wire).map_err(value_error)?)
     }
 
-    /// The observation vector of `seat` (NumPy float32, `wonders.observation_size(edition)`),
-    /// built from its view only.
+    /// The observation vector of `seat` (NumPy float32, `wonders.observation_size(edition,
+    /// expansions)`), built from its view only.
     fn observation<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
         self.check_seat(seat)?;
         let mut obs = vec![0.0f32; self.enc.observation_len()];
@@ -454,7 +517,7 @@ impl PyGame {
         self.check_seat(seat)?;
         let legal = self.game.legal_actions(seat);
         let mut all: Vec<Action> = self.enc.payments(&legal, index).collect();
-        all.sort_by_key(|a| a.payment().map(default_payment_key));
+        all.sort_by_key(default_choice_key);
         Ok(all.into_iter().map(|a| self.py_action(a)).collect())
     }
 
@@ -598,44 +661,59 @@ impl PyBot {
     }
 }
 
-/// Floats in an observation vector of this edition.
+/// Floats in an observation vector of games of this edition and expansions.
 #[pyfunction]
-#[pyo3(signature = (edition = "1e"))]
-pub fn observation_size(edition: &str) -> PyResult<usize> {
-    Ok(Encoder::new(Catalog::get(edition_from(edition)?)).observation_len())
+#[pyo3(signature = (edition = "1e", expansions = Vec::new()))]
+pub fn observation_size(edition: &str, expansions: Vec<String>) -> PyResult<usize> {
+    Ok(encoder_for(edition, &expansions)?.observation_len())
 }
 
-/// Indices in the action space of this edition.
+/// Indices in the action space of games of this edition and expansions.
 #[pyfunction]
-#[pyo3(signature = (edition = "1e"))]
-pub fn action_count(edition: &str) -> PyResult<usize> {
-    Ok(Encoder::new(Catalog::get(edition_from(edition)?)).action_count())
+#[pyo3(signature = (edition = "1e", expansions = Vec::new()))]
+pub fn action_count(edition: &str, expansions: Vec<String>) -> PyResult<usize> {
+    Ok(encoder_for(edition, &expansions)?.action_count())
 }
 
 /// The named segments of the observation vector: a list of `(name, start, length)`.
 #[pyfunction]
-#[pyo3(signature = (edition = "1e"))]
-pub fn observation_layout(edition: &str) -> PyResult<Vec<(String, usize, usize)>> {
-    Ok(Encoder::new(Catalog::get(edition_from(edition)?)).layout())
+#[pyo3(signature = (edition = "1e", expansions = Vec::new()))]
+pub fn observation_layout(edition: &str, expansions: Vec<String>) -> PyResult<Vec<(String, usize, usize)>> {
+    Ok(encoder_for(edition, &expansions)?.layout())
 }
 
-/// What an index of the action space means: `(kind, card)`, `card` a name or `None`.
+/// What an index of the action space means: `(kind, name)`, `name` the card's (or, for
+/// `keep_island`, the island's) or `None`.
 #[pyfunction]
-#[pyo3(signature = (index, edition = "1e"))]
-pub fn describe_action(index: usize, edition: &str) -> PyResult<(String, Option<String>)> {
-    let catalog = Catalog::get(edition_from(edition)?);
-    let enc = Encoder::new(catalog);
+#[pyo3(signature = (index, edition = "1e", expansions = Vec::new()))]
+pub fn describe_action(
+    index: usize,
+    edition: &str,
+    expansions: Vec<String>,
+) -> PyResult<(String, Option<String>)> {
+    let enc = encoder_for(edition, &expansions)?;
+    let catalog = enc.catalog();
     let (kind, card) = enc.describe(index).ok_or_else(|| {
         value_error(format!("action index {index} is out of range (0 to {})", enc.action_count() - 1))
     })?;
-    let kind = match kind {
-        ActionKind::Build => "build".to_string(),
-        ActionKind::Wonder => "wonder".into(),
-        ActionKind::Discard => "discard".into(),
-        ActionKind::BuildDiscarded => "build_discarded".into(),
-        ActionKind::Pass => "pass".into(),
-        ActionKind::ChooseSide(s) => format!("choose_side {}", s.label(catalog.edition)),
-        ActionKind::Wait => "wait".into(),
-    };
-    Ok((kind, card.map(|c| catalog.card(c).name.clone())))
+    let name = card.map(|c| catalog.card(c).name.clone());
+    Ok(match kind {
+        ActionKind::Build => ("build".to_string(), name),
+        ActionKind::Wonder => ("wonder".into(), name),
+        ActionKind::Discard => ("discard".into(), name),
+        ActionKind::BuildDiscarded => ("build_discarded".into(), name),
+        ActionKind::Pass => ("pass".into(), name),
+        ActionKind::ChooseSide(s) => (format!("choose_side {}", s.label(catalog.edition)), name),
+        ActionKind::Wait => ("wait".into(), name),
+        ActionKind::WonderTakePart => ("wonder_take_part".into(), name),
+        ActionKind::BuildNaval => ("build_naval".into(), name),
+        ActionKind::WonderNaval => ("wonder_naval".into(), name),
+        ActionKind::DiscardYellow => ("discard_yellow".into(), name),
+        ActionKind::KeepIsland(i) => (
+            "keep_island".into(),
+            catalog.armada.as_ref().and_then(|a| a.islands().get(i as usize)).map(|d| d.name.clone()),
+        ),
+        ActionKind::StayOutOfNaval => ("stay_out_of_naval".into(), name),
+        ActionKind::TakePartInNaval => ("take_part_in_naval".into(), name),
+    })
 }

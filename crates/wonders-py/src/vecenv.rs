@@ -23,7 +23,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use wonders_bots::{Bot, bot_from_name};
 use wonders_core::tensor::Encoder;
-use wonders_core::{Action, Edition, Game, Setup, View, WonderDeal};
+use wonders_core::{Action, Edition, Expansions, Game, Setup, View, WonderDeal};
 
 /// Stacked observations `[N, D]` and masks `[N, A]`.
 type Stacked<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>);
@@ -37,6 +37,21 @@ struct Config {
     /// One bot name per seat (the agent's entry is unused).
     opponents: Vec<String>,
     enc: Encoder,
+    expansions: Expansions,
+    teams: bool,
+}
+
+impl Config {
+    fn setup(&self, seed: u64) -> Setup {
+        Setup {
+            edition: self.edition,
+            players: self.players,
+            seed,
+            wonders: WonderDeal::Random,
+            expansions: self.expansions,
+            teams: self.teams,
+        }
+    }
 }
 
 /// One game and its bots.
@@ -54,15 +69,7 @@ fn bot_seed(game_seed: u64, seat: usize) -> u64 {
 
 impl Slot {
     fn new(config: &Config, game_seed: u64) -> Result<Slot, String> {
-        let setup = Setup {
-            edition: config.edition,
-            players: config.players,
-            seed: game_seed,
-            wonders: WonderDeal::Random,
-            expansions: Default::default(),
-            teams: false,
-        };
-        let game = Game::new(&setup).map_err(|e| e.to_string())?;
+        let game = Game::new(&config.setup(game_seed)).map_err(|e| e.to_string())?;
         let bots = (0..game.players())
             .map(|s| {
                 if s == config.seat {
@@ -140,7 +147,7 @@ struct Inner {
 }
 
 /// N games stepped together: `VecEnv(num_envs, players=4, seed=0, edition="1e",
-/// opponents="random", seat=0, threads=2, expansions=())`.
+/// opponents="random", seat=0, threads=2, expansions=(), teams=False)`.
 ///
 /// `opponents` is one bot name for every other seat, or a list with one name per other seat in
 /// seat order. `threads` bounds the thread pool (1 steps the games on the calling thread's pool
@@ -204,7 +211,7 @@ fn opponents_from(value: Option<&Bound<'_, PyAny>>, players: usize, seat: usize)
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players = 4, seed = 0, edition = "1e", opponents = None, seat = 0, threads = 2, expansions = Vec::new()))]
+    #[pyo3(signature = (num_envs, players = 4, seed = 0, edition = "1e", opponents = None, seat = 0, threads = 2, expansions = Vec::new(), teams = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -215,24 +222,19 @@ impl VecEnv {
         seat: usize,
         threads: usize,
         expansions: Vec<String>,
+        teams: bool,
     ) -> PyResult<VecEnv> {
         let edition = edition_from(edition)?;
-        check_expansions(&expansions)?;
+        let expansions = check_expansions(&expansions)?;
         if !(1..=4096).contains(&num_envs) {
             return Err(value_error(format!("num_envs {num_envs}: 1 to 4096 games")));
         }
         if !(1..=64).contains(&threads) {
             return Err(value_error(format!("threads {threads}: 1 to 64")));
         }
-        let probe = Game::new(&Setup {
-            edition,
-            players,
-            seed,
-            wonders: WonderDeal::Random,
-            expansions: Default::default(),
-            teams: false,
-        })
-        .map_err(value_error)?;
+        let probe =
+            Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random, expansions, teams })
+                .map_err(value_error)?;
         if seat >= probe.players() {
             return Err(value_error(format!("there is no seat {seat} in a game of {players} players")));
         }
@@ -241,7 +243,9 @@ impl VecEnv {
             players,
             seat,
             opponents: opponents_from(opponents, probe.players(), seat)?,
-            enc: Encoder::new(probe.catalog()),
+            enc: Encoder::for_game(&probe),
+            expansions,
+            teams,
         };
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(value_error)?;
         let slots = (0..num_envs as u64)
@@ -361,11 +365,11 @@ impl VecEnv {
 
 /// The same games as `VecEnv` with a uniformly random agent, played entirely in Rust (the GIL
 /// released): `rust_random_games(games, players=4, seed=0, edition="1e", opponents="random",
-/// threads=1, observe=False)`; with `observe` it also builds the agent's observation and mask
+/// threads=1, observe=False, expansions=())`; with `observe` it also builds the agent's observation and mask
 /// after each step, as the environments do. Returns `{"games", "agent_steps", "seconds"}`: the baseline for the Python
 /// environments' steps per second.
 #[pyfunction]
-#[pyo3(signature = (games, players = 4, seed = 0, edition = "1e", opponents = "random", threads = 1, observe = false))]
+#[pyo3(signature = (games, players = 4, seed = 0, edition = "1e", opponents = "random", threads = 1, observe = false, expansions = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn rust_random_games<'py>(
     py: Python<'py>,
@@ -376,24 +380,22 @@ pub fn rust_random_games<'py>(
     opponents: &str,
     threads: usize,
     observe: bool,
+    expansions: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let edition = edition_from(edition)?;
-    let probe = Game::new(&Setup {
-        edition,
-        players,
-        seed,
-        wonders: WonderDeal::Random,
-        expansions: Default::default(),
-        teams: false,
-    })
-    .map_err(value_error)?;
+    let expansions = check_expansions(&expansions)?;
+    let probe =
+        Game::new(&Setup { edition, players, seed, wonders: WonderDeal::Random, expansions, teams: false })
+            .map_err(value_error)?;
     bot_from_name(opponents, 0).map_err(value_error)?;
     let config = Config {
         edition,
         players,
         seat: 0,
         opponents: (0..probe.players()).map(|_| opponents.to_string()).collect(),
-        enc: Encoder::new(probe.catalog()),
+        enc: Encoder::for_game(&probe),
+        expansions,
+        teams: false,
     };
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(threads.clamp(1, 64)).build().map_err(value_error)?;

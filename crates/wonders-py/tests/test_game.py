@@ -104,8 +104,8 @@ def test_errors_name_the_problem_and_change_nothing():
         g.submit(0, 10_000)
     with pytest.raises(ValueError, match="unknown card"):
         g.submit(0, {"type": "build", "card": "Death Star"})
-    with pytest.raises(ValueError, match="unknown expansion `armada`"):
-        wonders.Game(4, 1, expansions=("armada",))
+    with pytest.raises(ValueError, match="unknown expansion `cities` \\(known expansions: edifice, armada\\)"):
+        wonders.Game(4, 1, expansions=("cities",))
     with pytest.raises(ValueError, match="unknown edition"):
         wonders.Game(4, 1, edition="3e")
     with pytest.raises(ValueError, match="players"):

@@ -7,29 +7,31 @@ import numpy as np
 from ._wonders import Game, action_count, observation_size
 
 
-def observation_space(edition: str):
-    """``Dict(observation=Box(float32, D), action_mask=Box(int8, A))``.
+def observation_space(edition: str, expansions=()):
+    """``Dict(observation=Box(float32, D), action_mask=Box(int8, A))`` for games of ``edition``
+    with ``expansions``.
 
     The observation holds raw counts and flags; scores may be negative; every value lies well
     within ±1000.
     """
     from gymnasium import spaces
 
+    names = list(expansions)
     return spaces.Dict(
         {
             "observation": spaces.Box(
-                low=-1000.0, high=1000.0, shape=(observation_size(edition),), dtype=np.float32
+                low=-1000.0, high=1000.0, shape=(observation_size(edition, names),), dtype=np.float32
             ),
-            "action_mask": spaces.Box(low=0, high=1, shape=(action_count(edition),), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(action_count(edition, names),), dtype=np.int8),
         }
     )
 
 
-def action_space(edition: str):
+def action_space(edition: str, expansions=()):
     """``Discrete(A)``: the fixed action space (see ``wonders.describe_action``)."""
     from gymnasium import spaces
 
-    return spaces.Discrete(action_count(edition))
+    return spaces.Discrete(action_count(edition, list(expansions)))
 
 
 def observe(game: Game, seat: int) -> dict:

@@ -20,7 +20,10 @@ from ._wonders import Bot, Game
 
 
 class WondersEnv(gymnasium.Env):
-    """``WondersEnv(players=4, seat=0, opponents="random", edition="1e", expansions=())``.
+    """``WondersEnv(players=4, seat=0, opponents="random", edition="1e", expansions=(), teams=False)``.
+
+    ``expansions``: names among ``wonders.EXPANSIONS`` (8 players need ``"armada"``); ``teams``:
+    the team variant (the reward is then the team's first place).
 
     ``opponents``: one bot name for every other seat, or one per other seat in seat order.
     Each episode is one game, dealt from a seed drawn from the env's generator (``reset(seed=…)``
@@ -37,8 +40,9 @@ class WondersEnv(gymnasium.Env):
         edition: str = "1e",
         expansions=(),
         render_mode=None,
+        teams: bool = False,
     ):
-        Game(players, 0, edition=edition, expansions=tuple(expansions))  # validates the options
+        Game(players, 0, edition=edition, expansions=tuple(expansions), teams=teams)  # validates the options
         if not 0 <= seat < players:
             raise ValueError(f"there is no seat {seat} in a game of {players} players")
         others = players - 1
@@ -51,10 +55,11 @@ class WondersEnv(gymnasium.Env):
             raise ValueError(f"render_mode {render_mode!r}: None or 'ansi'")
         self.players, self.seat, self.edition = players, seat, edition
         self.expansions = tuple(expansions)
+        self.teams = teams
         self.opponent_names = names
         self.render_mode = render_mode
-        self.observation_space = _spaces.observation_space(edition)
-        self.action_space = _spaces.action_space(edition)
+        self.observation_space = _spaces.observation_space(edition, self.expansions)
+        self.action_space = _spaces.action_space(edition, self.expansions)
         self.game: Game | None = None
         self._bots: dict = {}
 
@@ -64,7 +69,9 @@ class WondersEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.game = Game(self.players, game_seed, edition=self.edition, expansions=self.expansions)
+        self.game = Game(
+            self.players, game_seed, edition=self.edition, expansions=self.expansions, teams=self.teams
+        )
         others = [s for s in range(self.players) if s != self.seat]
         self._bots = {
             s: Bot(name, seed=(game_seed * 8 + s) % 2**64) for s, name in zip(others, self.opponent_names)

@@ -5,8 +5,9 @@
 
 Agents ``player_0`` … ``player_{n-1}`` (seat order). Each observation is
 ``{"observation": float32[D], "action_mask": int8[A]}``. An agent with nothing to decide in a
-step (another seat plays Babylon's last card or builds from the discard pile with Halicarnassus,
-or it already chose and only the Free City's holder still acts) has only the "wait" index legal,
+step (another seat plays Babylon's last card, builds from the discard pile with Halicarnassus,
+keeps an island in an Armada exploration or makes Forgotten Port's choice, or it already chose
+and only the Free City's holder still acts) has only the "wait" index legal,
 and its action is ignored. An index that is not legal is replaced by the lowest legal one and the
 agent's ``info["illegal_action"]`` is set. Rewards: 1 to each winner (first place, shared or not)
 at the end, else 0; then every agent is terminated and ``agents`` is empty.
@@ -23,18 +24,22 @@ from ._wonders import Game
 
 
 class WondersParallelEnv(ParallelEnv):
-    """``WondersParallelEnv(players=4, edition="1e", expansions=())``."""
+    """``WondersParallelEnv(players=4, edition="1e", expansions=(), teams=False)``.
+
+    ``expansions``: names among ``wonders.EXPANSIONS`` (8 players need ``"armada"``); ``teams``:
+    the team variant (each agent's reward is its team's first place)."""
 
     metadata = {"name": "wonders_v0", "render_modes": []}
 
-    def __init__(self, players: int = 4, edition: str = "1e", expansions=(), render_mode=None):
-        Game(players, 0, edition=edition, expansions=tuple(expansions))  # validates the options
+    def __init__(self, players: int = 4, edition: str = "1e", expansions=(), render_mode=None, teams=False):
+        Game(players, 0, edition=edition, expansions=tuple(expansions), teams=teams)  # validates the options
         self.players, self.edition, self.expansions = players, edition, tuple(expansions)
+        self.teams = teams
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = []
         self.render_mode = render_mode
-        self._observation_space = _spaces.observation_space(edition)
-        self._action_space = _spaces.action_space(edition)
+        self._observation_space = _spaces.observation_space(edition, self.expansions)
+        self._action_space = _spaces.action_space(edition, self.expansions)
         self.game: Game | None = None
         self._seed_rng = None
 
@@ -55,7 +60,9 @@ class WondersParallelEnv(ParallelEnv):
         if seed is not None or self._seed_rng is None:
             self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(0, 2**63 - 1))
-        self.game = Game(self.players, game_seed, edition=self.edition, expansions=self.expansions)
+        self.game = Game(
+            self.players, game_seed, edition=self.edition, expansions=self.expansions, teams=self.teams
+        )
         self.agents = list(self.possible_agents)
         return self._observations(), {a: {"game_seed": game_seed} for a in self.agents}
 
