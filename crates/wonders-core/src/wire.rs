@@ -626,6 +626,9 @@ pub struct WireView {
     /// Team variant: the teammate's current hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teammate_hand: Option<Vec<String>>,
+    /// Armada: every shipyard, the islands, the decks' sizes (absent without the expansion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armada: Option<crate::armada::wire::WireArmada>,
 }
 
 impl WireView {
@@ -669,6 +672,7 @@ impl WireView {
                 .unwrap_or_default(),
             teams: v.teams,
             teammate_hand: v.teammate_hand.as_ref().map(|h| h.iter().map(name).collect()),
+            armada: v.armada.as_ref().map(crate::armada::wire::WireArmada::from_view),
         }
     }
 }

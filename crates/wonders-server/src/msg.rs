@@ -351,6 +351,10 @@ pub struct SeatView {
     /// Team variant: the teammate's hand, in the seat's own view only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teammate_hand: Option<Vec<String>>,
+    /// Armada: every shipyard, the islands in play and the island decks' sizes (public), and the
+    /// islands dealt to the seat while it explores (its own view only). Absent without Armada.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armada: Option<wonders_core::armada::wire::WireArmada>,
 }
 
 impl SeatView {
@@ -377,12 +381,19 @@ impl SeatView {
             projects: w.projects,
             teams: w.teams,
             teammate_hand: w.teammate_hand,
+            armada: w.armada,
         }
     }
 
     /// The public view: a seat's view with its hand and the discard pile dropped.
     pub fn public(w: WireView) -> SeatView {
-        SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..SeatView::own(w) }
+        let mut v =
+            SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..SeatView::own(w) };
+        // The islands dealt to the view's seat in an exploration are its own secret.
+        if let Some(a) = v.armada.as_mut() {
+            a.dealt.clear();
+        }
+        v
     }
 }
 

@@ -139,6 +139,7 @@ pub mod naval;
 pub mod score;
 pub mod state;
 pub mod turn;
+pub mod wire;
 
 pub use city::ArmadaCity;
 pub use data::{
