@@ -830,8 +830,8 @@ class TablePage {
     switch (a.type) {
       case 'build': return `${t('build')} ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}` + navalLabel(this, city, '', a);
       case 'wonder': return `${t('buildStage')} · ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}` + navalLabel(this, city, '', a);
-      case 'discard': return `${t('discard')} · ${cardName(this.cat, a.card, a.age)}` + (a.yellow ? ed(' · ⛵ yellow ship +1', ' · ⛵ 黃色船 +1') : '');
-      case 'choose_island': return ed(`keep ${a.island}`, `保留 ${a.island}`) + ((a.moves || []).length ? ` · ⛵ ${a.moves.map(fleetName).join(' + ')}` : '');
+      case 'discard': return `${t('discard')} · ${cardName(this.cat, a.card, a.age)}` + (a.yellow ? ed(' · yellow ship +1 step', ' · 黃色船前進1格') : '');
+      case 'choose_island': return ed(`keep ${a.island}`, `保留 ${a.island}`) + ((a.moves || []).length ? ed(` · move ${a.moves.map(fleetName).join(' + ')}`, ` · 移動 ${a.moves.map(fleetName).join(' + ')}`) : '');
       case 'stay_out_of_naval': return a.stay_out ? ed('stay out of the naval conflict', '不參與海軍衝突') : ed('take part in the naval conflict', '參與海軍衝突');
       case 'choose_side': return `${t('chooseSide')}: ${sideLabel(a.side)}`;
       default: return this.genericLabel(a);
@@ -922,7 +922,7 @@ class TablePage {
         navalGroups(builds).map(([key, list]) => this.actionGroup('b' + key + name, navalLabel(this, city, t('build'), list[0]), list, city)),
         coinDiscard ? h('button', { class: 'act act-discard', type: 'button', disabled: this.pending, onclick: () => this.send(coinDiscard) }, t('discard')) : null,
         yellowDiscard ? h('button', { class: 'act act-discard act-discard-yellow', type: 'button', disabled: this.pending, onclick: () => this.send(yellowDiscard) },
-          ed('Discard: ⛵ yellow ship +1 (no coins)', '棄牌：⛵ 黃色船前進1格（不拿錢）')) : null)
+          ed('Discard: yellow ship +1 step (no coins)', '棄牌：黃色船前進1格（不拿錢）')) : null)
         : null;
       return this.cardBox(name, v.age, { city, reason: reason || (canAct && !builds.length && acts.length ? '—' : null), controls,
         picked: !canAct && pending.some(a => a.card === name) });
@@ -1736,7 +1736,7 @@ function navalPart(page, city, a) {
     parts.push([`⚓ ${ed(`${fleetName(a.naval)} ship → step ${next ? next.step : '?'}`, `${fleetName(a.naval)}船 → 第 ${next ? next.step : '?'} 格`)}`,
       next && (next.coins || next.resources) ? [' (', costIcons(next.coins || 0, next.resources || ''), next.cost_provisional ? armadaDagger() : null, ')'] : ed(' (free)', '（免費）')]);
   }
-  if (a.free_move) parts.push(`⛵ ${ed(`free move: ${fleetName(a.free_move)} ship`, `免費移動：${fleetName(a.free_move)}船`)}`);
+  if (a.free_move) parts.push(ed(`free move: ${fleetName(a.free_move)} ship +1 step`, `免費移動：${fleetName(a.free_move)}船前進1格`));
   return parts;
 }
 
@@ -1764,7 +1764,7 @@ function navalLabel(page, city, base, a) {
   if (!a.naval && !a.free_move) return base;
   const extra = [];
   if (a.naval) extra.push(ed(` + ⚓ ${fleetName(a.naval)} ship`, ` + ⚓ ${fleetName(a.naval)}船`));
-  if (a.free_move) extra.push(ed(` + ⛵ ${fleetName(a.free_move)}`, ` + ⛵ ${fleetName(a.free_move)}`));
+  if (a.free_move) extra.push(ed(` + free move ${fleetName(a.free_move)}`, ` + 免費移動${fleetName(a.free_move)}`));
   return base + extra.join('');
 }
 
@@ -1777,7 +1777,7 @@ function armadaCityBlock(page, i, role) {
   if (!c) return null;
   const rows = c.ships.map(s => h('div', { class: 'ship-row f-' + s.fleet, dataset: { fleet: s.fleet, step: s.step } },
     h('span', { class: 'fleet-name' }, fleetName(s.fleet), s.wonder ? h('span', { class: 'wonder-mark', title: ed('wonder symbol: a wonder stage moves this ship', '奇蹟標誌：建造奇蹟階段時移動此船') }, ' ★') : null),
-    h('span', { class: 'track', title: `${s.step}/6` }, [0, 1, 2, 3, 4, 5, 6].map(k => h('span', { class: 'space' + (k < s.step ? ' passed' : k === s.step ? ' ship' : '') }, k === s.step ? '⛵' : ''))),
+    h('span', { class: 'track', title: `${s.step}/6` }, [0, 1, 2, 3, 4, 5, 6].map(k => h('span', { class: 'space' + (k < s.step ? ' passed' : k === s.step ? ' ship' : '') }, k === s.step ? '●' : ''))),
     h('span', { class: 'step-num' }, `${s.step}/6`),
     h('span', { class: 'next-step' }, s.next
       ? [h('span', { class: 'muted' }, ed('next: ', '下一格：')), s.next.coins || s.next.resources ? costIcons(s.next.coins || 0, s.next.resources || '') : ed('free', '免費'),

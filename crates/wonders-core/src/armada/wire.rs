@@ -203,7 +203,11 @@ impl WireArmada {
                             data.next_step_cost(a.shipyard.board, f, step).map(|c: NavalCost| WireNextStep {
                                 step: step + 1,
                                 coins: c.coins,
-                                resources: c.resources.to_string(),
+                                resources: if c.resources.is_empty() {
+                                    String::new()
+                                } else {
+                                    c.resources.to_string()
+                                },
                                 cost_provisional: data
                                     .step_cost_status(a.shipyard.board, f, step + 1)
                                     .is_some_and(Status::is_provisional),
