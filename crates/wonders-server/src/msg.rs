@@ -477,3 +477,34 @@ pub struct TableList {
     /// Finished (and broken) tables, newest first.
     pub finished: Vec<TableInfo>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wonders_core::armada::wire::WireIsland;
+    use wonders_core::{Expansions, Game, Setup};
+
+    #[test]
+    fn a_spectator_never_sees_the_islands_dealt_to_an_explorer() {
+        // armada.md §2.6: the cards dealt in an exploration are the explorer's to see.
+        let mut setup = Setup::new(3, 1);
+        setup.expansions = Expansions::ARMADA;
+        let game = Game::new(&setup).unwrap();
+        let mut w = WireView::from_view(game.catalog(), &game.view(0));
+        let island = WireIsland {
+            name: "Misty Isle".into(),
+            zh: "迷霧島".into(),
+            level: 1,
+            effect: String::new(),
+            free_moves: 0,
+            provisional: false,
+        };
+        w.armada.as_mut().unwrap().dealt.push(island);
+        let own = SeatView::own(w.clone());
+        assert_eq!(own.armada.as_ref().unwrap().dealt.len(), 1);
+        let public = SeatView::public(w);
+        let a = public.armada.unwrap();
+        assert!(a.dealt.is_empty());
+        assert_eq!(a.cities.len(), 3, "the shipyards stay public");
+    }
+}

@@ -170,7 +170,7 @@ pub fn stage_reason(catalog: &Catalog, cities: &[City], city: usize) -> Option<S
 }
 
 /// One city's military conflicts at the end of an Age.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Conflict {
     /// The city's shields.
     pub shields: u8,
@@ -370,8 +370,40 @@ mod tests {
         after[2].tokens.add(-1);
         let end = age_end(1, &before, &after, false, None);
         // Left of 0 is 1 (Rhodes), right of 0 is 2 (Babylon).
-        assert_eq!(end.cities[0], Conflict { shields: 1, left: -1, right: 1 });
-        assert_eq!(end.cities[1], Conflict { shields: 2, left: 1, right: 1 });
-        assert_eq!(end.cities[2], Conflict { shields: 0, left: -1, right: -1 });
+        assert_eq!(end.cities[0], Conflict { shields: 1, left: -1, right: 1, ..Conflict::default() });
+        assert_eq!(end.cities[1], Conflict { shields: 2, left: 1, right: 1, ..Conflict::default() });
+        assert_eq!(end.cities[2], Conflict { shields: 0, left: -1, right: -1, ..Conflict::default() });
+    }
+
+    #[test]
+    fn an_incursion_and_the_naval_conflict_are_in_the_age_end() {
+        // 4 cities; Giza (city 0) holds an incursion token against city 2, its 2nd neighbour
+        // (armada.md §2.8): one extra land conflict with Age I's values.
+        let cat = Catalog::get(Edition::First);
+        let before: Vec<City> =
+            ["Giza", "Rhodes", "Babylon", "Olympia"].iter().map(|w| city(cat, w, &[], 3)).collect();
+        let mut after = before.clone();
+        // Giza 2 shields, Rhodes 0, Babylon 1, Olympia 0.
+        after[0].place(cat, cat.find_card("Stockade").unwrap());
+        after[0].place(cat, cat.find_card("Guard Tower").unwrap());
+        after[2].place(cat, cat.find_card("Barracks").unwrap());
+        // Neighbours: Giza beats Rhodes and Olympia (+1 +1) and Babylon by incursion (+1);
+        // Rhodes loses to Giza and Babylon; Babylon beats Rhodes and Olympia, loses to Giza;
+        // Olympia loses to Giza and Babylon.
+        for (i, tokens) in [vec![1, 1, 1], vec![-1, -1], vec![1, 1, -1], vec![-1, -1]].into_iter().enumerate()
+        {
+            for t in tokens {
+                after[i].tokens.add(t);
+            }
+        }
+        let armada = ArmadaAgeEnd { incursions: vec![(0, 2)], naval: vec![(3, 3), (0, -1), (1, 1), (0, -1)] };
+        let end = age_end(1, &before, &after, false, Some(&armada));
+        assert_eq!(end.cities[0].incursions, vec![IncursionConflict { against: 2, points: 1 }]);
+        assert_eq!(end.cities[2].incursions, vec![IncursionConflict { against: 0, points: -1 }]);
+        assert!(end.cities[1].incursions.is_empty());
+        assert_eq!((end.cities[0].left, end.cities[0].right), (1, 1));
+        assert_eq!((end.cities[2].left, end.cities[2].right), (1, 1), "Babylon beats Olympia and Rhodes");
+        assert_eq!(end.cities[0].naval, Some(NavalResult { strength: 3, token: 3 }));
+        assert_eq!(end.cities[3].naval, Some(NavalResult { strength: 0, token: -1 }));
     }
 }
