@@ -339,7 +339,10 @@ fn play_random(s: &Setup) -> Game {
 
 #[test]
 fn whole_games_log_every_ship_step_island_and_token_within_the_bound() {
-    assert!(ARMADA_HISTORY_BOUND <= ARMADA_HISTORY_MAX, "{ARMADA_HISTORY_BOUND}");
+    // The bound of the history's capacity, as worked out in its documentation: 106 entries per
+    // city × 8, 32 islands, 24 + 32 piracies and incursion tokens, 24 incursion conflicts.
+    assert_eq!(ARMADA_HISTORY_BOUND, 960);
+    assert_eq!(ARMADA_HISTORY_MAX, 1024);
     // LogEntry stays 12 bytes (an Armada event is 3): the base game's log does not grow.
     assert_eq!(std::mem::size_of::<ArmadaEvent>(), 3);
     assert_eq!(std::mem::size_of::<LogEntry>(), 12);

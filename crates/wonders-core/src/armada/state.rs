@@ -34,6 +34,7 @@ pub const ARMADA_HISTORY_BOUND: usize = {
     let (islands, armada_cards) = (32, 3 * MAX_PLAYERS);
     MAX_PLAYERS * per_city + islands + (armada_cards + islands) + armada_cards
 };
+const _: () = assert!(ARMADA_HISTORY_BOUND <= ARMADA_HISTORY_MAX);
 
 /// One level's island deck, face down; the top card is the last.
 pub type IslandDeck = ArrayVec<IslandId, DECK_MAX>;
