@@ -1089,7 +1089,7 @@ class TablePage {
     const pay = [];
     if (e.left) pay.push(`${e.left} → ${this.cityLabel((e.seat + 1) % n)}`);
     if (e.right) pay.push(`${e.right} → ${this.cityLabel((e.seat + n - 1) % n)}`);
-    if (e.bank) pay.push(`${e.bank} → ${t('bank')}`);
+    if (e.bank && e.played !== 'armada_lost') pay.push(`${e.bank} → ${t('bank')}`);
     let what;
     switch (e.played) {
       case 'built': what = `${t('builtX')} ${cardName(this.cat, e.card)}`; break;
@@ -1098,7 +1098,7 @@ class TablePage {
       case 'built_discarded': what = `${t('builtX')} ${cardName(this.cat, e.card)} ${t('fromDiscard')}`; break;
       case 'passed': what = t('passedX'); break;
       case 'chose_side': what = `${t('choseSideX')} ${sideLabel(e.card)}`; break;
-      default: what = edificeLogText(this, e) || (e.played + (e.card ? ' ' + e.card : ''));
+      default: what = edificeLogText(this, e) || armadaLogText(this, e) || (e.played + (e.card ? ' ' + e.card : ''));
     }
     // Income split: what the neighbours paid (trade), the discard's 3, and the card's own coins.
     const inc = [];
@@ -1865,10 +1865,27 @@ function armadaAgeEnd(page, end) {
   end.cities.forEach((c, i) => (c.incursions || []).forEach(x => {
     if (i < x.against || !end.cities[x.against].incursions) incursions.push({ a: i, b: x.against, pa: x.points, pb: ((end.cities[x.against].incursions || []).find(y => y.against === i) || {}).points });
   }));
+  const hist = (page.state.history || []).filter(e => e.age === end.age);
+  const out = new Set(hist.filter(e => e.played === 'armada_stayed_out').map(e => e.seat));
+  const lost = end.cities.map(() => ({ tax: 0, piracy: 0, paid: 0, immune: 0 }));
+  for (const e of hist) {
+    if (e.played === 'armada_lost' && lost[e.seat]) {
+      lost[e.seat].tax += (e.armada && e.armada.tax) || 0;
+      lost[e.seat].piracy += (e.armada && e.armada.piracy) || 0;
+      lost[e.seat].paid += e.bank || 0;
+    }
+    if (e.played === 'armada_immune' && lost[e.seat]) lost[e.seat].immune += (e.armada && e.armada.owed) || 0;
+  }
+  const anyLoss = lost.some(l => l.tax || l.piracy || l.immune);
   return h('div', { class: 'armada-age-end', dataset: { age: end.age } },
     h('b', {}, ed('Naval conflict', '海軍衝突')),
     h('ul', { class: 'naval-results' }, end.cities.map((c, i) => (c.naval ? h('li', { dataset: { city: i, strength: c.naval.strength, token: c.naval.token } },
-      `${page.cityLabel(i)} ⚓ ${c.naval.strength}: `, c.naval.token ? tokenChip(c.naval.token) : h('span', { class: 'token tok-0' }, '0')) : null))),
+      `${page.cityLabel(i)} ⚓ ${c.naval.strength}: `, out.has(i) ? h('span', { class: 'muted' }, ed('stayed out (Forgotten Port)', '不參與（遺忘港）'))
+        : c.naval.token ? tokenChip(c.naval.token) : h('span', { class: 'token tok-0' }, '0')) : null))),
+    anyLoss ? [h('b', {}, ed('Coins lost this Age to taxes and pirates', '本時代因稅收與海盜失去的錢幣')),
+      h('ul', { class: 'coin-losses' }, lost.map((l, i) => (l.tax || l.piracy || l.immune ? h('li', { dataset: { city: i, paid: l.paid } },
+        `${page.cityLabel(i)}: `, ed(`tax ${l.tax}, pirates ${l.piracy}, paid ${l.paid}`, `稅 ${l.tax}，海盜 ${l.piracy}，實付 ${l.paid}`),
+        l.immune ? ed(` (Misty Isle spared ${l.immune})`, `（迷霧島免除 ${l.immune}）`) : '') : null)))] : null,
     incursions.length ? [h('b', {}, ed('Incursions', '侵襲')), h('ul', { class: 'incursions' }, incursions.map(x => h('li', {},
       `${page.cityLabel(x.a)} (${end.cities[x.a].shields}⚔) ${ed('vs', '對')} ${page.cityLabel(x.b)} (${end.cities[x.b].shields}⚔): `,
       x.pa ? tokenChip(x.pa) : '0', ' / ', x.pb ? tokenChip(x.pb) : '0')))] : null);
@@ -1879,4 +1896,33 @@ function turnsPerAge(page) {
   const v = page.state.view;
   if (!v || !v.armada) return 6;
   return v.cities.length >= 8 ? 6 : 7;
+}
+
+// The Armada events of the core's public log (`played` = `armada_` + kind, values in `armada`).
+function armadaLogText(page, e) {
+  if (!e.played.startsWith('armada_')) return '';
+  const a = e.armada || {};
+  const ship = a.fleet ? ed(`${fleetName(a.fleet)} ship`, `${fleetName(a.fleet)}船`) : '';
+  const island = a.island ? (zh() ? (a.island_zh || a.island) : a.island) : '';
+  const who = x => page.cityLabel(x);
+  switch (e.played) {
+    case 'armada_construction': return ed(`naval construction: ${ship} to step ${a.to}`, `海軍建設：${ship}前進到第 ${a.to} 格`);
+    case 'armada_discard_move': return ed(`discard: yellow ship to step ${a.to}`, `棄牌：黃色船前進到第 ${a.to} 格`);
+    case 'armada_free_move': return ed(`free move (card): ${ship} to step ${a.to}`, `免費移動（卡牌）：${ship}前進到第 ${a.to} 格`);
+    case 'armada_island_move': return ed(`free move (island): ${ship} to step ${a.to}`, `免費移動（島嶼）：${ship}前進到第 ${a.to} 格`);
+    case 'armada_explored': return ed(`explored and kept ${island}`, `探索並保留${island}`);
+    case 'armada_explored_nothing': return ed(`explored level ${a.level}: the deck is empty`, `探索 ${a.level} 級：牌堆已空`);
+    case 'armada_top_island': return ed(`took the top island: ${island}`, `拿取牌堆頂的島嶼：${island}`);
+    case 'armada_incursion_token': return ed(`gives an incursion token to ${who(a.target)}`, `將侵襲標記交給${who(a.target)}`);
+    case 'armada_tax': return ed(`levies a tax of ${a.tax}`, `徵稅 ${a.tax}`) + (a.applies ? '' : ed(' (a higher tax applies this turn)', '（本回合以較高的稅為準）'));
+    case 'armada_piracy': return ed(`piracy ×${a.piracy}: every other player loses 1 coin per trade level`, `海盜 ×${a.piracy}：其他玩家每貿易等級失去 1 錢幣`);
+    case 'armada_lost': return ed(`loses coins: ${a.tax || 0} to the tax, ${a.piracy || 0} to pirates; pays ${e.bank || 0}`,
+      `失去錢幣：稅 ${a.tax || 0}，海盜 ${a.piracy || 0}；實付 ${e.bank || 0}`);
+    case 'armada_immune': return ed(`Misty Isle: loses nothing (would have owed ${a.owed})`, `迷霧島：不失去錢幣（原應支付 ${a.owed}）`);
+    case 'armada_stayed_out': return ed('stays out of the naval conflict (Forgotten Port)', '不參與海軍衝突（遺忘港）');
+    case 'armada_naval': return ed(`naval conflict: ⚓ ${a.strength}, token ${a.token > 0 ? '+' : ''}${a.token}`, `海軍衝突：⚓ ${a.strength}，標記 ${a.token > 0 ? '+' : ''}${a.token}`);
+    case 'armada_incursion': return ed(`incursion against ${who(a.target)}: ${a.token > 0 ? '+' : ''}${a.token} / ${a.target_token > 0 ? '+' : ''}${a.target_token}`,
+      `侵襲${who(a.target)}：${a.token > 0 ? '+' : ''}${a.token} / ${a.target_token > 0 ? '+' : ''}${a.target_token}`);
+    default: return e.played.slice('armada_'.length).replace(/_/g, ' ');
+  }
 }

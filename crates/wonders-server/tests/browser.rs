@@ -1177,6 +1177,17 @@ async fn an_armada_game_in_headless_chromium() {
         .await;
         assert_eq!(shown, json!(expected), "{cat}");
     }
+    // The log has a line for every entry of the public log, Armada events in words.
+    let lines = js(
+        &c,
+        "const l = [...document.querySelectorAll('.log-turn:not(.log-age-end) > ul > li')];
+         return [l.length, l.filter(x => x.textContent.includes('armada_')).length,
+                 l.filter(x => x.textContent.includes('naval conflict: ⚓')).length]",
+    )
+    .await;
+    let history = st["history"].as_array().unwrap();
+    let naval = history.iter().filter(|e| e["played"] == "armada_naval").count();
+    assert_eq!(lines, json!([history.len(), 0, naval]));
     c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
     shot(&c, "35-armada-game-over.png").await;
     c.execute("document.querySelector('.log').scrollIntoView()", vec![]).await.unwrap();
@@ -1262,6 +1273,20 @@ async fn armada_age_end_matches(c: &Client, s: &TestServer, table: &str, token: 
     assert!(!blocks.is_empty(), "Age {} has its naval block", end["age"]);
     for b in blocks {
         assert_eq!(*b, json!(expected), "Age {}", end["age"]);
+    }
+    // The same as the server's public log: one `armada_naval` entry per city taking part, one
+    // `armada_stayed_out` per city that stayed out (Forgotten Port).
+    let history: Vec<&Value> =
+        st["history"].as_array().unwrap().iter().filter(|e| e["age"] == end["age"]).collect();
+    let naval: Vec<Value> = history
+        .iter()
+        .filter(|e| e["played"] == "armada_naval")
+        .map(|e| json!([e["seat"].to_string(), e["armada"]["strength"].to_string(), e["armada"]["token"].to_string()]))
+        .collect();
+    let out = history.iter().filter(|e| e["played"] == "armada_stayed_out").count();
+    assert_eq!(naval.len() + out, expected.len(), "Age {}: {naval:?}", end["age"]);
+    for n in &naval {
+        assert!(expected.contains(n), "Age {}: {n} is shown", end["age"]);
     }
 }
 
