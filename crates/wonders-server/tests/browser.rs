@@ -1281,7 +1281,13 @@ async fn armada_age_end_matches(c: &Client, s: &TestServer, table: &str, token: 
     let naval: Vec<Value> = history
         .iter()
         .filter(|e| e["played"] == "armada_naval")
-        .map(|e| json!([e["seat"].to_string(), e["armada"]["strength"].to_string(), e["armada"]["token"].to_string()]))
+        .map(|e| {
+            json!([
+                e["seat"].to_string(),
+                e["armada"]["strength"].to_string(),
+                e["armada"]["token"].to_string()
+            ])
+        })
         .collect();
     let out = history.iter().filter(|e| e["played"] == "armada_stayed_out").count();
     assert_eq!(naval.len() + out, expected.len(), "Age {}: {naval:?}", end["age"]);
