@@ -1815,6 +1815,8 @@ function armadaPanel(page) {
         c.ships.map(s => h('td', { class: 'f-' + s.fleet, dataset: { fleet: s.fleet } }, `${s.step}/6`, s.wonder ? ' ★' : '')),
         h('td', {}, c.naval_strength), h('td', {}, c.trade_level), h('td', {}, c.islands.length),
         h('td', {}, c.naval_tokens.filter(Boolean).map(tokenChip))))))),
+    h('p', { class: 'muted fleet-key' }, ed('★ the fleet with the wonder symbol: building a wonder stage may move its ship. ⚓ naval strength decides the naval conflict at each Age end; a tax costs you (tax − your trade level) coins, pirates 1 coin per trade level (armada.md §2.7).',
+      '★ 有奇蹟標誌的艦隊：建造奇蹟階段時可移動此船。⚓ 海軍實力決定每個時代結束時的海軍衝突；稅收使你失去（稅額 − 你的貿易等級）錢幣，海盜使你每貿易等級失去 1 錢幣（armada.md §2.7）。')),
     a.incursions && a.incursions.length ? h('p', { class: 'note' }, ed('Incursions this Age: ', '本時代的侵襲：'),
       a.incursions.map((x, k) => [k ? ', ' : '', `${page.cityLabel(x.holder)} → ${page.cityLabel(x.target)}`])) : null);
 }
