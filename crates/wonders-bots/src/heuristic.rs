@@ -311,12 +311,26 @@ struct Tables {
 fn tables(catalog: &'static Catalog) -> &'static Tables {
     type Cache = Vec<(&'static Catalog, &'static Tables)>;
     static CACHE: std::sync::Mutex<Cache> = std::sync::Mutex::new(Vec::new());
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, t)) = cache.iter().find(|(c, _)| std::ptr::eq(*c, catalog)) {
+    thread_local! {
+        // The last catalog this thread asked for: no lock on the hot path (every decision).
+        static LAST: std::cell::Cell<Option<(&'static Catalog, &'static Tables)>> =
+            const { std::cell::Cell::new(None) };
+    }
+    if let Some((c, t)) = LAST.with(|l| l.get())
+        && std::ptr::eq(c, catalog)
+    {
         return t;
     }
-    let t: &'static Tables = Box::leak(Box::new(build_tables(catalog)));
-    cache.push((catalog, t));
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let t = match cache.iter().find(|(c, _)| std::ptr::eq(*c, catalog)) {
+        Some(&(_, t)) => t,
+        None => {
+            let t: &'static Tables = Box::leak(Box::new(build_tables(catalog)));
+            cache.push((catalog, t));
+            t
+        }
+    };
+    LAST.with(|l| l.set(Some((catalog, t))));
     t
 }
 

@@ -8,6 +8,8 @@
 //! card. The module also holds the text shared with `wonders replay`: log lines, payment
 //! descriptions and the score sheet.
 
+pub(crate) mod armada;
+
 use crate::simulate::{ExpansionArgs, bot_seed, edition_name, expansions_text, parse_edition, setup_for};
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
@@ -356,6 +358,7 @@ fn play_to_end(
             if game.age() != age || game.is_over() {
                 edifice_age_text(&mut text, game, age, names);
                 military_text(&mut text, game, age, &tokens, names);
+                armada::age_end_text(&mut text, game, age, names);
                 age = game.age();
                 tokens = game.cities().iter().map(|c| c.tokens).collect();
             }
@@ -1062,6 +1065,7 @@ pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames, tra
                 }
             }
         }
+        Played::Armada(ev) => armada::event_text(catalog, e, ev, names),
     };
     let trade = trade.min(e.income);
     let own = e.income - trade;

@@ -83,6 +83,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), String> {
         if game.age() != age || game.is_over() {
             edifice_age_text(&mut text, &game, age, &names);
             military_text(&mut text, &game, age, &tokens, &names);
+            crate::play::armada::age_end_text(&mut text, &game, age, &names);
             age = game.age();
             tokens = game.cities().iter().map(|c| c.tokens).collect();
         }

@@ -59,13 +59,14 @@ pub type Hand = ArrayVec<CardId, HAND_MAX>;
 /// The cards one seat used in one turn (its own, and the Free City's when it held its card).
 pub type Used = ArrayVec<CardId, 2>;
 
-/// The longest public log a game can have (3 Ages × (6 turns + Babylon's last card + picks) ×
-/// 8 cities, and the side choices), with room to spare.
+/// The longest public log a game without Armada can have (3 Ages × (6 turns + Babylon's last
+/// card + picks) × 8 cities, and the side choices), with room to spare. A game with Armada
+/// keeps its longer log in its Armada state ([`crate::armada::state::ARMADA_HISTORY_MAX`]).
 pub const HISTORY_MAX: usize = 256;
 
-/// The most entries one step can add to the log (every city's action, and the Edifice events of
-/// the step).
-pub const LOG_MAX: usize = 4 * MAX_PLAYERS;
+/// The most entries one step can add to the log: every city's action, the Edifice events of the
+/// step (≤ 2 a city) and its Armada events (≤ 10 a city, [`crate::armada::log`]).
+pub const LOG_MAX: usize = 13 * MAX_PLAYERS;
 
 /// How wonder boards are given out.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -218,6 +219,9 @@ pub enum Played {
     Passed,
     /// Edifice: what happened with the great project of the entry's Age.
     Edifice(EdificeEvent),
+    /// Armada: a ship moved, an island came into the city, a tax, a piracy, a coin loss, a naval
+    /// or incursion conflict ([`crate::armada::log`]).
+    Armada(armada::ArmadaEvent),
 }
 
 /// One entry of the public log.
@@ -1257,7 +1261,6 @@ impl Game {
                         self.cities[city].place(self.catalog, card);
                         let coins = self.build_coins(city, card);
                         self.cities[city].coins += coins;
-                        armada::turn::built_from_discard(self, city, card);
                         (Played::BuiltDiscarded(card), coins)
                     }
                     _ => (Played::Passed, 0),
@@ -1270,6 +1273,9 @@ impl Game {
                     pay: Payment::default(),
                     income,
                 });
+                if let Played::BuiltDiscarded(card) = played {
+                    armada::turn::built_from_discard(self, city, card);
+                }
                 self.advance();
             }
             Phase::EdificeDiscard { city } => {
@@ -1280,12 +1286,14 @@ impl Game {
                 self.advance();
             }
             Phase::Explore { city } => {
+                self.log.clear();
                 if let Action::ChooseIsland { island, moves } = action {
                     armada::turn::keep_island(self, city as usize, island, moves);
                 }
                 self.advance();
             }
             Phase::NavalOptOut { city } => {
+                self.log.clear();
                 if let Action::StayOutOfNaval { stay_out } = action {
                     armada::turn::decide_naval(self, city as usize, stay_out);
                 }
@@ -1353,9 +1361,11 @@ impl Game {
         };
         // 2¾. Armada: the ships move, the spaces reached pay out, free moves, islands from the
         // green cards; taxes and piracies are noted for step 6 (crate::armada::turn).
-        if self.armada.is_some() {
-            armada::turn::after_placement(self, acts, &mut income);
-        }
+        let armada_log = if self.armada.is_some() {
+            armada::turn::after_placement(self, acts, turn, &mut income)
+        } else {
+            Default::default()
+        };
         // 3. Immediate effects, seeing every card placed this turn.
         for &(city, _, action) in acts {
             match action {
@@ -1392,6 +1402,7 @@ impl Game {
         for entry in edifice_log {
             self.record(entry);
         }
+        armada::turn::record(self, &armada_log);
     }
 
     /// The effects of the stage `city` built last.
@@ -1467,13 +1478,24 @@ impl Game {
     }
 
     pub(crate) fn record(&mut self, entry: LogEntry) {
-        self.log.push(entry);
-        let _ = self.history.try_push(entry);
+        let _ = self.log.try_push(entry);
+        match self.armada.as_deref_mut() {
+            // Armada's longer log is kept with the Armada state (the base game's does not grow).
+            Some(a) => {
+                let _ = a.history.try_push(entry);
+            }
+            None => {
+                let _ = self.history.try_push(entry);
+            }
+        }
     }
 
     /// The whole public log: every step's [`LogEntry`] since the start.
     pub fn history(&self) -> &[LogEntry] {
-        &self.history
+        match self.armada.as_deref() {
+            Some(a) => &a.history,
+            None => &self.history,
+        }
     }
 
     /// The cards `seat` used this Age, turn by turn (index 6: Babylon's last card).
@@ -1625,6 +1647,7 @@ impl Game {
         let incursions = armada::turn::take_incursions(self);
         let schedule = conflict::land_conflicts(n, self.teams, &incursions);
         conflict::resolve(&schedule, &mut self.cities[..n], self.age);
+        armada::turn::log_incursions(self, &schedule);
         armada::turn::naval_conflict(self);
         if self.age == 3 {
             self.phase = Phase::Over;

@@ -3,6 +3,7 @@
 //! error that says what is wrong.
 
 use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
+use crate::armada::ArmadaEvent;
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
 use crate::edifice::{EdificeEvent, Expansions, Outcome};
@@ -429,7 +430,8 @@ pub struct WireLogEntry {
     pub turn: u8,
     /// Seat.
     pub seat: u8,
-    /// `built`, `stage`, `discarded`, `built_discarded` or `passed`.
+    /// `chose_side`, `built`, `stage`, `discarded`, `built_discarded`, `passed`, `edifice_*`
+    /// (Edifice events) or `armada_*` (Armada events, [`WireArmadaEvent`]).
     pub played: String,
     /// The card built, if public (for `chose_side`, the side chosen).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -448,6 +450,100 @@ pub struct WireLogEntry {
     /// Edifice `edifice_ur_pawn`: the Age of the pawn taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pawn_age: Option<u8>,
+    /// Armada (`played` is `armada_` + [`crate::armada::ArmadaEvent::kind`]): the event's values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armada: Option<WireArmadaEvent>,
+}
+
+/// The values of an Armada event of the log ([`crate::armada::ArmadaEvent`]); only those of the
+/// event's kind are present. A loss's coins actually paid are the entry's `bank`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireArmadaEvent {
+    /// The ship that moved: `red`, `yellow`, `blue` or `green`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<String>,
+    /// The step it reached (1–6; it came from the step below).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<u8>,
+    /// Why it moved: `construction`, `discard`, `card` or `island`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+    /// The island that came into the city (working English name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island: Option<String>,
+    /// The island's name in rulebook 000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island_zh: Option<String>,
+    /// `explored_nothing`: the level whose deck was empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// `incursion_token`, `incursion`: the seat targeted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<u8>,
+    /// `tax`: the tax levied; `lost`: the coins owed to the tax.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tax: Option<u8>,
+    /// `tax`: whether it is the turn's highest, the one that applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applies: Option<bool>,
+    /// `piracy`: the number of piracies; `lost`: the coins owed to the piracies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piracy: Option<u8>,
+    /// `immune`: what the city would have owed (Misty Isle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owed: Option<u8>,
+    /// `naval`: the city's naval strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<u8>,
+    /// `naval`: the token taken (0: none); `incursion`: the holder's token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<i8>,
+    /// `incursion`: the target's token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_token: Option<i8>,
+}
+
+impl WireArmadaEvent {
+    /// The wire form of an Armada event of Age `age`.
+    pub fn from_event(catalog: &Catalog, e: ArmadaEvent, age: u8) -> WireArmadaEvent {
+        let mut w = WireArmadaEvent::default();
+        if let Some((fleet, to, cause)) = e.ship_move() {
+            w.fleet = Some(fleet.name().to_string());
+            w.to = Some(to);
+            w.cause = Some(cause.name().to_string());
+        }
+        if let Some(i) = e.island()
+            && let Some(def) = catalog.armada.as_deref().and_then(|d| d.islands().get(i.0 as usize))
+        {
+            w.island = Some(def.name.clone());
+            w.island_zh = Some(def.zh.clone());
+        }
+        match e {
+            ArmadaEvent::ExploredNothing { level } => w.level = Some(level),
+            ArmadaEvent::IncursionToken { target } => w.target = Some(target),
+            ArmadaEvent::Tax { amount, applies } => {
+                w.tax = Some(amount);
+                w.applies = Some(applies);
+            }
+            ArmadaEvent::Piracy { count } => w.piracy = Some(count),
+            ArmadaEvent::Lost { tax, piracy } => {
+                w.tax = Some(tax);
+                w.piracy = Some(piracy);
+            }
+            ArmadaEvent::Immune { owed } => w.owed = Some(owed),
+            ArmadaEvent::Naval { strength, token } => {
+                w.strength = Some(strength);
+                w.token = Some(token);
+            }
+            ArmadaEvent::Incursion { target, token } => {
+                w.target = Some(target);
+                w.token = Some(token);
+                w.target_token = e.incursion_target_token(age);
+            }
+            _ => {}
+        }
+        w
+    }
 }
 
 impl WireLogEntry {
@@ -469,12 +565,17 @@ impl WireLogEntry {
                 EdificeEvent::Discarded(c) => ("edifice_discarded", Some(catalog.card(c).name.clone()), None),
                 EdificeEvent::Debt => ("edifice_debt", None, None),
             },
+            Played::Armada(_) => ("armada", None, None),
+        };
+        let played = match e.played {
+            Played::Armada(ev) => format!("armada_{}", ev.kind()),
+            _ => played.to_string(),
         };
         WireLogEntry {
             age: e.age,
             turn: e.turn,
             seat: e.seat,
-            played: played.to_string(),
+            played,
             card,
             stage,
             left: e.pay.left,
@@ -483,6 +584,10 @@ impl WireLogEntry {
             income: e.income,
             pawn_age: match e.played {
                 Played::Edifice(EdificeEvent::UrPawn(a)) => Some(a),
+                _ => None,
+            },
+            armada: match e.played {
+                Played::Armada(ev) => Some(WireArmadaEvent::from_event(catalog, ev, e.age)),
                 _ => None,
             },
         }
@@ -626,6 +731,9 @@ pub struct WireView {
     /// Team variant: the teammate's current hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teammate_hand: Option<Vec<String>>,
+    /// Armada: every shipyard, the islands, the decks' sizes (absent without the expansion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armada: Option<crate::armada::wire::WireArmada>,
 }
 
 impl WireView {
@@ -669,6 +777,7 @@ impl WireView {
                 .unwrap_or_default(),
             teams: v.teams,
             teammate_hand: v.teammate_hand.as_ref().map(|h| h.iter().map(name).collect()),
+            armada: v.armada.as_ref().map(crate::armada::wire::WireArmada::from_view),
         }
     }
 }

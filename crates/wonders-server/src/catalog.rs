@@ -1,6 +1,6 @@
 //! The catalog endpoint: every card and wonder of an edition, with English and Chinese names,
 //! costs and effect summaries, for the UI to draw cards and switch languages; with the Edifice
-//! expansion's projects and debt tokens (the score pad lists them).
+//! expansion's projects and debt tokens (the score pad lists them), and the Armada cards.
 
 use crate::msg::ApiError;
 use serde::Serialize;
@@ -21,6 +21,12 @@ struct CardJson<'a> {
     /// The effect in Traditional Chinese.
     effect_zh: String,
     chain_from: &'a [String],
+    /// Armada: the card is one of the expansion's (its effect then includes the Armada part).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    armada: bool,
+    /// Armada: whether any value of the card is provisional (armada.md §10.4).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    provisional: bool,
 }
 
 #[derive(Serialize)]
@@ -85,16 +91,23 @@ fn build(catalog: &'static Catalog) -> String {
     let cards = catalog
         .cards
         .iter()
-        .map(|c| CardJson {
-            name: &c.name,
-            zh: &c.zh,
-            age: c.age,
-            colour: c.colour.name(),
-            coins: c.coins,
-            cost: letters(&c.cost),
-            effect: c.effect_text(),
-            effect_zh: c.effect_text_zh(),
-            chain_from: &c.chain_from,
+        .map(|c| {
+            // Armada cards: the whole effect, Armada part included (in English only: the data
+            // has no Chinese effect texts).
+            let armada = catalog.armada.as_deref().zip(catalog.armada_card(c.id)).map(|(d, a)| d.card(a));
+            CardJson {
+                name: &c.name,
+                zh: &c.zh,
+                age: c.age,
+                colour: c.colour.name(),
+                coins: c.coins,
+                cost: letters(&c.cost),
+                effect: armada.map_or_else(|| c.effect_text(), |a| a.effect_text()),
+                effect_zh: armada.map_or_else(|| c.effect_text_zh(), |a| a.effect_text()),
+                chain_from: &c.chain_from,
+                armada: armada.is_some(),
+                provisional: armada.is_some_and(|a| a.provisional()),
+            }
         })
         .collect();
     let wonders = catalog
@@ -153,8 +166,9 @@ pub fn json(edition: &str) -> Result<&'static str, ApiError> {
         Edition::First => &FIRST,
         Edition::Second => &SECOND,
     };
-    // With Ur and Carthage (Edifice's boards; the edition's own keep their ids).
-    Ok(cell.get_or_init(|| build(Catalog::extended(edition))).as_str())
+    // With Ur and Carthage (Edifice's boards; the edition's own keep their ids) and the 24
+    // Armada cards (after the edition's, which keep theirs).
+    Ok(cell.get_or_init(|| build(Catalog::with_builtin_armada(edition, true))).as_str())
 }
 
 #[cfg(test)]

@@ -351,6 +351,10 @@ pub struct SeatView {
     /// Team variant: the teammate's hand, in the seat's own view only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teammate_hand: Option<Vec<String>>,
+    /// Armada: every shipyard, the islands in play and the island decks' sizes (public), and the
+    /// islands dealt to the seat while it explores (its own view only). Absent without Armada.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armada: Option<wonders_core::armada::wire::WireArmada>,
 }
 
 impl SeatView {
@@ -377,12 +381,19 @@ impl SeatView {
             projects: w.projects,
             teams: w.teams,
             teammate_hand: w.teammate_hand,
+            armada: w.armada,
         }
     }
 
     /// The public view: a seat's view with its hand and the discard pile dropped.
     pub fn public(w: WireView) -> SeatView {
-        SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..SeatView::own(w) }
+        let mut v =
+            SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..SeatView::own(w) };
+        // The islands dealt to the view's seat in an exploration are its own secret.
+        if let Some(a) = v.armada.as_mut() {
+            a.dealt.clear();
+        }
+        v
     }
 }
 
@@ -465,4 +476,35 @@ pub struct TableList {
     pub open: Vec<TableInfo>,
     /// Finished (and broken) tables, newest first.
     pub finished: Vec<TableInfo>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wonders_core::armada::wire::WireIsland;
+    use wonders_core::{Expansions, Game, Setup};
+
+    #[test]
+    fn a_spectator_never_sees_the_islands_dealt_to_an_explorer() {
+        // armada.md §2.6: the cards dealt in an exploration are the explorer's to see.
+        let mut setup = Setup::new(3, 1);
+        setup.expansions = Expansions::ARMADA;
+        let game = Game::new(&setup).unwrap();
+        let mut w = WireView::from_view(game.catalog(), &game.view(0));
+        let island = WireIsland {
+            name: "Misty Isle".into(),
+            zh: "迷霧島".into(),
+            level: 1,
+            effect: String::new(),
+            free_moves: 0,
+            provisional: false,
+        };
+        w.armada.as_mut().unwrap().dealt.push(island);
+        let own = SeatView::own(w.clone());
+        assert_eq!(own.armada.as_ref().unwrap().dealt.len(), 1);
+        let public = SeatView::public(w);
+        let a = public.armada.unwrap();
+        assert!(a.dealt.is_empty());
+        assert_eq!(a.cities.len(), 3, "the shipyards stay public");
+    }
 }

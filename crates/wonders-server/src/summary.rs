@@ -170,7 +170,7 @@ pub fn stage_reason(catalog: &Catalog, cities: &[City], city: usize) -> Option<S
 }
 
 /// One city's military conflicts at the end of an Age.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Conflict {
     /// The city's shields.
     pub shields: u8,
@@ -178,6 +178,41 @@ pub struct Conflict {
     pub left: i32,
     /// The same against the right neighbour.
     pub right: i32,
+    /// Armada: the extra land conflicts of incursion tokens this city took part in (armada.md
+    /// §2.8), each against the 2nd player on one side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub incursions: Vec<IncursionConflict>,
+    /// Armada: the city's naval conflict (armada.md §2.5); absent without Armada.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub naval: Option<NavalResult>,
+}
+
+/// Armada: one incursion's land conflict, from one side (armada.md §2.8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IncursionConflict {
+    /// The other city.
+    pub against: u8,
+    /// The token taken (the Age's victory token, −1, or 0 for a tie).
+    pub points: i32,
+}
+
+/// Armada: one city's naval conflict at an Age end (armada.md §2.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NavalResult {
+    /// Its naval strength.
+    pub strength: u8,
+    /// The naval token it took (negative for the weakest; 0: none).
+    pub token: i8,
+}
+
+/// What an Age end needs to know of Armada: the incursion tokens of the Age (holder, target) and
+/// each city's naval strength at the conflict and naval token of the Age.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArmadaAgeEnd {
+    /// The incursion tokens handed out during the Age.
+    pub incursions: Vec<(u8, u8)>,
+    /// Each city's naval strength and naval token of the Age.
+    pub naval: Vec<(u8, i8)>,
 }
 
 /// The conflicts of one Age's end (002 時代結束: each city compares its shields with each
@@ -194,25 +229,43 @@ pub struct AgeEnd {
 /// city gained against each neighbour follow from their shields and the core's land-conflict
 /// schedule ([`wonders_core::conflict`]: in `teams`, nothing against the teammate and two tokens
 /// against the adjacent opponent, shown as their sum).
-pub fn age_end(age: u8, before: &[City], after: &[City], teams: bool) -> AgeEnd {
+pub fn age_end(
+    age: u8,
+    before: &[City],
+    after: &[City],
+    teams: bool,
+    armada: Option<&ArmadaAgeEnd>,
+) -> AgeEnd {
     let n = after.len();
     let shields: Vec<u8> = after.iter().map(|c| c.shields).collect();
-    let schedule = wonders_core::conflict::land_conflicts(n, teams, &[]);
+    let incursions = armada.map_or(&[][..], |a| a.incursions.as_slice());
+    let schedule = wonders_core::conflict::land_conflicts(n, teams, incursions);
     let points = |me: usize, other: usize| {
         schedule.iter().filter(|c| c.between(me, other)).map(|c| c.points_for(me, &shields, age)).sum::<i32>()
     };
     let cities = (0..n)
         .map(|i| {
+            let (l, r) = (left_of(i, n), right_of(i, n));
+            // Incursions: the conflicts of the schedule against a city that is no neighbour.
+            let incursions: Vec<IncursionConflict> = (0..n)
+                .filter(|&o| o != i && o != l && o != r && schedule.iter().any(|c| c.between(i, o)))
+                .map(|o| IncursionConflict { against: o as u8, points: points(i, o) })
+                .collect();
+            let extra: i32 = incursions.iter().map(|c| c.points).sum();
             let c = Conflict {
                 shields: after[i].shields,
-                left: points(i, left_of(i, n)),
-                right: points(i, right_of(i, n)),
+                left: points(i, l),
+                right: points(i, r),
+                incursions,
+                naval: armada
+                    .and_then(|a| a.naval.get(i))
+                    .map(|&(strength, token)| NavalResult { strength, token }),
             };
             // The tokens the core gave must be these; should they differ (an expansion's rule),
             // the difference is shown as the net change against the left.
             let gained = after[i].tokens.points() - before.get(i).map_or(0, |b| b.tokens.points());
-            if gained != c.left + c.right {
-                return Conflict { left: gained - c.right, ..c };
+            if gained != c.left + c.right + extra {
+                return Conflict { left: gained - c.right - extra, ..c };
             }
             c
         })
@@ -315,10 +368,42 @@ mod tests {
         after[1].tokens.add(1);
         after[2].tokens.add(-1);
         after[2].tokens.add(-1);
-        let end = age_end(1, &before, &after, false);
+        let end = age_end(1, &before, &after, false, None);
         // Left of 0 is 1 (Rhodes), right of 0 is 2 (Babylon).
-        assert_eq!(end.cities[0], Conflict { shields: 1, left: -1, right: 1 });
-        assert_eq!(end.cities[1], Conflict { shields: 2, left: 1, right: 1 });
-        assert_eq!(end.cities[2], Conflict { shields: 0, left: -1, right: -1 });
+        assert_eq!(end.cities[0], Conflict { shields: 1, left: -1, right: 1, ..Conflict::default() });
+        assert_eq!(end.cities[1], Conflict { shields: 2, left: 1, right: 1, ..Conflict::default() });
+        assert_eq!(end.cities[2], Conflict { shields: 0, left: -1, right: -1, ..Conflict::default() });
+    }
+
+    #[test]
+    fn an_incursion_and_the_naval_conflict_are_in_the_age_end() {
+        // 4 cities; Giza (city 0) holds an incursion token against city 2, its 2nd neighbour
+        // (armada.md §2.8): one extra land conflict with Age I's values.
+        let cat = Catalog::get(Edition::First);
+        let before: Vec<City> =
+            ["Giza", "Rhodes", "Babylon", "Olympia"].iter().map(|w| city(cat, w, &[], 3)).collect();
+        let mut after = before.clone();
+        // Giza 2 shields, Rhodes 0, Babylon 1, Olympia 0.
+        after[0].place(cat, cat.find_card("Stockade").unwrap());
+        after[0].place(cat, cat.find_card("Guard Tower").unwrap());
+        after[2].place(cat, cat.find_card("Barracks").unwrap());
+        // Neighbours: Giza beats Rhodes and Olympia (+1 +1) and Babylon by incursion (+1);
+        // Rhodes loses to Giza and Babylon; Babylon beats Rhodes and Olympia, loses to Giza;
+        // Olympia loses to Giza and Babylon.
+        for (i, tokens) in [vec![1, 1, 1], vec![-1, -1], vec![1, 1, -1], vec![-1, -1]].into_iter().enumerate()
+        {
+            for t in tokens {
+                after[i].tokens.add(t);
+            }
+        }
+        let armada = ArmadaAgeEnd { incursions: vec![(0, 2)], naval: vec![(3, 3), (0, -1), (1, 1), (0, -1)] };
+        let end = age_end(1, &before, &after, false, Some(&armada));
+        assert_eq!(end.cities[0].incursions, vec![IncursionConflict { against: 2, points: 1 }]);
+        assert_eq!(end.cities[2].incursions, vec![IncursionConflict { against: 0, points: -1 }]);
+        assert!(end.cities[1].incursions.is_empty());
+        assert_eq!((end.cities[0].left, end.cities[0].right), (1, 1));
+        assert_eq!((end.cities[2].left, end.cities[2].right), (1, 1), "Babylon beats Olympia and Rhodes");
+        assert_eq!(end.cities[0].naval, Some(NavalResult { strength: 3, token: 3 }));
+        assert_eq!(end.cities[3].naval, Some(NavalResult { strength: 0, token: -1 }));
     }
 }

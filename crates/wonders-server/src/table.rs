@@ -24,7 +24,7 @@
 use crate::bots::make_bot;
 use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, StateMsg, TableInfo};
 use crate::store::{StoredSeat, StoredTable};
-use crate::summary::{AgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
+use crate::summary::{AgeEnd, ArmadaAgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
 use std::time::{Duration, Instant};
 use wonders_bots::Bot;
@@ -99,10 +99,20 @@ impl Live {
     fn apply(&mut self, seat: u8, action: Action) -> Result<(), wonders_core::ActionError> {
         let before = step_key(&self.game);
         let cities_before = self.game.cities().to_vec();
+        // Armada: the Age's incursion tokens, before the Age end clears them.
+        let incursions_before = self.game.armada().map(|a| a.incursions.to_vec());
         self.game.submit(seat as usize, action)?;
         self.stored += 1;
         if self.game.age() != before.0 || (self.game.is_over() && before.2 != Phase::Over) {
-            self.age_ends.push(age_end(before.0, &cities_before, self.game.cities(), self.game.teams()));
+            let armada = self.game.armada().zip(incursions_before).map(|(a, incursions)| ArmadaAgeEnd {
+                incursions,
+                naval: a.cities[..self.game.cities().len()]
+                    .iter()
+                    .map(|c| (c.naval_strength(a.data), c.naval[(before.0 as usize).clamp(1, 3) - 1]))
+                    .collect(),
+            });
+            let teams = self.game.teams();
+            self.age_ends.push(age_end(before.0, &cities_before, self.game.cities(), teams, armada.as_ref()));
         }
         let catalog = self.game.catalog();
         self.actions.push(RecordedAction { seat, action: WireAction::from_action(catalog, &action) });
@@ -262,22 +272,15 @@ impl Table {
             .ok_or_else(|| ApiError::BadRequest(format!("unknown edition `{code}` (1e or 2e)")))?;
         let (deal, mut label) = parse_wonders(req.wonders.as_deref().unwrap_or("random"), edition)?;
         let expansions = Expansions::parse(&req.expansions).map_err(ApiError::BadRequest)?;
-        if expansions.armada() {
-            // The game page cannot show shipyards, islands or Armada's choices yet (issue 9).
-            return Err(ApiError::BadRequest(
-                "armada: the server does not offer Armada tables yet; play it in the terminal with \
-                 `wonders play --expansions armada`"
-                    .into(),
-            ));
-        }
         for name in expansions.names() {
             label = format!("{label}+{name}");
         }
         if req.teams {
             label = format!("{label}+{TEAMS_LABEL}");
         }
-        if req.players as usize > wonders_core::game::MAX_PLAYERS - 1 {
-            return Err(ApiError::BadRequest(format!("{} players: at most 7", req.players)));
+        // 8 players only with Armada (000 8人遊戲規則); the core refuses it otherwise, naming it.
+        if req.players as usize > wonders_core::game::MAX_PLAYERS {
+            return Err(ApiError::BadRequest(format!("{} players: at most 8 (8 with Armada)", req.players)));
         }
         if req.seats.len() > req.players as usize {
             return Err(ApiError::BadRequest(format!(

@@ -128,6 +128,7 @@ const TEXT = {
   phase_play_last_card: ['last card of the Age', '打出時代的最後一張牌'], phase_build_from_discard: ['build from the discard pile', '從棄牌堆建造'],
   phase_over: ['game over', '遊戲結束'], lobbyLink: ['Lobby', '大廳'],
   phase_edifice_discard: ['great project failed: discard a card', '宏偉項目失敗：棄掉一張牌'],
+  phase_explore: ['exploration: choose an island', '探索：選擇島嶼'], phase_naval_opt_out: ['Forgotten Port: naval conflict or not', '遺忘港：是否參與海軍衝突'],
 };
 
 function t(key) {
@@ -287,7 +288,7 @@ function actionsByCard(legal) {
   return by;
 }
 
-function payTotal(a) { return (a.left || 0) + (a.right || 0) + (a.bank || 0); }
+function payTotal(a) { return (a.left || 0) + (a.right || 0) + (a.bank || 0) + (a.second_left || 0) + (a.second_right || 0); }
 
 // Ways to pay, cheapest first; at equal totals, less to the bank first, then less to the left.
 function sortPayments(actions) {
@@ -405,13 +406,14 @@ async function lobby() {
   try { bots = await api('GET', '/api/bots'); } catch (e) { /* keep the default */ }
 
   const players = h('select', { id: 'players', name: 'players' },
-    [2, 3, 4, 5, 6, 7].map(n => h('option', { value: n, selected: n === 4 }, n)));
+    [2, 3, 4, 5, 6, 7, 8].map(n => h('option', { value: n, selected: n === 4 }, n)));
   const edition = h('select', { id: 'edition', name: 'edition' },
     h('option', { value: '1e' }, editionLabel('1e') + ' (2010)'), h('option', { value: '2e' }, editionLabel('2e') + ' (2020)'));
   const wonders = h('select', { id: 'wonders', name: 'wonders' },
     h('option', { value: 'random' }, t('random')), h('option', { value: 'A' }, t('allA')),
     h('option', { value: 'B' }, t('allB')), h('option', { value: 'choose' }, t('choose')));
   const edificeBox = h('input', { id: 'edifice', name: 'edifice', type: 'checkbox' });
+  const armadaBox = h('input', { id: 'armada', name: 'armada', type: 'checkbox' });
   const teamsBox = h('input', { id: 'teams', name: 'teams', type: 'checkbox' });
   const seats = h('div', { class: 'seat-choices' });
   const name = h('input', { id: 'name', name: 'name', maxlength: 32, placeholder: t('yourName'), value: store.name });
@@ -440,7 +442,7 @@ async function lobby() {
       const seatList = [...seats.querySelectorAll('select')].map(x => (x.value ? { bot: x.value } : {}));
       const info = await api('POST', '/api/tables', {
         players: Number(players.value), edition: edition.value, wonders: wonders.value, seats: seatList,
-        expansions: edificeBox.checked ? ['edifice'] : [],
+        expansions: [...(armadaBox.checked ? ['armada'] : []), ...(edificeBox.checked ? ['edifice'] : [])],
         teams: teamsBox.checked,
       });
       const mine = seatList.findIndex(x => !x.bot);
@@ -458,7 +460,7 @@ async function lobby() {
   h('div', { class: 'form-grid' },
     h('label', {}, t('players'), players), h('label', {}, t('edition'), edition),
     h('label', {}, t('wonders'), wonders), h('label', {}, t('yourName'), name),
-    edificeLobbyOption(edificeBox), teamsLobbyOption(teamsBox)),
+    edificeLobbyOption(edificeBox), armadaLobbyOption(armadaBox), teamsLobbyOption(teamsBox)),
   h('h3', {}, t('seats')), seats, create,
   h('p', { class: 'muted' }, link('/score', t('scorePad'), { id: 'to-score' }), ' — ', t('scorePadIntro')));
 
@@ -473,7 +475,7 @@ async function lobby() {
       h('div', { class: 'table-title' }, tableTitle(tbl)),
       h('div', { class: 'table-meta' },
         h('span', { class: 'tag' }, editionLabel(tbl.edition)), ' ',
-        (tbl.expansions || []).map(x => [h('span', { class: 'tag expansion' }, x === 'edifice' ? t('edifice') : x), ' ']),
+        (tbl.expansions || []).map(x => [h('span', { class: 'tag expansion' }, expansionLabel(x)), ' ']),
         h('span', { class: 'tag' }, `${taken}/${tbl.players} ${t('seated')}`), ' ',
         h('span', { class: 'tag status-' + tbl.status }, t('status_' + tbl.status)),
         tbl.status === 'playing' ? h('span', { class: 'muted' }, ` ${t('age')} ${ROMAN[tbl.age] || tbl.age} · ${t('turn')} ${tbl.turn}`) : null,
@@ -640,6 +642,7 @@ class TablePage {
       if (over) parts.push(this.gameOverPanel());
       parts.push(this.statusPanel());
       if (st.view.projects) parts.push(edificePanel(this));
+      if (st.view.armada) parts.push(armadaPanel(this));
       if (st.view.teammate_hand && !over) parts.push(teammatePanel(this));
       const ageEnd = this.ageEndPanel();
       if (ageEnd) parts.push(ageEnd);
@@ -660,7 +663,7 @@ class TablePage {
       h('h1', {}, tableTitle(st.table), ' ',
         h('span', { class: 'tag' }, editionLabel(st.table.edition)), ' ',
         h('span', { class: 'tag' }, wondersLabel(st.table.wonders)), ' ',
-        (st.table.expansions || []).map(x => [h('span', { class: 'tag expansion' }, x === 'edifice' ? t('edifice') : x), ' ']),
+        (st.table.expansions || []).map(x => [h('span', { class: 'tag expansion' }, expansionLabel(x)), ' ']),
         h('span', { class: 'tag status-' + st.table.status }, t('status_' + st.table.status))),
       st.table.status === 'waiting' ? h('div', { class: 'share' }, t('share'), ' ', input,
         h('button', { type: 'button', onclick: () => {
@@ -742,6 +745,7 @@ class TablePage {
     return h('section', { class: 'panel age-end', id: 'age-end' },
       h('h2', {}, `${t('ageEnd')} ${ROMAN[last.age]} — ${t('conflicts')}`),
       this.conflictTable(last),
+      armadaAgeEnd(this, last),
       edificeAgeEnd(this, last.age),
       v.phase !== 'over' ? h('p', { class: 'note' }, last.age + 1 === 2 ? t('passRight') : t('passLeft')) : null);
   }
@@ -773,6 +777,7 @@ class TablePage {
     const parts = [];
     if (a.left) parts.push(`${a.left} → ${this.cityLabel((city + 1) % n)}`);
     if (a.right) parts.push(`${a.right} → ${this.cityLabel((city + n - 1) % n)}`);
+    parts.push(...secondParts(this, city, a));
     if (a.bank) parts.push(`${a.bank} → ${t('bank')}`);
     const out = parts.length ? parts : [t('nothing')];
     const extra = edificeActionText(a);
@@ -783,9 +788,11 @@ class TablePage {
   paymentLabel(a, city) {
     const total = payTotal(a);
     const coins = this.state.view.cities[city].coins;
-    if (a.free || total === 0) return h('span', { class: 'pay' }, this.paymentParts(a, city).join(', '));
+    const naval = this.state.view.armada ? navalPart(this, city, a) : [];
+    const navalSpan = naval.length ? h('span', { class: 'naval-part' }, naval.map((x, k) => [k ? ' · ' : ' · ', x])) : null;
+    if (a.free || total === 0) return h('span', { class: 'pay' }, this.paymentParts(a, city).join(', '), navalSpan);
     return h('span', { class: 'pay' }, h('b', {}, coinsText(total)), ' ',
-      h('span', { class: 'pay-detail' }, '(' + this.paymentParts(a, city).join(', ') + ')'),
+      h('span', { class: 'pay-detail' }, '(' + this.paymentParts(a, city).join(', ') + ')'), navalSpan,
       ' ', h('span', { class: 'muted' }, `· ${t('youHave')} ${coins}`));
   }
 
@@ -821,9 +828,11 @@ class TablePage {
 
   actionText(a, city) {
     switch (a.type) {
-      case 'build': return `${t('build')} ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}`;
-      case 'wonder': return `${t('buildStage')} · ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}`;
-      case 'discard': return `${t('discard')} · ${cardName(this.cat, a.card, a.age)}`;
+      case 'build': return `${t('build')} ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}` + navalLabel(this, city, '', a);
+      case 'wonder': return `${t('buildStage')} · ${cardName(this.cat, a.card, a.age)} · ${this.paymentParts(a, city).join(', ')}` + navalLabel(this, city, '', a);
+      case 'discard': return `${t('discard')} · ${cardName(this.cat, a.card, a.age)}` + (a.yellow ? ed(' · yellow ship +1 step', ' · 黃色船前進1格') : '');
+      case 'choose_island': return ed(`keep ${a.island}`, `保留 ${a.island}`) + ((a.moves || []).length ? ed(` · move ${a.moves.map(fleetName).join(' + ')}`, ` · 移動 ${a.moves.map(fleetName).join(' + ')}`) : '');
+      case 'stay_out_of_naval': return a.stay_out ? ed('stay out of the naval conflict', '不參與海軍衝突') : ed('take part in the naval conflict', '參與海軍衝突');
       case 'choose_side': return `${t('chooseSide')}: ${sideLabel(a.side)}`;
       default: return this.genericLabel(a);
     }
@@ -874,6 +883,14 @@ class TablePage {
       parts.push(edificeDiscardPanel(this));
       return h('section', { class: 'panel hand' }, parts);
     }
+    if (v.phase === 'explore' && st.legal.some(a => a.type === 'choose_island')) {
+      parts.push(armadaExplorePanel(this));
+      return h('section', { class: 'panel hand' }, parts);
+    }
+    if (v.phase === 'naval_opt_out' && st.legal.some(a => a.type === 'stay_out_of_naval')) {
+      parts.push(armadaOptOutPanel(this));
+      return h('section', { class: 'panel hand' }, parts);
+    }
     const forFree = v.free_city !== undefined && city === v.free_city && st.legal.length;
     if (forFree) parts.push(h('p', { class: 'note for-free-city' }, t('forFreeCity')));
     // The hand: during the Free City step, the card chosen for the own city is set aside.
@@ -897,9 +914,15 @@ class TablePage {
       const builds = acts.filter(a => a.type === 'build');
       const discards = acts.filter(a => a.type === 'discard');
       const reason = canAct && !builds.length ? (reasonOf(name) || null) : null;
+      // Armada: one control per naval construction (with or without, which ship), and the
+      // discard for 3 coins or for a free move of the yellow ship.
+      const coinDiscard = discards.find(a => !a.yellow);
+      const yellowDiscard = discards.find(a => a.yellow);
       const controls = canAct ? h('div', { class: 'card-actions' },
-        this.actionGroup('b' + name, t('build'), builds, city),
-        discards.length ? h('button', { class: 'act act-discard', type: 'button', disabled: this.pending, onclick: () => this.send(discards[0]) }, t('discard')) : null)
+        navalGroups(builds).map(([key, list]) => this.actionGroup('b' + key + name, navalLabel(this, city, t('build'), list[0]), list, city)),
+        coinDiscard ? h('button', { class: 'act act-discard', type: 'button', disabled: this.pending, onclick: () => this.send(coinDiscard) }, t('discard')) : null,
+        yellowDiscard ? h('button', { class: 'act act-discard act-discard-yellow', type: 'button', disabled: this.pending, onclick: () => this.send(yellowDiscard) },
+          ed('Discard: yellow ship +1 step (no coins)', '棄牌：黃色船前進1格（不拿錢）')) : null)
         : null;
       return this.cardBox(name, v.age, { city, reason: reason || (canAct && !builds.length && acts.length ? '—' : null), controls,
         picked: !canAct && pending.some(a => a.card === name) });
@@ -946,7 +969,7 @@ class TablePage {
     const acts = (by.get(this.stageCard) || []).filter(a => a.type === 'wonder');
     return h('div', { class: 'wonder-ctl', id: 'wonder-ctl' }, head,
       h('div', { class: 'wonder-pick' }, h('label', {}, t('withCard') + ' ', select), ' ',
-        this.actionGroup('w', t('buildStage') + ' ' + (c.stages + 1), acts, city)));
+        navalGroups(acts).map(([key, list]) => this.actionGroup('w' + key, navalLabel(this, city, t('buildStage') + ' ' + (c.stages + 1), list[0]), list, city))));
   }
 
   // 2nd edition: both sides of the board drawn, each with its stages, to choose from.
@@ -1026,6 +1049,7 @@ class TablePage {
           ` = ${pointsNow(sum.science_points)}`),
         v.projects ? edificeCityLine(this, i, sum) : null,
         trade) : null,
+      v.armada ? armadaCityBlock(this, i, role) : null,
       h('div', { class: 'wonder' },
         h('span', { class: 'wonder-name' }, wonderName(cat, c.wonder) + ' · ' + sideLabel(c.side)),
         w ? h('span', { class: 'muted' }, ' ', resIcon(w.start)) : null,
@@ -1065,7 +1089,7 @@ class TablePage {
     const pay = [];
     if (e.left) pay.push(`${e.left} → ${this.cityLabel((e.seat + 1) % n)}`);
     if (e.right) pay.push(`${e.right} → ${this.cityLabel((e.seat + n - 1) % n)}`);
-    if (e.bank) pay.push(`${e.bank} → ${t('bank')}`);
+    if (e.bank && e.played !== 'armada_lost') pay.push(`${e.bank} → ${t('bank')}`);
     let what;
     switch (e.played) {
       case 'built': what = `${t('builtX')} ${cardName(this.cat, e.card)}`; break;
@@ -1074,7 +1098,7 @@ class TablePage {
       case 'built_discarded': what = `${t('builtX')} ${cardName(this.cat, e.card)} ${t('fromDiscard')}`; break;
       case 'passed': what = t('passedX'); break;
       case 'chose_side': what = `${t('choseSideX')} ${sideLabel(e.card)}`; break;
-      default: what = edificeLogText(this, e) || (e.played + (e.card ? ' ' + e.card : ''));
+      default: what = edificeLogText(this, e) || armadaLogText(this, e) || (e.played + (e.card ? ' ' + e.card : ''));
     }
     // Income split: what the neighbours paid (trade), the discard's 3, and the card's own coins.
     const inc = [];
@@ -1111,11 +1135,11 @@ class TablePage {
             h('ul', {}, b.end.cities.map((c, i) => h('li', {}, `${this.cityLabel(i)} (${c.shields}⚔): `,
               [[c.left, (i + 1) % n], [c.right, (i + n - 1) % n]].map(([tok, o], k) => [k ? ', ' : '',
                 tok ? tokenChip(tok) : h('span', { class: 'token tok-0' }, '0'), ` ${tok > 0 ? t('beat') : tok < 0 ? t('lostTo') : t('tie')} ${this.cityLabel(o)}`])))),
-            edificeAgeEnd(this, b.end.age));
+            armadaAgeEnd(this, b.end), edificeAgeEnd(this, b.end.age));
         }
         const g = b.g;
         const trade = tradeIncome(g.list, n);
-        const title = g.turn === 0 ? t('setupSides') : `${t('age')} ${ROMAN[g.age] || g.age} · ${t('turn')} ${g.turn === 7 ? '6+' : g.turn}`;
+        const title = g.turn === 0 ? t('setupSides') : `${t('age')} ${ROMAN[g.age] || g.age} · ${t('turn')} ${g.turn === turnsPerAge(this) + 1 ? turnsPerAge(this) + '+' : g.turn}`;
         return h('div', { class: 'log-turn' }, h('b', {}, title),
           h('ul', {}, g.list.map(e => h('li', {}, this.logText(e, trade[e.seat])))));
       })));
@@ -1654,4 +1678,253 @@ function teamTotals(page, lines) {
   return h('table', { class: 'team-totals', id: 'team-totals' },
     h('thead', {}, h('tr', {}, h('th', {}, t('team')), h('th', {}, t('total')), h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
     h('tbody', {}, rows));
+}
+
+// ---------------------------------------------------------------- Armada (issue 9)
+// Self-contained, like Edifice's: the lobby option, each city's shipyard (four tracks, the ships,
+// the next step's cost and effect, the wonder symbol), its islands, naval strength, trade level
+// and naval tokens; the fleets at a glance; the naval construction in the payment chooser; the
+// yellow-move discard; the exploration as a card choice; Forgotten Port's yes/no; the naval
+// conflicts and incursions of each Age end. Values armada.md §10 supplies (no printed source)
+// carry a dagger with its explanation.
+
+TEXT.armada = ['Armada', '艦隊'];
+const FLEETS = ['red', 'yellow', 'blue', 'green'];
+const FLEET_NAMES = { red: ['red', '紅色'], yellow: ['yellow', '黃色'], blue: ['blue', '藍色'], green: ['green', '綠色'] };
+function fleetName(f) { const p = FLEET_NAMES[f]; return p ? ed(p[0], p[1]) : f; }
+function expansionLabel(x) { return TEXT[x] ? t(x) : x; }
+
+function armadaDagger() {
+  return h('sup', { class: 'provisional', title: ed(
+    'provisional: no printed source confirms this value (armada.md §10); the engine uses a working value',
+    '暫定：沒有印刷來源確認此數值（armada.md §10）；引擎使用暫定值') }, '†');
+}
+
+function armadaLobbyOption(box) {
+  return h('label', { class: 'armada-option', title: ed(
+    'Armada (2018): shipyards and fleets, naval conflicts, islands, taxes and piracy; 3–8 players (8 only with Armada). Its board costs and some card values are provisional (no printed source).',
+    '艦隊（2018）：船塢與艦隊、海軍衝突、島嶼、稅收與海盜；3–8人（8人僅限艦隊）。船塢費用與部分卡牌數值為暫定（無印刷來源）。') },
+  box, ' ', ed('Armada expansion', '艦隊擴充'));
+}
+
+// What a track space gives, in words (values of armada.md §4, §10.2).
+function trackText(g) {
+  if (!g) return '';
+  const parts = [];
+  if (g.naval) parts.push(ed(`naval +${g.naval}`, `海軍 +${g.naval}`));
+  if (g.trade) parts.push(ed(`trade level ${g.trade}`, `貿易等級 ${g.trade}`));
+  if (g.coins) parts.push(ed(`+${g.coins} coins`, `+${g.coins} 錢幣`));
+  if (g.tax) parts.push(ed(`tax ${g.tax}`, `徵稅 ${g.tax}`));
+  if (g.points) parts.push(ed(`${g.points} VP`, `${g.points} 分`));
+  if (g.explore) parts.push(ed(`explore a level ${g.explore} island`, `探索 ${g.explore} 級島嶼`));
+  return parts.length ? parts.join(', ') : ed('nothing', '無');
+}
+
+function armadaShip(page, city, fleet) {
+  const a = page.state.view.armada;
+  const c = a && a.cities[city];
+  return c ? c.ships.find(s => s.fleet === fleet) : null;
+}
+
+// The naval construction of an action, for the payment chooser: the ship, the step it reaches
+// and that step's cost (included in the coins of the way to pay).
+function navalPart(page, city, a) {
+  const parts = [];
+  if (a.naval) {
+    const ship = armadaShip(page, city, a.naval);
+    const next = ship && ship.next;
+    parts.push([`⚓ ${ed(`${fleetName(a.naval)} ship → step ${next ? next.step : '?'}`, `${fleetName(a.naval)}船 → 第 ${next ? next.step : '?'} 格`)}`,
+      next && (next.coins || next.resources) ? [' (', costIcons(next.coins || 0, next.resources || ''), next.cost_provisional ? armadaDagger() : null, ')'] : ed(' (free)', '（免費）')]);
+  }
+  if (a.free_move) parts.push(ed(`free move: ${fleetName(a.free_move)} ship +1 step`, `免費移動：${fleetName(a.free_move)}船前進1格`));
+  return parts;
+}
+
+// East / West Trading Zones: coins to the 2nd player on either side (absent or 0 otherwise).
+function secondParts(page, city, a) {
+  const n = page.state.view.cities.length;
+  const parts = [];
+  if (a.second_left) parts.push(`${a.second_left} → ${page.cityLabel((city + 2) % n)}`);
+  if (a.second_right) parts.push(`${a.second_right} → ${page.cityLabel((city + 2 * n - 2) % n)}`);
+  return parts;
+}
+
+// Groups build or wonder actions by their naval construction and free move.
+function navalGroups(actions) {
+  const groups = new Map();
+  for (const a of actions) {
+    const key = (a.naval || '') + '|' + (a.free_move || '');
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  }
+  return [...groups].sort(([x], [y]) => (x === '|' ? -1 : y === '|' ? 1 : x < y ? -1 : 1));
+}
+
+function navalLabel(page, city, base, a) {
+  if (!a.naval && !a.free_move) return base;
+  const extra = [];
+  if (a.naval) extra.push(ed(` + ⚓ ${fleetName(a.naval)} ship`, ` + ⚓ ${fleetName(a.naval)}船`));
+  if (a.free_move) extra.push(ed(` + free move ${fleetName(a.free_move)}`, ` + 免費移動${fleetName(a.free_move)}`));
+  return base + extra.join('');
+}
+
+// One city's shipyard: the four tracks (7 spaces each, the ship on its step), the next step's
+// cost and what it gives, the wonder symbol; naval strength, trade level, fleet VP, naval
+// tokens and islands.
+function armadaCityBlock(page, i, role) {
+  const a = page.state.view.armada;
+  const c = a && a.cities[i];
+  if (!c) return null;
+  const rows = c.ships.map(s => h('div', { class: 'ship-row f-' + s.fleet, dataset: { fleet: s.fleet, step: s.step } },
+    h('span', { class: 'fleet-name' }, fleetName(s.fleet), s.wonder ? h('span', { class: 'wonder-mark', title: ed('wonder symbol: a wonder stage moves this ship', '奇蹟標誌：建造奇蹟階段時移動此船') }, ' ★') : null),
+    h('span', { class: 'track', title: `${s.step}/6` }, [0, 1, 2, 3, 4, 5, 6].map(k => h('span', { class: 'space' + (k < s.step ? ' passed' : k === s.step ? ' ship' : '') }, k === s.step ? '●' : ''))),
+    h('span', { class: 'step-num' }, `${s.step}/6`),
+    h('span', { class: 'next-step' }, s.next
+      ? [h('span', { class: 'muted' }, ed('next: ', '下一格：')), s.next.coins || s.next.resources ? costIcons(s.next.coins || 0, s.next.resources || '') : ed('free', '免費'),
+        s.next.cost_provisional ? armadaDagger() : null, ' → ', trackText(s.next.gives), s.next.gives.provisional ? armadaDagger() : null]
+      : h('span', { class: 'muted' }, ed('at the top', '已到頂')))));
+  const tokens = c.naval_tokens.map((v, k) => (v ? h('span', { title: ed(`naval token, Age ${ROMAN[k + 1]}`, `海軍標記，時代${ROMAN[k + 1]}`) }, tokenChip(v)) : null)).filter(Boolean);
+  return h('div', { class: 'shipyard' + (role === 'mine' ? ' mine' : ''), dataset: { city: i } },
+    h('div', { class: 'shipyard-head' },
+      h('b', {}, ed(`Shipyard ${c.board}`, `船塢 ${c.board}`)), c.provisional ? armadaDagger() : null, ' ',
+      h('span', { class: 'naval-strength', title: ed('naval strength (red fleet and naval symbols)', '海軍實力（紅色艦隊與海軍標誌）') }, `⚓ ${c.naval_strength}`), ' ',
+      h('span', { class: 'trade-level', title: ed('trade level (yellow fleet)', '貿易等級（黃色艦隊）') }, ed(`trade ${c.trade_level}`, `貿易 ${c.trade_level}`)), ' ',
+      c.fleet_points ? h('span', { class: 'fleet-points' }, ed(`fleet ${c.fleet_points} VP`, `艦隊 ${c.fleet_points} 分`)) : null, ' ',
+      tokens.length ? h('span', { class: 'naval-tokens' }, ed('naval: ', '海軍：'), tokens) : null),
+    h('div', { class: 'ships' }, rows),
+    c.islands.length ? h('div', { class: 'islands' }, h('span', { class: 'muted' }, ed('Islands: ', '島嶼：')),
+      c.islands.map(x => h('span', { class: 'island-chip', title: x.effect }, islandName(x), ` (${x.level})`,
+        x.provisional ? armadaDagger() : null, h('small', {}, ' · ' + x.effect)))) : null);
+}
+
+function islandName(x) { return zh() ? `${x.zh}（${x.name}）` : `${x.name} (${x.zh})`; }
+
+// The fleets of every city side by side, with the island decks: who leads the naval conflict,
+// who taxes and who suffers from pirates.
+function armadaPanel(page) {
+  const a = page.state.view.armada;
+  if (!a) return null;
+  return h('section', { class: 'panel fleets', id: 'fleets' },
+    h('h2', {}, ed('Fleets', '艦隊'), ' ', h('span', { class: 'muted' }, ed(
+      `· island decks ${a.deck_sizes.join(' / ')}`, `· 島嶼牌堆 ${a.deck_sizes.join(' / ')}`))),
+    h('div', { class: 'table-scroll' }, h('table', { class: 'fleet-table' },
+      h('thead', {}, h('tr', {}, h('th', {}, ''), FLEETS.map(f => h('th', { class: 'f-' + f }, fleetName(f))),
+        h('th', {}, ed('⚓ naval', '⚓ 海軍')), h('th', {}, ed('trade', '貿易')), h('th', {}, ed('islands', '島嶼')), h('th', {}, ed('tokens', '標記')))),
+      h('tbody', {}, a.cities.map((c, i) => h('tr', { class: page.state.you === i ? 'me' : '', dataset: { city: i } },
+        h('th', {}, page.cityLabel(i)),
+        c.ships.map(s => h('td', { class: 'f-' + s.fleet, dataset: { fleet: s.fleet } }, `${s.step}/6`, s.wonder ? ' ★' : '')),
+        h('td', {}, c.naval_strength), h('td', {}, c.trade_level), h('td', {}, c.islands.length),
+        h('td', {}, c.naval_tokens.filter(Boolean).map(tokenChip))))))),
+    h('p', { class: 'muted fleet-key' }, ed('★ the fleet with the wonder symbol: building a wonder stage may move its ship. ⚓ naval strength decides the naval conflict at each Age end; a tax costs you (tax − your trade level) coins, pirates 1 coin per trade level (armada.md §2.7).',
+      '★ 有奇蹟標誌的艦隊：建造奇蹟階段時可移動此船。⚓ 海軍實力決定每個時代結束時的海軍衝突；稅收使你失去（稅額 − 你的貿易等級）錢幣，海盜使你每貿易等級失去 1 錢幣（armada.md §2.7）。')),
+    a.incursions && a.incursions.length ? h('p', { class: 'note' }, ed('Incursions this Age: ', '本時代的侵襲：'),
+      a.incursions.map((x, k) => [k ? ', ' : '', `${page.cityLabel(x.holder)} → ${page.cityLabel(x.target)}`])) : null);
+}
+
+// Exploration (armada.md §2.6): the islands dealt to this player drawn as cards; keep one, with
+// the ships its free moves advance.
+function armadaExplorePanel(page) {
+  const st = page.state;
+  const a = st.view.armada;
+  const dealt = (a && a.dealt) || [];
+  const legal = st.legal.filter(x => x.type === 'choose_island');
+  return h('div', { class: 'explore', id: 'explore' },
+    h('h3', {}, ed('Exploration: keep one island', '探索：保留一張島嶼')),
+    h('p', { class: 'note' }, ed('The others go back under the deck. Free ship moves of the island are chosen now.',
+      '其餘島嶼放回牌堆底。島嶼的免費移動現在選擇。')),
+    h('div', { class: 'cards islands-dealt' }, dealt.map(x => {
+      const acts = legal.filter(l => l.island === x.name || l.island === x.zh);
+      return h('div', { class: 'card island-card', dataset: { island: x.name } },
+        h('div', { class: 'card-head' }, h('span', { class: 'card-name' }, islandName(x)), h('span', { class: 'tag' }, ed(`level ${x.level}`, `${x.level} 級`)),
+          x.provisional ? armadaDagger() : null),
+        h('div', { class: 'card-effect' }, x.effect),
+        h('div', { class: 'card-actions' }, acts.map(l => h('button', { class: 'act act-choose_island primary', type: 'button', disabled: page.pending, onclick: () => page.send(l) },
+          ed('Keep', '保留'), (l.moves || []).length ? ed(` · move ${l.moves.map(fleetName).join(' + ')}`, ` · 移動 ${l.moves.map(fleetName).join(' + ')}`) : ''))));
+    })));
+}
+
+// Forgotten Port (armada.md §6): stay out of this Age's naval conflict, or take part.
+function armadaOptOutPanel(page) {
+  const st = page.state;
+  const me = st.view.armada && st.view.armada.cities[st.you];
+  const find = b => st.legal.find(x => x.type === 'stay_out_of_naval' && x.stay_out === b);
+  const yes = find(true);
+  const no = find(false);
+  return h('div', { class: 'opt-out', id: 'naval-opt-out' },
+    h('h3', {}, ed('Forgotten Port: take part in this Age\'s naval conflict?', '遺忘港：參與本時代的海軍衝突嗎？')),
+    me ? h('p', {}, ed(`Your naval strength: ⚓ ${me.naval_strength}. Staying out, your strength is ignored: you win no token and take no defeat.`,
+      `你的海軍實力：⚓ ${me.naval_strength}。不參與時，你的實力不計：不得勝利標記，也不受失敗標記。`)) : null,
+    h('div', { class: 'card-actions' },
+      no ? h('button', { class: 'act primary', id: 'naval-take-part', type: 'button', disabled: page.pending, onclick: () => page.send(no) }, ed('Yes, take part', '是，參與')) : null,
+      yes ? h('button', { class: 'act', id: 'naval-stay-out', type: 'button', disabled: page.pending, onclick: () => page.send(yes) }, ed('No, stay out', '否，不參與')) : null));
+}
+
+// The naval conflict and the incursions of an Age end (armada.md §2.5, §2.8), from the server's
+// record of that Age end.
+function armadaAgeEnd(page, end) {
+  if (!end.cities.some(c => c.naval)) return null;
+  const incursions = [];
+  end.cities.forEach((c, i) => (c.incursions || []).forEach(x => {
+    if (i < x.against || !end.cities[x.against].incursions) incursions.push({ a: i, b: x.against, pa: x.points, pb: ((end.cities[x.against].incursions || []).find(y => y.against === i) || {}).points });
+  }));
+  const hist = (page.state.history || []).filter(e => e.age === end.age);
+  const out = new Set(hist.filter(e => e.played === 'armada_stayed_out').map(e => e.seat));
+  const lost = end.cities.map(() => ({ tax: 0, piracy: 0, paid: 0, immune: 0 }));
+  for (const e of hist) {
+    if (e.played === 'armada_lost' && lost[e.seat]) {
+      lost[e.seat].tax += (e.armada && e.armada.tax) || 0;
+      lost[e.seat].piracy += (e.armada && e.armada.piracy) || 0;
+      lost[e.seat].paid += e.bank || 0;
+    }
+    if (e.played === 'armada_immune' && lost[e.seat]) lost[e.seat].immune += (e.armada && e.armada.owed) || 0;
+  }
+  const anyLoss = lost.some(l => l.tax || l.piracy || l.immune);
+  return h('div', { class: 'armada-age-end', dataset: { age: end.age } },
+    h('b', {}, ed('Naval conflict', '海軍衝突')),
+    h('ul', { class: 'naval-results' }, end.cities.map((c, i) => (c.naval ? h('li', { dataset: { city: i, strength: c.naval.strength, token: c.naval.token } },
+      `${page.cityLabel(i)} ⚓ ${c.naval.strength}: `, out.has(i) ? h('span', { class: 'muted' }, ed('stayed out (Forgotten Port)', '不參與（遺忘港）'))
+        : c.naval.token ? tokenChip(c.naval.token) : h('span', { class: 'token tok-0' }, '0')) : null))),
+    anyLoss ? [h('b', {}, ed('Coins lost this Age to taxes and pirates', '本時代因稅收與海盜失去的錢幣')),
+      h('ul', { class: 'coin-losses' }, lost.map((l, i) => (l.tax || l.piracy || l.immune ? h('li', { dataset: { city: i, paid: l.paid } },
+        `${page.cityLabel(i)}: `, ed(`tax ${l.tax}, pirates ${l.piracy}, paid ${l.paid}`, `稅 ${l.tax}，海盜 ${l.piracy}，實付 ${l.paid}`),
+        l.immune ? ed(` (Misty Isle spared ${l.immune})`, `（迷霧島免除 ${l.immune}）`) : '') : null)))] : null,
+    incursions.length ? [h('b', {}, ed('Incursions', '侵襲')), h('ul', { class: 'incursions' }, incursions.map(x => h('li', {},
+      `${page.cityLabel(x.a)} (${end.cities[x.a].shields}⚔) ${ed('vs', '對')} ${page.cityLabel(x.b)} (${end.cities[x.b].shields}⚔): `,
+      x.pa ? tokenChip(x.pa) : '0', ' / ', x.pb ? tokenChip(x.pb) : '0')))] : null);
+}
+
+// Turns in an Age: 6, 7 with Armada's 8-card hands, 6 again with 8 players (armada.md §2.2).
+function turnsPerAge(page) {
+  const v = page.state.view;
+  if (!v || !v.armada) return 6;
+  return v.cities.length >= 8 ? 6 : 7;
+}
+
+// The Armada events of the core's public log (`played` = `armada_` + kind, values in `armada`).
+function armadaLogText(page, e) {
+  if (!e.played.startsWith('armada_')) return '';
+  const a = e.armada || {};
+  const ship = a.fleet ? ed(`${fleetName(a.fleet)} ship`, `${fleetName(a.fleet)}船`) : '';
+  const island = a.island ? (zh() ? (a.island_zh || a.island) : a.island) : '';
+  const who = x => page.cityLabel(x);
+  switch (e.played) {
+    case 'armada_construction': return ed(`naval construction: ${ship} to step ${a.to}`, `海軍建設：${ship}前進到第 ${a.to} 格`);
+    case 'armada_discard_move': return ed(`discard: yellow ship to step ${a.to}`, `棄牌：黃色船前進到第 ${a.to} 格`);
+    case 'armada_free_move': return ed(`free move (card): ${ship} to step ${a.to}`, `免費移動（卡牌）：${ship}前進到第 ${a.to} 格`);
+    case 'armada_island_move': return ed(`free move (island): ${ship} to step ${a.to}`, `免費移動（島嶼）：${ship}前進到第 ${a.to} 格`);
+    case 'armada_explored': return ed(`explored and kept ${island}`, `探索並保留${island}`);
+    case 'armada_explored_nothing': return ed(`explored level ${a.level}: the deck is empty`, `探索 ${a.level} 級：牌堆已空`);
+    case 'armada_top_island': return ed(`took the top island: ${island}`, `拿取牌堆頂的島嶼：${island}`);
+    case 'armada_incursion_token': return ed(`gives an incursion token to ${who(a.target)}`, `將侵襲標記交給${who(a.target)}`);
+    case 'armada_tax': return ed(`levies a tax of ${a.tax}`, `徵稅 ${a.tax}`) + (a.applies ? '' : ed(' (a higher tax applies this turn)', '（本回合以較高的稅為準）'));
+    case 'armada_piracy': return ed(`piracy ×${a.piracy}: every other player loses 1 coin per trade level`, `海盜 ×${a.piracy}：其他玩家每貿易等級失去 1 錢幣`);
+    case 'armada_lost': return ed(`loses coins: ${a.tax || 0} to the tax, ${a.piracy || 0} to pirates; pays ${e.bank || 0}`,
+      `失去錢幣：稅 ${a.tax || 0}，海盜 ${a.piracy || 0}；實付 ${e.bank || 0}`);
+    case 'armada_immune': return ed(`Misty Isle: loses nothing (would have owed ${a.owed})`, `迷霧島：不失去錢幣（原應支付 ${a.owed}）`);
+    case 'armada_stayed_out': return ed('stays out of the naval conflict (Forgotten Port)', '不參與海軍衝突（遺忘港）');
+    case 'armada_naval': return ed(`naval conflict: ⚓ ${a.strength}, token ${a.token > 0 ? '+' : ''}${a.token}`, `海軍衝突：⚓ ${a.strength}，標記 ${a.token > 0 ? '+' : ''}${a.token}`);
+    case 'armada_incursion': return ed(`incursion against ${who(a.target)}: ${a.token > 0 ? '+' : ''}${a.token} / ${a.target_token > 0 ? '+' : ''}${a.target_token}`,
+      `侵襲${who(a.target)}：${a.token > 0 ? '+' : ''}${a.token} / ${a.target_token > 0 ? '+' : ''}${a.target_token}`);
+    default: return e.played.slice('armada_'.length).replace(/_/g, ' ');
+  }
 }

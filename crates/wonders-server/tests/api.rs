@@ -12,7 +12,8 @@ async fn creating_tables_validates_every_option() {
     let (_dir, db) = temp_db();
     let s = TestServer::start(&db).await;
     let cases = [
-        (r#"{"players": 9}"#, "at most 7"),
+        (r#"{"players": 9}"#, "at most 8"),
+        (r#"{"players": 8}"#, "8 with Armada"),
         (r#"{"players": 1}"#, "players"),
         (r#"{"players": 3, "edition": "3e"}"#, "unknown edition"),
         (r#"{"players": 3, "wonders": "C"}"#, "unknown wonder mode"),

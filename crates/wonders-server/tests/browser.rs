@@ -6,6 +6,10 @@
 //! browser at a time) enters a Free City table and an Edifice table on the score pad, then plays
 //! an Edifice game: the pawns and debt in the city summaries, the project's fate in the Age-end
 //! panel and its log block, the edifice category in the sheet and chart, on a phone too.
+//! A third test plays an Armada game from the lobby to the end: the shipyards shown are the
+//! view's, the naval construction is in the payment chooser, the exploration and Forgotten
+//! Port's choice are drawn, each Age end's naval results are the server's, and the score sheet
+//! has the naval, fleet and islands categories, on a phone and in Chinese too.
 //! Screenshots go to `target/screenshots/` at the workspace root.
 //!
 //! Skipped (with a message) when `chromium` or `chromedriver` is not installed; CI installs them
@@ -1053,4 +1057,283 @@ async fn edifice_game_over(c: &Client, s: &TestServer, table: &str, ada: &str) {
     shot(c, "22-edifice-game-over.png").await;
     c.execute("document.querySelector('.log').scrollIntoView()", vec![]).await.unwrap();
     shot(c, "23-edifice-log.png").await;
+}
+
+/// Armada (issue 9 items 2 and 15): a 4-player Armada game created from the lobby and clicked
+/// through to its end against bots.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_armada_game_in_headless_chromium() {
+    let _one = BROWSER.lock().await;
+    let Some(b) = browser().await else {
+        return;
+    };
+    let c = b.client.clone();
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    c.goto(&s.url("/")).await.unwrap();
+    wait_for(&c, "the lobby", "document.getElementById('create')").await;
+    c.find(Locator::Id("players")).await.unwrap().select_by_value("4").await.unwrap();
+    c.find(Locator::Id("armada")).await.unwrap().click().await.unwrap();
+    let name = c.find(Locator::Id("name")).await.unwrap();
+    name.clear().await.unwrap();
+    name.send_keys("Ada").await.unwrap();
+    c.find(Locator::Id("create")).await.unwrap().click().await.unwrap();
+    wait_for(
+        &c,
+        "the game to start",
+        "document.body.dataset.status === 'playing' && document.querySelector('button.act')",
+    )
+    .await;
+    let url = c.current_url().await.unwrap();
+    let table = url.path().trim_start_matches("/t/").to_string();
+    let ada =
+        js(&c, &format!("return JSON.parse(localStorage.getItem('wonders.tokens'))['{table}'].token")).await;
+    let ada = ada.as_str().unwrap().to_string();
+    let head =
+        js(&c, "return [...document.querySelectorAll('.table-head .tag')].map(e => e.textContent)").await;
+    assert!(head.as_array().unwrap().contains(&json!("Armada")), "{head}");
+    armada_shipyards_match(&c, &s, &table, &ada).await;
+    c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView({block: 'center'})", vec![])
+        .await
+        .unwrap();
+    shot(&c, "30-armada-city.png").await;
+    c.execute("document.getElementById('fleets').scrollIntoView()", vec![]).await.unwrap();
+    shot(&c, "31-armada-fleets.png").await;
+    // The payment chooser of a card with its naval construction: the ship, the step it reaches
+    // and that step's cost, included in the sum.
+    let opened = js(
+        &c,
+        "const b = [...document.querySelectorAll('.hand .card-actions button')].find(x => x.textContent.includes('⚓'));
+         if (!b) return null; if (b.classList.contains('choose')) b.click(); return b.textContent",
+    )
+    .await;
+    if opened.is_string() {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        c.execute(
+            "[...document.querySelectorAll('.hand .card')].find(x => x.textContent.includes('⚓')).scrollIntoView({block: 'center'})",
+            vec![],
+        )
+        .await
+        .unwrap();
+        shot(&c, "32-armada-payment-naval.png").await;
+    }
+    armada_drawn_choices(&c).await;
+    // Play the whole game: a naval construction when one is a single button, else the first
+    // action; explorations and Forgotten Port's choice are buttons too.
+    let started = Instant::now();
+    let mut ages_checked = 0;
+    loop {
+        if body_data(&c, "status").await == "over" {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(240), "the Armada game did not end in time");
+        let ended = js(&c, "return (current.state.age_ends || []).length").await.as_u64().unwrap();
+        if ended > ages_checked {
+            armada_age_end_matches(&c, &s, &table, &ada, ended).await;
+            if ended == 1 {
+                c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+                shot(&c, "34-armada-age-end.png").await;
+            }
+            ages_checked = ended;
+        }
+        let turn = body_data(&c, "turnId").await;
+        let clicked = js(
+            &c,
+            "const all = [...document.querySelectorAll('.hand button.act')].filter(b => !b.disabled);
+             const b = all.find(x => x.textContent.includes('⚓')) || all[0];
+             if (!b) return false; b.click(); return true",
+        )
+        .await;
+        if clicked == json!(true) {
+            wait_for(
+                &c,
+                "the action to be applied",
+                &format!(
+                    "document.body.dataset.turnId !== '{turn}' || document.body.dataset.status === 'over'"
+                ),
+            )
+            .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    wait_for(&c, "the score sheet", "document.querySelector('.score-sheet th.cat-naval')").await;
+    armada_age_end_matches(&c, &s, &table, &ada, 3).await;
+    armada_shipyards_match(&c, &s, &table, &ada).await;
+    let st = s.state(&table, Some(&ada)).await;
+    for cat in ["naval", "fleet", "islands"] {
+        let expected: Vec<String> = st["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l[cat].as_i64().unwrap_or(0).to_string())
+            .collect();
+        let shown = js(
+            &c,
+            &format!(
+                "return [...document.querySelectorAll('.score-sheet td.cat-{cat}')].map(td => td.textContent)"
+            ),
+        )
+        .await;
+        assert_eq!(shown, json!(expected), "{cat}");
+    }
+    // The log has a line for every entry of the public log, Armada events in words.
+    let lines = js(
+        &c,
+        "const l = [...document.querySelectorAll('.log-turn:not(.log-age-end) > ul > li')];
+         return [l.length, l.filter(x => x.textContent.includes('armada_')).length,
+                 l.filter(x => x.textContent.includes('naval conflict: ⚓')).length]",
+    )
+    .await;
+    let history = st["history"].as_array().unwrap();
+    let naval = history.iter().filter(|e| e["played"] == "armada_naval").count();
+    assert_eq!(lines, json!([history.len(), 0, naval]));
+    c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    shot(&c, "35-armada-game-over.png").await;
+    c.execute("document.querySelector('.log').scrollIntoView()", vec![]).await.unwrap();
+    shot(&c, "36-armada-log.png").await;
+    // On a phone: nothing scrolls sideways.
+    c.set_window_size(390, 844).await.unwrap();
+    c.execute("document.querySelector('.city .shipyard').scrollIntoView({block: 'center'})", vec![])
+        .await
+        .unwrap();
+    let overflow = js(&c, "return document.documentElement.scrollWidth - window.innerWidth").await;
+    assert!(overflow.as_i64().unwrap() <= 0, "the phone layout scrolls sideways by {overflow}px");
+    shot(&c, "37-armada-phone-shipyard.png").await;
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    shot(&c, "38-armada-phone-age-end.png").await;
+    c.set_window_size(1280, 1100).await.unwrap();
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(&c, "Chinese", "document.querySelector('.shipyard-head b').textContent.includes('船塢')").await;
+    c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
+    shot(&c, "39-armada-zh.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    c.close().await.unwrap();
+    s.stop().await;
+}
+
+/// Every shipyard on the page shows the view's steps, and the board numbers.
+async fn armada_shipyards_match(c: &Client, s: &TestServer, table: &str, token: &str) {
+    wait_for(
+        c,
+        "the state",
+        &format!("current.state.step === {}", s.state(table, Some(token)).await["step"]),
+    )
+    .await;
+    let st = s.state(table, Some(token)).await;
+    let expected: Vec<Value> = st["view"]["armada"]["cities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, y)| {
+            let steps: Vec<String> = y["ships"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["step"].as_u64().unwrap().to_string())
+                .collect();
+            json!([i.to_string(), format!("Shipyard {}", y["board"]), steps, y["naval_strength"].to_string()])
+        })
+        .collect();
+    let shown = js(
+        c,
+        "return [...document.querySelectorAll('.city .shipyard')].sort((a, b) => a.dataset.city - b.dataset.city)
+           .map(e => [e.dataset.city, e.querySelector('.shipyard-head b').textContent,
+                      [...e.querySelectorAll('.ship-row')].map(r => r.dataset.step),
+                      e.querySelector('.naval-strength').textContent.replace('⚓ ', '')])",
+    )
+    .await;
+    assert_eq!(shown, json!(expected));
+}
+
+/// The Age-end panel (the last Age's) and each log block show the server's naval results.
+async fn armada_age_end_matches(c: &Client, s: &TestServer, table: &str, token: &str, ended: u64) {
+    let st = s.state(table, Some(token)).await;
+    let end = &st["age_ends"][(ended - 1) as usize];
+    let expected: Vec<Value> = end["cities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            json!([i.to_string(), x["naval"]["strength"].to_string(), x["naval"]["token"].to_string()])
+        })
+        .collect();
+    let blocks = js(
+        c,
+        &format!(
+            "return [...document.querySelectorAll('.armada-age-end[data-age=\"{}\"]')].map(b =>
+               [...b.querySelectorAll('.naval-results li')].map(l => [l.dataset.city, l.dataset.strength, l.dataset.token]))",
+            end["age"]
+        ),
+    )
+    .await;
+    let blocks = blocks.as_array().unwrap();
+    assert!(!blocks.is_empty(), "Age {} has its naval block", end["age"]);
+    for b in blocks {
+        assert_eq!(*b, json!(expected), "Age {}", end["age"]);
+    }
+    // The same as the server's public log: one `armada_naval` entry per city taking part, one
+    // `armada_stayed_out` per city that stayed out (Forgotten Port).
+    let history: Vec<&Value> =
+        st["history"].as_array().unwrap().iter().filter(|e| e["age"] == end["age"]).collect();
+    let naval: Vec<Value> = history
+        .iter()
+        .filter(|e| e["played"] == "armada_naval")
+        .map(|e| {
+            json!([
+                e["seat"].to_string(),
+                e["armada"]["strength"].to_string(),
+                e["armada"]["token"].to_string()
+            ])
+        })
+        .collect();
+    let out = history.iter().filter(|e| e["played"] == "armada_stayed_out").count();
+    assert_eq!(naval.len() + out, expected.len(), "Age {}: {naval:?}", end["age"]);
+    for n in &naval {
+        assert!(expected.contains(n), "Age {}: {n} is shown", end["age"]);
+    }
+}
+
+/// The exploration (the dealt islands as cards, one button per choice of free moves) and
+/// Forgotten Port's yes/no, drawn from the page's own state with the phase and the actions the
+/// server would send; then the page is put back.
+async fn armada_drawn_choices(c: &Client) {
+    let shown = js(
+        c,
+        "const st = current.state; const copy = JSON.parse(JSON.stringify(st));
+         copy.view.phase = 'explore'; copy.view.phase_city = copy.you;
+         copy.view.armada.dealt = [
+           {name: 'Topaz Isle', zh: '黃玉島', level: 1, effect: 'free 1-step move of the yellow ship', free_moves: 1, provisional: true},
+           {name: 'Misty Isle', zh: '迷霧島', level: 1, effect: 'you no longer lose coins to taxes or pirates'}];
+         copy.legal = [{type: 'choose_island', island: 'Topaz Isle', moves: ['yellow']}, {type: 'choose_island', island: 'Misty Isle'}];
+         current.state = copy; current.render();
+         const p = document.getElementById('explore');
+         return [[...p.querySelectorAll('.island-card')].map(e => e.dataset.island), p.querySelectorAll('button.act-choose_island').length,
+                 document.querySelector('.phase').textContent.includes('choose an island')]",
+    )
+    .await;
+    assert_eq!(shown, json!([["Topaz Isle", "Misty Isle"], 2, true]));
+    c.execute("document.getElementById('explore').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "33-armada-exploration.png").await;
+    let shown = js(
+        c,
+        "const copy = JSON.parse(JSON.stringify(current.state));
+         copy.view.phase = 'naval_opt_out';
+         copy.legal = [{type: 'stay_out_of_naval', stay_out: true}, {type: 'stay_out_of_naval', stay_out: false}];
+         current.state = copy; current.render();
+         return [!!document.getElementById('naval-take-part'), !!document.getElementById('naval-stay-out')]",
+    )
+    .await;
+    assert_eq!(shown, json!([true, true]));
+    c.execute("document.getElementById('naval-opt-out').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "33b-armada-forgotten-port.png").await;
+    c.execute("location.reload()", vec![]).await.unwrap();
+    wait_for(
+        c,
+        "the game again",
+        "document.body.dataset.status === 'playing' && document.querySelector('button.act')",
+    )
+    .await;
 }

@@ -15,10 +15,6 @@ async fn an_edifice_table_plays_to_the_end_and_replays() {
     let (status, e) = s.post("/api/tables", &json!({"players": 3, "expansions": ["babel"]}), None).await;
     assert_eq!(status, 400);
     assert!(e["error"]["message"].as_str().unwrap().contains("unknown expansion `babel`"));
-    // Armada plays in the terminal, not yet on the game page: refused with where to play it.
-    let (status, e) = s.post("/api/tables", &json!({"players": 3, "expansions": ["armada"]}), None).await;
-    assert_eq!(status, 400);
-    assert!(e["error"]["message"].as_str().unwrap().contains("wonders play --expansions armada"), "{e}");
     assert_eq!(s.get("/api/tables", None).await.1["open_total"], 0, "nothing created");
     let body = json!({"players": 3, "expansions": ["edifice"], "seats": [{}, {"bot": "heuristic"}, {"bot": "random"}]});
     let (status, info) = s.post("/api/tables", &body, None).await;

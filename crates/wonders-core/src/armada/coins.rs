@@ -44,18 +44,37 @@ pub struct CoinSeat {
 /// ```
 pub fn coin_losses(seats: &[CoinSeat], out: &mut [u16]) {
     let n = seats.len().min(out.len());
-    let tax = seats[..n].iter().map(|s| s.tax).max().unwrap_or(0);
-    let pirates: u32 = seats[..n].iter().map(|s| u32::from(s.piracy)).sum();
-    for (s, o) in seats[..n].iter().zip(out.iter_mut()) {
-        *o = 0;
-        if s.immune {
-            continue;
-        }
-        let levied_it = tax > 0 && s.tax == tax;
-        let tax_loss = if levied_it { 0 } else { u32::from(tax.saturating_sub(s.trade)) };
-        let piracy_loss = (pirates - u32::from(s.piracy)) * u32::from(s.trade);
-        *o = (tax_loss + piracy_loss).min(u32::from(s.coins)) as u16;
+    for (i, o) in out[..n].iter_mut().enumerate() {
+        let s = &seats[i];
+        let (tax_loss, piracy_loss) = owed(&seats[..n], i);
+        *o = if s.immune { 0 } else { (tax_loss + piracy_loss).min(u32::from(s.coins)) as u16 };
     }
+}
+
+/// What seat `i` owes at step 6, as (to the turn's highest tax, to the other seats' piracies),
+/// before Misty Isle and before what it can pay: `max(0, tax − trade)` unless it levied that
+/// tax, and its trade level for each piracy of another seat.
+///
+/// ```
+/// use wonders_core::armada::coins::{owed, CoinSeat};
+/// // Seat 0 levies a tax of 3 and is a pirate; seat 1 (trade level 1) owes 2 and 1.
+/// let seats = [
+///     CoinSeat { tax: 3, piracy: 1, ..CoinSeat::default() },
+///     CoinSeat { trade: 1, coins: 9, ..CoinSeat::default() },
+/// ];
+/// assert_eq!(owed(&seats, 1), (2, 1));
+/// assert_eq!(owed(&seats, 0), (0, 0));
+/// ```
+pub fn owed(seats: &[CoinSeat], i: usize) -> (u32, u32) {
+    let Some(s) = seats.get(i) else {
+        return (0, 0);
+    };
+    let tax = seats.iter().map(|s| s.tax).max().unwrap_or(0);
+    let pirates: u32 = seats.iter().map(|s| u32::from(s.piracy)).sum();
+    let levied_it = tax > 0 && s.tax == tax;
+    let tax_loss = if levied_it { 0 } else { u32::from(tax.saturating_sub(s.trade)) };
+    let piracy_loss = (pirates - u32::from(s.piracy)) * u32::from(s.trade);
+    (tax_loss, piracy_loss)
 }
 
 #[cfg(test)]

@@ -135,10 +135,12 @@ pub mod coins;
 pub mod data;
 pub mod effect;
 pub mod explore;
+pub mod log;
 pub mod naval;
 pub mod score;
 pub mod state;
 pub mod turn;
+pub mod wire;
 
 pub use city::ArmadaCity;
 pub use data::{
@@ -146,6 +148,7 @@ pub use data::{
     UnknownArmadaName,
 };
 pub use effect::{ArmadaEffect, Direction, FleetChoice};
+pub use log::{ArmadaEvent, MoveCause};
 pub use state::{ArmadaState, Losses};
 
 use crate::card::Colour;

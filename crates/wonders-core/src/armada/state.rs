@@ -5,7 +5,7 @@
 //! nothing for it.
 
 use super::{ArmadaCity, ArmadaData, BoardId, Fleet, IslandId, IslandSet};
-use crate::game::MAX_PLAYERS;
+use crate::game::{LogEntry, MAX_PLAYERS, MAX_TURNS};
 use arrayvec::ArrayVec;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -13,6 +13,28 @@ use rand_chacha::ChaCha8Rng;
 
 /// The most cards of one island level (the box has 9; a data file may have up to 32 islands).
 pub const DECK_MAX: usize = 32;
+
+/// The longest public log of a game with Armada, which the Armada state holds in place of
+/// [`crate::game::HISTORY_MAX`]'s (so that the base game's [`crate::Game`] does not grow). The
+/// bound, per city: one action per turn and Babylon's last card (3 × ([`MAX_TURNS`] + 1) = 24),
+/// builds from the discard pile (≤ 4, one per wonder stage), ship moves (4 ships × 6 steps = 24),
+/// explorations finding nothing and taxes levied (≤ 6 each: one per green or yellow space), one
+/// step-6 loss or immunity per turn (24), naval results and Forgotten Port choices (6), the side
+/// choice (1) and Edifice events (≤ 11: a pawn per stage taken part or Ur, an outcome per Age):
+/// 106 per city, 848 for 8 cities; and over the whole game, the islands (≤ 32, one entry each),
+/// piracies and incursion tokens (≤ the 24 Armada cards dealt and the islands, 24 + 32) and
+/// incursion conflicts (≤ 24): 960 in all, within 1024.
+pub const ARMADA_HISTORY_MAX: usize = 1024;
+
+/// [`ARMADA_HISTORY_MAX`]'s bound, computed from its terms (a test checks it fits).
+pub const ARMADA_HISTORY_BOUND: usize = {
+    let turns = 3 * (MAX_TURNS + 1);
+    let steps = super::TOP_STEP as usize;
+    let per_city = turns + 4 + 4 * steps + 2 * steps + turns + 6 + 1 + 11;
+    let (islands, armada_cards) = (32, 3 * MAX_PLAYERS);
+    MAX_PLAYERS * per_city + islands + (armada_cards + islands) + armada_cards
+};
+const _: () = assert!(ARMADA_HISTORY_BOUND <= ARMADA_HISTORY_MAX);
 
 /// One level's island deck, face down; the top card is the last.
 pub type IslandDeck = ArrayVec<IslandId, DECK_MAX>;
@@ -47,6 +69,12 @@ pub struct ArmadaState {
     /// The random source that reshuffles the island decks after an exploration (its own stream
     /// of the seed).
     pub rng: ChaCha8Rng,
+    /// The turn being resolved, as its log entries show it (Babylon's last card: the Age's
+    /// turns + 1): the turn of the step 4 and step 6 entries ([`super::log`]).
+    pub turn: u8,
+    /// The whole public log of the game ([`crate::Game::history`]), which a game with Armada
+    /// keeps here, up to [`ARMADA_HISTORY_MAX`] entries.
+    pub history: ArrayVec<LogEntry, ARMADA_HISTORY_MAX>,
 }
 
 /// An exploration under way (armada.md §2.6): the level explored, the explorers still to choose
@@ -93,6 +121,8 @@ impl PartialEq for ArmadaState {
             && self.naval_decided == o.naval_decided
             && self.stay_out == o.stay_out
             && self.rng == o.rng
+            && self.turn == o.turn
+            && self.history == o.history
     }
 }
 
@@ -141,6 +171,8 @@ impl ArmadaState {
                 r.set_stream(5);
                 r
             },
+            turn: 1,
+            history: ArrayVec::new(),
         }
     }
 

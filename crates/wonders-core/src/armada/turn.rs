@@ -14,11 +14,13 @@
 //!   build from the discard pile of the turn is done.
 
 use super::coins::CoinSeat;
+use super::log::{ArmadaEvent, Events};
 use super::{ArmadaEffect, ArmadaState, Fleet, FleetChoice, Losses, TOP_STEP};
 use crate::action::{Action, Naval, Payment};
 use crate::card::CardId;
 use crate::catalog::Catalog;
-use crate::game::{ActionError, Game, MAX_PLAYERS, Setup, SetupError};
+use crate::conflict::LandConflict;
+use crate::game::{ActionError, Game, LOG_MAX, LogEntry, MAX_PLAYERS, Played, Setup, SetupError};
 use crate::payment::{self, Options};
 use crate::resources::Resources;
 use arrayvec::ArrayVec;
@@ -330,14 +332,19 @@ fn advance(
 /// coins and note their taxes; Wondrous Port pays 1 coin per naval construction; the cards'
 /// free moves; the green cards put the top island of their level into play; pirate cards note
 /// their piracy. Coins go into `income` (received at the end of the turn like all income).
+/// Returns the events for the log ([`super::log`]), recorded after the turn's actions; `turn`
+/// is the turn as logged.
 pub(crate) fn after_placement(
     game: &mut Game,
     acts: &[(usize, usize, Action)],
+    turn: u8,
     income: &mut [u16; MAX_PLAYERS],
-) {
+) -> Events {
+    let mut events = Events::new();
     let Some(state) = game.armada.as_deref_mut() else {
-        return;
+        return events;
     };
+    state.turn = turn;
     // 2. Move the ships of the naval constructions.
     let mut moved: ArrayVec<(usize, u8), MAX_PLAYERS> = ArrayVec::new();
     for &(city, _, action) in acts {
@@ -348,10 +355,16 @@ pub(crate) fn after_placement(
             _ => None,
         };
         if let Some(f) = fleet
-            && advance(state, city, f, income).is_some()
+            && let Some(to) = advance(state, city, f, income)
         {
-            let constructions = !matches!(action, Action::DiscardYellow { .. }) as u8;
-            let _ = moved.try_push((city, constructions));
+            let discard = matches!(action, Action::DiscardYellow { .. });
+            let _ = moved.try_push((city, !discard as u8));
+            let e = if discard {
+                ArmadaEvent::DiscardMove { to }
+            } else {
+                ArmadaEvent::Construction { fleet: f, to }
+            };
+            let _ = events.try_push((city as u8, e));
         }
     }
     // 3. Effects: Wondrous Port, free moves, the green cards' islands, piracies.
@@ -364,10 +377,44 @@ pub(crate) fn after_placement(
         let Action::Build { card, naval, .. } = action else {
             continue;
         };
-        if let Some(f) = naval.free_move() {
-            advance(state, city, f, income);
+        if let Some(f) = naval.free_move()
+            && let Some(to) = advance(state, city, f, income)
+        {
+            let _ = events.try_push((city as u8, ArmadaEvent::FreeMove { fleet: f, to }));
         }
-        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize);
+        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize, &mut events);
+    }
+    events
+}
+
+/// Appends one Armada event to the step's log and to the game's history (which a game with
+/// Armada keeps in its Armada state); `paid` is what the city paid the bank (a step-6 loss).
+fn push(
+    log: &mut arrayvec::ArrayVec<LogEntry, LOG_MAX>,
+    state: &mut ArmadaState,
+    age: u8,
+    (city, event): (u8, ArmadaEvent),
+    paid: u8,
+) {
+    let entry = LogEntry {
+        age,
+        turn: state.turn,
+        seat: city,
+        played: Played::Armada(event),
+        pay: Payment { bank: paid, ..Payment::default() },
+        income: 0,
+    };
+    let _ = log.try_push(entry);
+    let _ = state.history.try_push(entry);
+}
+
+/// Records `events` in the log, at the turn under way ([`ArmadaState::turn`]).
+pub(crate) fn record(game: &mut Game, events: &Events) {
+    let age = game.age;
+    if let Some(state) = game.armada.as_deref_mut() {
+        for &e in events {
+            push(&mut game.log, state, age, e, 0);
+        }
     }
 }
 
@@ -376,7 +423,14 @@ pub(crate) fn after_placement(
 /// from there), a pirate card notes its piracy for step 6, a green card puts the top island of
 /// its level into play (no choice; an empty deck gives nothing, §10.8), an incursion card hands
 /// its token to the 2nd player on its side (§2.8).
-pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usize, card: CardId, n: usize) {
+pub(crate) fn card_built(
+    state: &mut ArmadaState,
+    c: &mut crate::City,
+    city: usize,
+    card: CardId,
+    n: usize,
+    events: &mut Events,
+) {
     let Some(a) = state.card_of(card) else {
         return;
     };
@@ -390,12 +444,14 @@ pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usi
                     state.decks.get_mut(usize::from(level).wrapping_sub(1)).and_then(|d| d.pop())
                 {
                     let moves = lowest_ships(state, city, island);
-                    island_arrived(state, c, city, island, moves);
+                    let _ = events.try_push((city as u8, ArmadaEvent::TopIsland(island)));
+                    island_arrived(state, c, city, island, moves, events);
                 }
             }
             ArmadaEffect::Incursion(dir) => {
                 let target = dir.target(city, n) as u8;
                 let _ = state.incursions.try_push((city as u8, target));
+                let _ = events.try_push((city as u8, ArmadaEvent::IncursionToken { target }));
             }
             _ => {}
         }
@@ -405,9 +461,12 @@ pub(crate) fn card_built(state: &mut ArmadaState, c: &mut crate::City, city: usi
 /// Step 6 of 000 回合結算 (armada.md §2.7, §10.9): only the turn's highest tax applies, its
 /// leviers pay nothing of it and every other player loses `tax − own trade level`; each piracy
 /// costs every *other* player 1 coin per trade level; Misty Isle's owner loses nothing; a player
-/// pays what it has (down to 0; provisional §10.9). Returns each city's loss.
+/// pays what it has (down to 0; provisional §10.9). Returns each city's loss. The log gets
+/// each levier's [`ArmadaEvent::Tax`], each pirate's [`ArmadaEvent::Piracy`], then each city's
+/// [`ArmadaEvent::Lost`] (what it paid in the entry's `pay.bank`) or [`ArmadaEvent::Immune`].
 pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
     let n = game.cities_n as usize;
+    let age = game.age;
     let mut lost = [0u16; MAX_PLAYERS];
     let Some(state) = game.armada.as_deref_mut() else {
         return lost;
@@ -426,6 +485,31 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
     for (c, &l) in game.cities[..n].iter_mut().zip(&lost) {
         c.coins -= l;
     }
+    let highest = tax[..n].iter().copied().max().unwrap_or(0);
+    for (city, &t) in tax[..n].iter().enumerate() {
+        if t > 0 {
+            let e = ArmadaEvent::Tax { amount: t, applies: t == highest };
+            push(&mut game.log, state, age, (city as u8, e), 0);
+        }
+    }
+    for (city, &count) in piracies[..n].iter().enumerate() {
+        if count > 0 {
+            push(&mut game.log, state, age, (city as u8, ArmadaEvent::Piracy { count }), 0);
+        }
+    }
+    for city in 0..n {
+        let (tax, piracy) = super::coins::owed(&seats, city);
+        let sat = |x: u32| x.min(u32::from(u8::MAX)) as u8;
+        if tax + piracy == 0 {
+            continue;
+        }
+        let (e, paid) = if seats[city].immune {
+            (ArmadaEvent::Immune { owed: sat(tax + piracy) }, 0)
+        } else {
+            (ArmadaEvent::Lost { tax: sat(tax), piracy: sat(piracy) }, lost[city].min(255) as u8)
+        };
+        push(&mut game.log, state, age, (city as u8, e), paid);
+    }
     lost
 }
 
@@ -438,9 +522,11 @@ pub(crate) fn losses_due(game: &Game) -> bool {
 /// naval construction, §2.3).
 pub(crate) fn built_from_discard(game: &mut Game, city: usize, card: CardId) {
     let n = game.cities_n as usize;
+    let mut events = Events::new();
     if let Some(state) = game.armada.as_deref_mut() {
-        card_built(state, &mut game.cities[city], city, card, n);
+        card_built(state, &mut game.cities[city], city, card, n, &mut events);
     }
+    record(game, &events);
 }
 
 /// The incursion tokens handed out this Age, as (holder, target), given back at its end (§2.8);
@@ -464,6 +550,7 @@ fn island_arrived(
     city: usize,
     island: super::IslandId,
     moves: u8,
+    events: &mut Events,
 ) {
     let data = state.data;
     if state.cities[city].islands.contains(island) {
@@ -474,18 +561,21 @@ fn island_arrived(
         s.insert(island);
     }
     let mut income = [0u16; MAX_PLAYERS];
+    let mut moved = |state: &mut ArmadaState, f: Fleet, income: &mut [u16; MAX_PLAYERS]| {
+        if let Some(to) = advance(state, city, f, income) {
+            let _ = events.try_push((city as u8, ArmadaEvent::IslandMove { fleet: f, to }));
+        }
+    };
     for e in &data.island(island).effects {
         match *e {
-            ArmadaEffect::FreeMove(FleetChoice::Only(f)) => {
-                advance(state, city, f, &mut income);
-            }
+            ArmadaEffect::FreeMove(FleetChoice::Only(f)) => moved(state, f, &mut income),
             ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
             _ => {}
         }
     }
     for f in Fleet::ALL {
         if moves & (1 << f as u8) != 0 {
-            advance(state, city, f, &mut income);
+            moved(state, f, &mut income);
         }
     }
     c.coins += income[city];
@@ -536,6 +626,7 @@ fn lowest_ships(state: &ArmadaState, city: usize, island: super::IslandId) -> u8
 /// first player). Returns whether the game now waits for an explorer ([`Phase::Explore`]).
 pub(crate) fn explorations(game: &mut Game) -> bool {
     let n = game.cities_n as usize;
+    let age = game.age;
     let Some(state) = game.armada.as_deref_mut() else {
         return false;
     };
@@ -575,7 +666,10 @@ pub(crate) fn explorations(game: &mut Game) -> bool {
             for &card in &dealt[i] {
                 state.seen[c].insert(card);
             }
-            if !dealt[i].is_empty() {
+            if dealt[i].is_empty() {
+                // An empty deck: nothing to explore (§10.8).
+                push(&mut game.log, state, age, (c as u8, ArmadaEvent::ExploredNothing { level }), 0);
+            } else {
                 waiting.push((c as u8, dealt[i].clone()));
             }
         }
@@ -613,7 +707,11 @@ pub(crate) fn keep_island(game: &mut Game, city: usize, island: super::IslandId,
         e.waiting.retain(|(c, _)| *c as usize != city);
         let _ = e.kept.try_push(island);
     }
-    island_arrived(state, &mut game.cities[city], city, island, moves);
+    // Only the island kept is public (§2.6).
+    let mut events = Events::new();
+    let _ = events.try_push((city as u8, ArmadaEvent::Explored(island)));
+    island_arrived(state, &mut game.cities[city], city, island, moves, &mut events);
+    record(game, &events);
 }
 
 /// At an Age end: the next holder of Forgotten Port who has not chosen yet whether to take part
@@ -634,10 +732,13 @@ pub(crate) fn naval_choice(game: &mut Game) -> bool {
 
 /// Notes `city`'s Forgotten Port choice.
 pub(crate) fn decide_naval(game: &mut Game, city: usize, stay_out: bool) {
+    let age = game.age;
     if let Some(state) = game.armada.as_deref_mut() {
         state.naval_decided |= 1 << city;
         if stay_out {
             state.stay_out |= 1 << city;
+            state.turn = game.turn;
+            push(&mut game.log, state, age, (city as u8, ArmadaEvent::StayedOut), 0);
         }
     }
 }
@@ -651,6 +752,7 @@ pub(crate) fn naval_conflict(game: &mut Game) {
     let Some(state) = game.armada.as_deref_mut() else {
         return;
     };
+    state.turn = game.turn;
     let strength: ArrayVec<u8, MAX_PLAYERS> =
         (0..n).map(|c| state.cities[c].naval_strength(state.data)).collect();
     let part: ArrayVec<bool, MAX_PLAYERS> = (0..n).map(|c| state.stay_out & (1 << c) == 0).collect();
@@ -661,6 +763,28 @@ pub(crate) fn naval_conflict(game: &mut Game) {
             *slot = token;
         }
     }
+    for city in (0..n).filter(|&c| part[c]) {
+        let e = ArmadaEvent::Naval { strength: strength[city], token: out[city] };
+        push(&mut game.log, state, age, (city as u8, e), 0);
+    }
     state.naval_decided = 0;
     state.stay_out = 0;
+}
+
+/// At an Age end, after the land conflicts were resolved: logs each incursion's extra land
+/// conflict of `schedule` (the conflicts between players who are not neighbours; §2.8) with the
+/// holder's token ([`ArmadaEvent::Incursion`]). Nothing without Armada.
+pub(crate) fn log_incursions(game: &mut Game, schedule: &[LandConflict]) {
+    let n = game.cities_n as usize;
+    let age = game.age;
+    let shields: ArrayVec<u8, MAX_PLAYERS> = game.cities[..n].iter().map(|c| c.shields).collect();
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    state.turn = game.turn;
+    let neighbours = |a: usize, b: usize| crate::game::left_of(a, n) == b || crate::game::left_of(b, n) == a;
+    for c in schedule.iter().filter(|c| !neighbours(c.a as usize, c.b as usize)) {
+        let token = c.token_for(c.a as usize, &shields, age) as i8;
+        push(&mut game.log, state, age, (c.a, ArmadaEvent::Incursion { target: c.b, token }), 0);
+    }
 }
