@@ -14,6 +14,7 @@ use crate::simulate::{ExpansionArgs, bot_seed, edition_name, expansions_text, pa
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+use unicode_width::UnicodeWidthStr;
 use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name, normalize_bot_name, notify_game_over};
 use wonders_core::edifice::{EdificeEvent, Outcome};
 use wonders_core::score::Score;
@@ -134,15 +135,16 @@ impl<W: Write> Write for Wrapping<W> {
     }
 }
 
-/// Wraps every line of `text` longer than `width` characters at spaces; continuation lines keep
-/// the line's indentation plus two spaces. A word longer than the width stays whole.
+/// Wraps every line of `text` wider than `width` columns at spaces; continuation lines keep the
+/// line's indentation plus two spaces. A word longer than the width stays whole. Widths are
+/// display columns: a Chinese character (islands', projects' names) takes two.
 pub(crate) fn wrap(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        if line.chars().count() <= width {
+        if line.width() <= width {
             out.push_str(line);
             continue;
         }
@@ -151,7 +153,7 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
         let mut col = 0;
         let mut first = true;
         for word in line.trim_start().split(' ') {
-            let w = word.chars().count();
+            let w = word.width();
             if first {
                 out.push_str(&line[..indent]);
                 out.push_str(word);

@@ -319,10 +319,11 @@ pub(crate) fn explore_choices(
             shown.push(*a);
             let ships: Vec<&str> =
                 Fleet::ALL.iter().filter(|&&f| moves & (1 << f as u8) != 0).map(|f| f.name()).collect();
+            let name = data.islands().get(island.0 as usize).map_or("it", |d| d.name.as_str());
             let how = if ships.is_empty() {
-                "keep it".to_string()
+                format!("keep {name}")
             } else {
-                format!("keep it, moving the {} ship{}", ships.join(" + "), plural(ships.len() as u16))
+                format!("keep {name}, moving the {} ship{}", ships.join(" + "), plural(ships.len() as u16))
             };
             say!(text, "      {:>2}  {how}", shown.len());
         }
@@ -390,6 +391,19 @@ mod tests {
         g
     }
 
+    /// The islands of the legal choices, in the order they are first listed.
+    fn dealt_in_order(legal: &[Action]) -> Vec<IslandId> {
+        let mut v = Vec::new();
+        for a in legal {
+            if let Action::ChooseIsland { island, .. } = *a
+                && !v.contains(&island)
+            {
+                v.push(island);
+            }
+        }
+        v
+    }
+
     fn discard_until_last_turn(g: &mut Game) {
         while g.turn() < g.turns() {
             for s in g.to_act() {
@@ -399,9 +413,11 @@ mod tests {
         }
     }
 
+    /// Every line is at most 80 display columns wide (a Chinese character takes two).
     fn fits(text: &str) {
+        use unicode_width::UnicodeWidthStr;
         for line in text.lines() {
-            assert!(line.chars().count() <= WIDTH, "longer than {WIDTH} columns: {line:?}");
+            assert!(line.width() <= WIDTH, "wider than {WIDTH} columns: {line:?}");
         }
     }
 
@@ -507,7 +523,9 @@ mod tests {
             assert!(text.contains(&wrap(&head, WIDTH)), "{head}");
             assert!(head.contains(&data.island(i).zh) && head.contains("level 1"));
         }
-        assert!(text.contains("       1  keep it"), "{text}");
+        // Numbered lines name the island they keep.
+        let first_island = &data.island(dealt_in_order(&legal)[0]).name;
+        assert!(text.contains(&format!("       1  keep {first_island}")), "{text}");
         assert_eq!(lines.last().copied(), Some(DAGGER_KEY));
         fits(&text);
         // Keeping one logs it under the exploration's own heading, and only it.
