@@ -201,7 +201,7 @@ pub(crate) fn event_text(catalog: &Catalog, e: &LogEntry, ev: ArmadaEvent, names
             let paid = e.pay.bank as u16;
             if paid < owed {
                 format!(
-                    "{who} owed {owed} coin{} ({}) and paid all it had, {paid} (§10.9†)",
+                    "{who} owed {owed} coin{} ({}) but had only {paid}: paid {paid} (§10.9†)",
                     plural(owed),
                     why.join(", ")
                 )
@@ -251,15 +251,19 @@ pub(crate) fn age_end_text(text: &mut String, game: &Game, age: u8, names: &Seat
     let incursions: Vec<_> =
         events.iter().filter(|(_, ev)| matches!(ev, ArmadaEvent::Incursion { .. })).collect();
     if !incursions.is_empty() {
-        say!(text, "== End of Age {}: incursions (one more land conflict each) ==", roman(age));
+        say!(text, "== End of Age {}: incursions (holder → target, one land conflict each) ==", roman(age));
         for (e, ev) in incursions {
-            let ArmadaEvent::Incursion { target, .. } = *ev else { continue };
+            let ArmadaEvent::Incursion { target, token } = *ev else { continue };
             let shields = |c: usize| game.cities().get(c).map_or(0, |c| c.shields);
+            let (hs, ts) = (shields(e.seat as usize), shields(target as usize));
+            let tokens = match (token, ev.incursion_target_token(age).unwrap_or(0)) {
+                (0, _) => "a tie, no token".to_string(),
+                (a, b) => format!("{a:+} / {b:+}"),
+            };
             let line = format!(
-                "   {} (shields {} vs {})",
-                event_text(catalog, e, *ev, names),
-                shields(e.seat as usize),
-                shields(target as usize)
+                "   {} → {}: {hs} vs {ts} shields: {tokens}",
+                names.get(e.seat as usize),
+                names.get(target as usize)
             );
             put(text, &line);
         }
@@ -551,6 +555,64 @@ mod tests {
         for other in dealt.iter().filter(|&&i| i != island) {
             assert!(!log.contains(&data.island(*other).name), "a returned island is never shown");
         }
+    }
+
+    #[test]
+    fn the_age_end_block_gives_each_incursion_and_the_naval_conflict() {
+        // 6 players (the double incursion of wonders-core's tests/armada.rs): seat 2 builds Dock
+        // (1 shield; its token goes to seat 0, the 2nd player on its right), seat 4 (1 shield)
+        // holds a second token against seat 0 (no shield): both holders win, +1 / −1 each
+        // (§2.8). Naval, Age I: seat 1 (red step 3) +3, seat 3 (red step 1) +1, the others −1.
+        let mut g = game(&["Giza", "Olympia", "Rhodes", "Ephesos", "Babylon", "Alexandria"], 3);
+        discard_until_last_turn(&mut g);
+        let dock = g.catalog().find_card("Dock").unwrap();
+        let h: Vec<CardId> =
+            std::iter::once(dock).chain(g.hand(2).iter().copied().filter(|&c| c != dock)).take(2).collect();
+        g.set_hand(2, &h);
+        g.city_mut(4).shields = 1;
+        {
+            let st = g.armada_mut().unwrap();
+            st.cities[1].shipyard.steps[Fleet::Red as usize] = 3;
+            st.cities[3].shipyard.steps[Fleet::Red as usize] = 1;
+            st.incursions.push((4, 0));
+        }
+        for s in g.to_act() {
+            let a = if s == 2 {
+                Action::Build {
+                    card: dock,
+                    pay: Payment { left: 2, ..Payment::default() },
+                    naval: Naval::NONE,
+                }
+            } else {
+                Action::Discard { card: g.hand(s)[0] }
+            };
+            g.submit(s, a).unwrap();
+        }
+        let names = SeatNames::new(&g, None);
+        let mut log = String::new();
+        log_text(&mut log, g.catalog(), g.last_log(), &names, g.turns());
+        assert!(
+            log.contains("   seat 2 (Rhodes A) gave its incursion token to seat 0 (Giza A): one more land\n"),
+            "{log}"
+        );
+        assert!(!log.contains("naval strength"), "the naval results wait for the Age-end block");
+        let mut block = String::new();
+        age_end_text(&mut block, &g, 1, &names);
+        assert_eq!(
+            block.lines().collect::<Vec<_>>(),
+            vec![
+                "== End of Age I: incursions (holder → target, one land conflict each) ==",
+                "   seat 4 (Babylon A) → seat 0 (Giza A): 1 vs 0 shields: +1 / -1",
+                "   seat 2 (Rhodes A) → seat 0 (Giza A): 1 vs 0 shields: +1 / -1",
+                "== End of Age I: naval conflict (strongest +3, 2nd +1, weakest -1) ==",
+                "   seat 0 (Giza A): naval strength 0, token -1",
+                "   seat 1 (Olympia A): naval strength 3, token +3",
+                "   seat 2 (Rhodes A): naval strength 0, token -1",
+                "   seat 3 (Ephesos A): naval strength 1, token +1",
+                "   seat 4 (Babylon A): naval strength 0, token -1",
+                "   seat 5 (Alexandria A): naval strength 0, token -1",
+            ]
+        );
     }
 
     #[test]
