@@ -37,9 +37,9 @@ use wonders_core::{Catalog, Edition};
 /// Options of `wonders arena`.
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
-    /// Players per game, 3 to 7; 2 plays the 1st edition's Free City variant.
+    /// Players per game, 3 to 7; 2 plays the 1st edition's Free City variant; 8 with Armada.
     #[arg(long, short = 'p', value_name = "N", default_value_t = 4,
-          value_parser = clap::value_parser!(u8).range(2..=7))]
+          value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
     /// Exactly N bots, comma-separated, one per seat of the first game (seats then rotate). A bot
     /// named several times is reported once. Names: random, heuristic, search (100 ms per move),
@@ -402,8 +402,9 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Line colours, distinct on white (the "category10" palette).
-const COLOURS: [plotters::style::RGBColor; 7] = [
+/// Line colours, distinct on white (the "category10" palette): one per seat of the largest
+/// game, 8 players with Armada (000 8人遊戲規則).
+const COLOURS: [plotters::style::RGBColor; 8] = [
     plotters::style::RGBColor(31, 119, 180),
     plotters::style::RGBColor(214, 39, 40),
     plotters::style::RGBColor(44, 160, 44),
@@ -411,6 +412,7 @@ const COLOURS: [plotters::style::RGBColor; 7] = [
     plotters::style::RGBColor(255, 127, 14),
     plotters::style::RGBColor(140, 86, 75),
     plotters::style::RGBColor(227, 119, 194),
+    plotters::style::RGBColor(23, 190, 207),
 ];
 
 /// Draws each bot's distribution of total scores (share of its seat-games per 2-point bin).
@@ -492,7 +494,7 @@ mod tests {
 
     #[test]
     fn rotation_gives_every_entry_every_seat_once_per_group() {
-        for n in 2..=7 {
+        for n in 2..=8 {
             for seat in 0..n {
                 let mut entries: Vec<usize> = (0..n).map(|r| entry_at(seat, r, n)).collect();
                 entries.sort();
@@ -525,6 +527,54 @@ mod tests {
         assert_eq!(rep.win_share, 0.5);
         assert_eq!(rep.mean_rank, 1.75);
         assert_eq!(rep.mean.total, 48.75);
+    }
+
+    fn args(players: u8, bots: &str, armada: bool) -> ArenaArgs {
+        let mut exp = ExpansionArgs::default();
+        if armada {
+            exp.expansions = wonders_core::Expansions::ARMADA;
+        }
+        ArenaArgs {
+            players,
+            bots: bots.into(),
+            games: 8,
+            seed: 3,
+            threads: Some(1),
+            edition: Edition::First,
+            json: true,
+            plot: None,
+            exp,
+        }
+    }
+
+    #[test]
+    fn eight_players_play_with_armada_and_each_bot_has_its_own_colour() {
+        // 8 players only with Armada (000 8人遊戲規則).
+        let eight = "random,random,random,random,random,random,random,random";
+        run(&args(8, eight, true)).unwrap();
+        let err = run(&args(8, eight, false)).unwrap_err();
+        assert!(err.contains("8 with Armada"), "{err}");
+        // The plot draws 8 bots in 8 distinct colours.
+        let r = |bot, total| SeatResult {
+            bot,
+            score: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, total],
+            rank: 1,
+            completed: [false; 3],
+            faults: Faults::default(),
+        };
+        let games = vec![(0..8).map(|b| r(b, 40 + b as i32)).collect::<Vec<_>>()];
+        let tallies = tally(8, &games);
+        let names: Vec<String> = (0..8).map(|b| format!("bot{b}")).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eight.svg");
+        plot(&path, &names, &tallies).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        for c in COLOURS {
+            let hex = format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+            assert!(svg.contains(&hex), "{hex} missing");
+        }
+        let distinct: std::collections::HashSet<_> = COLOURS.iter().map(|c| (c.0, c.1, c.2)).collect();
+        assert_eq!(distinct.len(), 8);
     }
 
     #[test]

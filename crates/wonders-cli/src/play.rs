@@ -14,8 +14,8 @@ use crate::simulate::{ExpansionArgs, bot_seed, edition_name, expansions_text, pa
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+use unicode_width::UnicodeWidthStr;
 use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name, normalize_bot_name, notify_game_over};
-use wonders_core::armada::Fleet;
 use wonders_core::edifice::{EdificeEvent, Outcome};
 use wonders_core::score::Score;
 use wonders_core::{
@@ -135,15 +135,16 @@ impl<W: Write> Write for Wrapping<W> {
     }
 }
 
-/// Wraps every line of `text` longer than `width` characters at spaces; continuation lines keep
-/// the line's indentation plus two spaces. A word longer than the width stays whole.
+/// Wraps every line of `text` wider than `width` columns at spaces; continuation lines keep the
+/// line's indentation plus two spaces. A word longer than the width stays whole. Widths are
+/// display columns: a Chinese character (islands', projects' names) takes two.
 pub(crate) fn wrap(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        if line.chars().count() <= width {
+        if line.width() <= width {
             out.push_str(line);
             continue;
         }
@@ -152,7 +153,7 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
         let mut col = 0;
         let mut first = true;
         for word in line.trim_start().split(' ') {
-            let w = word.chars().count();
+            let w = word.width();
             if first {
                 out.push_str(&line[..indent]);
                 out.push_str(word);
@@ -279,6 +280,9 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
         say!(text, "Every seat is played by a bot (--auto).");
     }
     say!(text, "Resources: W wood, S stone, C clay, O ore (raw); G glass, L loom, P papyrus (manufactured).");
+    if game.armada().is_some() {
+        say!(text, "Armada: {}", armada::DAGGER_KEY);
+    }
     emit(out, &text)?;
 
     let outcome =
@@ -354,7 +358,7 @@ fn play_to_end(
             if human.is_some() {
                 say!(text);
             }
-            log_text(&mut text, catalog, game.last_log(), names);
+            log_text(&mut text, catalog, game.last_log(), names, game.turns());
             if game.age() != age || game.is_over() {
                 edifice_age_text(&mut text, game, age, names);
                 military_text(&mut text, game, age, &tokens, names);
@@ -571,9 +575,7 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
     if let Some(line) = edifice_city_text(catalog, view, me) {
         say!(text, "  {line}");
     }
-    if let Some(line) = armada_city_text(view, acting, true) {
-        say!(text, "  {line}");
-    }
+    armada::shipyard_text(text, view, acting, true);
     projects_text(text, catalog, view, names);
     let mate = view.teams.then(|| wonders_core::teams::teammate(seat));
     for (side, label, other) in [(0, "Left", (acting + 1) % n), (1, "Right", (acting + n - 1) % n)] {
@@ -594,9 +596,7 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         if let Some(line) = edifice_city_text(catalog, view, c) {
             say!(text, "  {line}");
         }
-        if let Some(line) = armada_city_text(view, other, false) {
-            say!(text, "  {line}");
-        }
+        armada::shipyard_text(text, view, other, false);
     }
     teammate_text(text, catalog, view, names);
 }
@@ -608,47 +608,6 @@ fn teammate_text(text: &mut String, catalog: &Catalog, view: &View, names: &Seat
         let cards: Vec<String> = hand.iter().map(|&c| card_text(catalog, c)).collect();
         say!(text, "Your teammate {}'s hand: {}", names.get(mate), cards.join("; "));
     }
-}
-
-/// Armada: a city's shipyard (each ship's step of 6, the board's wonder fleet marked `*`), naval
-/// strength, trade level, islands and naval tokens; with `costs`, the next step's cost of each
-/// ship (`(provisional)` when armada.md §10 supplies it). `None` without the expansion.
-fn armada_city_text(view: &View, city: usize, costs: bool) -> Option<String> {
-    let armada = view.armada.as_ref()?;
-    let (data, a) = (armada.data, armada.cities.get(city)?);
-    let board = data.board(a.shipyard.board);
-    let ships: Vec<String> = Fleet::ALL
-        .iter()
-        .map(|&f| {
-            let step = a.shipyard.steps[f as usize];
-            let star = if board.wonder == f { "*" } else { "" };
-            let next = match data.next_step_cost(a.shipyard.board, f, step) {
-                Some(cost) if costs => format!(" (next {cost})"),
-                None if costs => " (top)".to_string(),
-                _ => String::new(),
-            };
-            format!("{}{star} {step}/6{next}", f.name())
-        })
-        .collect();
-    let mut s = format!(
-        "shipyard {}: {}; naval strength {}, trade level {}",
-        board.number,
-        ships.join(", "),
-        a.naval_strength(data),
-        a.trade_level(data)
-    );
-    let islands: Vec<&str> = a.islands.iter().map(|i| data.island(i).name.as_str()).collect();
-    if !islands.is_empty() {
-        let _ = write!(s, "; islands: {}", islands.join(", "));
-    }
-    let tokens: Vec<String> = a.naval.iter().filter(|&&t| t != 0).map(|t| format!("{t:+}")).collect();
-    if !tokens.is_empty() {
-        let _ = write!(s, "; naval tokens {}", tokens.join(" "));
-    }
-    if costs {
-        s.push_str(" (costs provisional, armada.md §10)");
-    }
-    Some(s)
 }
 
 /// Edifice: a city's pawns (with what became of each project) and debt tokens, e.g.
@@ -776,7 +735,7 @@ fn ask(
 ) -> Result<Action, String> {
     let mut text = String::new();
     situation_text(&mut text, catalog, view, names);
-    let choices = choice_list(&mut text, catalog, view, legal);
+    let choices = choice_list(&mut text, catalog, view, legal, names);
     emit(out, &text)?;
     if choices.is_empty() {
         return Err("no legal action to choose from (this is a bug in the engine)".into());
@@ -811,7 +770,13 @@ fn ask(
 }
 
 /// Writes the numbered legal actions, grouped by card, and returns them in the order shown.
-fn choice_list(text: &mut String, catalog: &Catalog, view: &View, legal: &[Action]) -> Vec<Action> {
+fn choice_list(
+    text: &mut String,
+    catalog: &Catalog,
+    view: &View,
+    legal: &[Action],
+    names: &SeatNames,
+) -> Vec<Action> {
     let mut shown = Vec::with_capacity(legal.len());
     let Some(me) = view.cities.get(view.acting_city as usize) else {
         shown.extend_from_slice(legal);
@@ -832,23 +797,8 @@ fn choice_list(text: &mut String, catalog: &Catalog, view: &View, legal: &[Actio
                 }
             }
         }
-        Phase::Explore { .. } => {
-            say!(text, "Your exploration (armada.md §2.6): keep one island; the others go back.");
-            for a in legal {
-                shown.push(*a);
-                say!(text, "  {:>2}  {}", shown.len(), armada_choice_text(catalog, a));
-            }
-        }
-        Phase::NavalOptOut { .. } => {
-            say!(
-                text,
-                "Forgotten Port: you may stay out of this Age's naval conflict (your strength is ignored)."
-            );
-            for a in legal {
-                shown.push(*a);
-                say!(text, "  {:>2}  {}", shown.len(), armada_choice_text(catalog, a));
-            }
-        }
+        Phase::Explore { .. } => armada::explore_choices(text, catalog, legal, &mut shown),
+        Phase::NavalOptOut { .. } => armada::opt_out_choices(text, view, legal, names, &mut shown),
         Phase::EdificeDiscard { .. } => {
             say!(text, "The Age's great project failed: choose the card of your city to discard:");
             for a in legal {
@@ -929,7 +879,9 @@ fn hand_choices(
         let discards = mine(|a| matches!(a, Action::Discard { .. } | Action::DiscardYellow { .. }));
         for a in builds.into_iter().chain(stages).chain(discards) {
             shown.push(a);
-            say!(text, "      {:>2}  {}", shown.len(), action_line(&a, stage_no, view.edition));
+            // Armada's naval variants can be long: they wrap within 80 columns.
+            let line = format!("      {:>2}  {}", shown.len(), action_line(&a, stage_no, view.edition));
+            say!(text, "{}", wrap(&line, armada::WIDTH));
         }
     }
 }
@@ -940,10 +892,10 @@ fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
         Action::Build { pay, naval, .. } => {
             let mut what = "build".to_string();
             if let Some(f) = naval.construction() {
-                let _ = write!(what, " + naval construction ({f} ship)");
+                let _ = write!(what, " + naval ({f})");
             }
             if let Some(f) = naval.free_move() {
-                let _ = write!(what, " + free move of the {f} ship");
+                let _ = write!(what, " + free move ({f})");
             }
             format!("{what}: {}", payment_text(pay))
         }
@@ -959,7 +911,7 @@ fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
                 what.push_str(" + take part in the great project");
             }
             if let Some(f) = extra.naval() {
-                let _ = write!(what, " + naval construction ({f} ship)");
+                let _ = write!(what, " + naval ({f})");
             }
             format!("{what}: {}", payment_text(pay))
         }
@@ -975,36 +927,14 @@ fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
     }
 }
 
-/// An Armada choice with the island's name, effect and its provisional mark.
-fn armada_choice_text(catalog: &Catalog, a: &Action) -> String {
-    match *a {
-        Action::ChooseIsland { island, moves } => {
-            let Some(def) = catalog.armada.as_deref().and_then(|d| d.islands().get(island.0 as usize)) else {
-                return format!("keep island #{}", island.0);
-            };
-            let mut s = format!("keep {} ({}, level {}): {}", def.name, def.zh, def.level, def.effect_text());
-            if def.provisional() {
-                s.push_str(" [provisional]");
-            }
-            let ships: Vec<&str> = wonders_core::armada::Fleet::ALL
-                .iter()
-                .filter(|&&f| moves & (1 << f as u8) != 0)
-                .map(|f| f.name())
-                .collect();
-            if !ships.is_empty() {
-                let _ = write!(s, " — free moves: {}", ships.join(", "));
-            }
-            s
-        }
-        Action::StayOutOfNaval { stay_out: true } => "stay out of the naval conflict".into(),
-        Action::StayOutOfNaval { stay_out: false } => "take part in the naval conflict".into(),
-        _ => String::new(),
-    }
-}
-
 /// The log of one resolved step: a heading and what every city did.
-pub(crate) fn log_text(text: &mut String, catalog: &Catalog, log: &[LogEntry], names: &SeatNames) {
-    let Some(first) = log.first() else {
+///
+/// `turns` is the number of turns of an Age ([`Game::turns`]): Babylon's last card is logged as
+/// turn `turns + 1`. Armada's Age-end conflicts are left to the Age-end block
+/// ([`armada::age_end_text`]).
+pub(crate) fn log_text(text: &mut String, catalog: &Catalog, log: &[LogEntry], names: &SeatNames, turns: u8) {
+    let shown = |e: &&LogEntry| !matches!(e.played, Played::Armada(ev) if !armada::in_step_log(ev));
+    let Some(first) = log.iter().find(shown) else {
         return;
     };
     let heading = match (first.turn, first.played) {
@@ -1012,12 +942,15 @@ pub(crate) fn log_text(text: &mut String, catalog: &Catalog, log: &[LogEntry], n
         (_, Played::BuiltDiscarded(_) | Played::Passed) => {
             format!("Age {}, Halicarnassus", roman(first.age))
         }
-        (7, _) => format!("Age {}, Babylon's last card", roman(first.age)),
+        (_, Played::Armada(_)) if armada::heading(first).is_some() => {
+            armada::heading(first).unwrap_or_default()
+        }
+        (t, _) if t == turns + 1 => format!("Age {}, Babylon's last card", roman(first.age)),
         (t, _) => format!("Age {}, turn {t}", roman(first.age)),
     };
     say!(text, "-- {heading}:");
     let n = names.len();
-    for e in log {
+    for e in log.iter().filter(shown) {
         // Coins the neighbours paid this city for its resources this step.
         let trade: u16 = log
             .iter()
@@ -1027,7 +960,13 @@ pub(crate) fn log_text(text: &mut String, catalog: &Catalog, log: &[LogEntry], n
                     + (if r == e.seat as usize { o.pay.right as u16 } else { 0 })
             })
             .sum();
-        say!(text, "   {}", entry_text(catalog, e, names, trade));
+        let line = format!("   {}", entry_text(catalog, e, names, trade));
+        if matches!(e.played, Played::Armada(_)) {
+            // Armada's lines (ship moves, islands, losses) wrap within 80 columns.
+            say!(text, "{}", wrap(&line, armada::WIDTH));
+        } else {
+            say!(text, "{line}");
+        }
     }
 }
 
@@ -1259,16 +1198,19 @@ mod tests {
         let first = &text[..text.find("Your hand:").unwrap()];
         let yards: Vec<&str> = first.lines().filter(|l| l.starts_with("  shipyard ")).collect();
         assert_eq!(yards.len(), 3, "the human's and both neighbours': {first}");
-        // Every ship on its start space (000 遊戲準備 6); the human's line gives each ship's next
-        // step cost, and exactly one fleet per board carries the wonder symbol `*`.
-        for y in &yards {
-            assert!(y.contains("naval strength 0, trade level 0"), "{y}");
+        // Every ship on its start space (000 遊戲準備 6), and exactly one fleet per board carries
+        // the wonder symbol `*`: the human's has one line per ship with the next step's cost
+        // and what that step gives, each neighbour's one line.
+        assert!(yards[0].ends_with("naval strength 0, trade level 0"), "{}", yards[0]);
+        let ships: Vec<&str> = first.lines().filter(|l| l.starts_with("    ")).collect();
+        assert_eq!(ships.len(), 4, "{first}");
+        assert_eq!(ships.iter().map(|l| l.matches('*').count()).sum::<usize>(), 1);
+        assert!(ships.iter().all(|l| l.contains(" 0/6  next step costs ")), "{ships:?}");
+        for y in &yards[1..] {
+            assert!(y.ends_with("naval 0, trade 0"), "{y}");
             assert_eq!(y.matches('*').count(), 1, "{y}");
             assert_eq!(y.matches(" 0/6").count(), 4, "{y}");
         }
-        assert_eq!(yards[0].matches("(next ").count(), 4, "{}", yards[0]);
-        assert!(yards[0].ends_with("(costs provisional, armada.md §10)"), "{}", yards[0]);
-        assert!(!yards[1].contains("(next "));
         // The score sheet has Armada's three categories.
         for row in ["  naval ", "  fleet ", "  islands "] {
             assert!(text.contains(row), "{row}");
@@ -1469,7 +1411,7 @@ mod tests {
         let discarded =
             LogEntry { seat: 2, played: Played::Discarded, pay: Payment::default(), income: 5, ..built };
         let mut text = String::new();
-        log_text(&mut text, catalog, &[built, discarded], &names);
+        log_text(&mut text, catalog, &[built, discarded], &names, 6);
         assert!(text.contains("+3 coins (discard), +2 coins (trade: paid by neighbours)"), "{text}");
     }
 
@@ -1515,7 +1457,8 @@ mod tests {
                         let view = game.view(seat);
                         let mut text = String::new();
                         situation_text(&mut text, game.catalog(), &view, &names);
-                        let shown = choice_list(&mut text, game.catalog(), &view, &legal);
+                        let names = SeatNames::new(&game, Some(seat));
+                        let shown = choice_list(&mut text, game.catalog(), &view, &legal, &names);
                         assert_eq!(shown.len(), legal.len(), "{text}");
                         assert!(legal.iter().all(|a| shown.contains(a)));
                         let a = bots[seat].choose(&view, &legal);

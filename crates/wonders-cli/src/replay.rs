@@ -79,7 +79,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), String> {
             names = SeatNames::new(&game, None);
         }
         let mut text = String::new();
-        log_text(&mut text, catalog, game.last_log(), &names);
+        log_text(&mut text, catalog, game.last_log(), &names, game.turns());
         if game.age() != age || game.is_over() {
             edifice_age_text(&mut text, &game, age, &names);
             military_text(&mut text, &game, age, &tokens, &names);

@@ -273,3 +273,61 @@ fn every_command_has_help() {
         assert!(help.contains(flag), "{flag}");
     }
 }
+
+#[test]
+fn an_armada_game_replays_with_the_same_log_and_age_end_blocks() {
+    // 8 players with Armada (000 8人遊戲規則): the text replay prints the same log lines as the
+    // game did — the Armada events, the incursions and each Age's naval conflict — within 80
+    // columns for every Armada line.
+    let record = temp("armada-8.json");
+    let record_arg = record.to_str().unwrap();
+    let out = wonders(
+        &[
+            "play",
+            "--auto",
+            "--seed",
+            "3",
+            "--players",
+            "8",
+            "--expansions",
+            "armada",
+            "--record",
+            record_arg,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let played = text(&out.stdout);
+    let replay = wonders(&["replay", record_arg], "");
+    assert!(replay.status.success(), "stderr: {}", text(&replay.stderr));
+    let replayed = text(&replay.stdout);
+    let log = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("-- ") || l.starts_with("== ") || l.starts_with("   "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(log(&replayed), log(&played));
+    for age in ["I", "II", "III"] {
+        let head = format!("== End of Age {age}: naval conflict (");
+        assert_eq!(played.matches(&head).count(), 1, "{head}");
+    }
+    assert!(
+        played.contains("== End of Age III: naval conflict (strongest +7, 2nd +5, 3rd +3, weakest -3) ==")
+    );
+    // One naval line per city taking part, or one saying it stayed out, in each Age.
+    let naval =
+        played.lines().filter(|l| l.contains(": naval strength ") || l.contains("stayed out of")).count();
+    assert_eq!(naval, 8 * 3, "{played}");
+    // 8 players: 6 turns an Age (armada.md §2.2).
+    assert!(played.contains("-- Age III, turn 6:") && !played.contains("-- Age III, turn 7:"));
+    assert!(played.contains(" naval construction: "), "ships moved");
+    // Armada's log lines fit 80 display columns (a Chinese island name takes two per character).
+    use unicode_width::UnicodeWidthStr;
+    let armada_words =
+        [" ship ", "naval strength", " levied ", " lost ", " owed ", " pirated", "island", "incursion"];
+    for l in log(&played).iter().filter(|l| armada_words.iter().any(|w| l.contains(w))) {
+        assert!(l.width() <= 80, "{l:?}");
+    }
+    let _ = std::fs::remove_file(&record);
+}

@@ -64,8 +64,10 @@ pub type Used = ArrayVec<CardId, 2>;
 /// keeps its longer log in its Armada state ([`crate::armada::state::ARMADA_HISTORY_MAX`]).
 pub const HISTORY_MAX: usize = 256;
 
-/// The most entries one step can add to the log: every city's action, the Edifice events of the
-/// step (≤ 2 a city) and its Armada events (≤ 10 a city, [`crate::armada::log`]).
+/// The most entries one step's log keeps: every city's action, the Edifice events of the step
+/// (≤ 2 a city) and its Armada events (≤ 10 a city in any turn of the box's data,
+/// [`crate::armada::log`]). Entries beyond it would be left out of the step's log, never out of
+/// the history.
 pub const LOG_MAX: usize = 13 * MAX_PLAYERS;
 
 /// How wonder boards are given out.
