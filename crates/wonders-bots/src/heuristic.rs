@@ -307,11 +307,17 @@ struct Tables {
 }
 
 fn tables(catalog: &'static Catalog) -> &'static Tables {
+    // One per edition, and one per edition with Armada's 24 cards (the card ids index the
+    // tables, so a game with Armada after one without, in the same process, needs its own).
     static FIRST: OnceLock<Tables> = OnceLock::new();
     static SECOND: OnceLock<Tables> = OnceLock::new();
-    let cell = match catalog.edition {
-        Edition::First => &FIRST,
-        Edition::Second => &SECOND,
+    static FIRST_ARMADA: OnceLock<Tables> = OnceLock::new();
+    static SECOND_ARMADA: OnceLock<Tables> = OnceLock::new();
+    let cell = match (catalog.edition, catalog.armada.is_some()) {
+        (Edition::First, false) => &FIRST,
+        (Edition::Second, false) => &SECOND,
+        (Edition::First, true) => &FIRST_ARMADA,
+        (Edition::Second, true) => &SECOND_ARMADA,
     };
     cell.get_or_init(|| build_tables(catalog))
 }

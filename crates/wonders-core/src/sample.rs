@@ -21,6 +21,14 @@
 //! - **Later Ages** are dealt afresh.
 //!
 //! - **Team variant**: the teammate's current hand is known too, and kept.
+//! - **Armada** (armada.md §2.2, §2.6): hands of 8 cards (7 with 8 players) and one more turn;
+//!   each Age deck holds [`crate::armada::dealt_per_age`] Armada cards drawn from the Age's pool
+//!   (every one seen is kept, the rest drawn at random, with 3 players never a two-neighbour
+//!   card); the three island decks hold every island not in play, each level's in a random order
+//!   (the cards this seat saw and returned went back into a reshuffled deck); in an exploration
+//!   under way this seat's dealt islands are kept and the other explorers' are drawn from the
+//!   rest of the deck. Shipyards, islands in play, naval tokens, the losses and incursions noted,
+//!   the explorations due and Forgotten Port's choices are public and copied.
 //!
 //! Every consistent deal has a positive probability. Choices the others have already made this
 //! turn are hidden, so in a sample they have not chosen yet.
