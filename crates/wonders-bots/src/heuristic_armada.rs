@@ -48,7 +48,7 @@ pub(crate) fn token(age: u8, s: u8, others: &[u8]) -> f32 {
         return t.weakest as f32;
     }
     let above = others.iter().filter(|&&o| o > s).count();
-    let tied = others.iter().any(|&o| o == s);
+    let tied = others.contains(&s);
     (match (above, tied) {
         (0, false) => t.first,
         (0, true) | (1, _) => t.second,
