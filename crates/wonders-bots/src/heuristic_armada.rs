@@ -203,7 +203,70 @@ pub(crate) fn stay_out_value(ctx: &Ctx, data: &ArmadaData, stay_out: bool) -> f3
 
 #[cfg(test)]
 mod tests {
-    use super::token;
+    use super::*;
+    use wonders_core::{Expansions, Game, Setup};
+
+    /// A 4-player Armada game at its start with the red ships on the given steps.
+    fn game_with_red(steps: [u8; 4]) -> Game {
+        let mut g = Game::new(&Setup { expansions: Expansions::ARMADA, ..Setup::new(4, 3) }).unwrap();
+        let a = g.armada_mut().unwrap();
+        for (c, s) in a.cities.iter_mut().zip(steps) {
+            c.shipyard.steps[Fleet::Red as usize] = s;
+        }
+        g
+    }
+
+    #[test]
+    fn forgotten_port_stays_out_only_when_it_would_be_weakest() {
+        // Red steps 0, 1, 2, 2: naval strength 0 against 1, 2, 2 (red step k = k, armada.md
+        // §10.2). Taking part in Age I's conflict gives the weakest token, −1: staying out (0) is
+        // better.
+        let g = game_with_red([0, 1, 2, 2]);
+        let ctx = Ctx::from_game(&g, 0);
+        let data = g.armada().unwrap().data;
+        assert_eq!(stay_out_value(&ctx, data, false), -1.0);
+        assert_eq!(stay_out_value(&ctx, data, true), 0.0);
+        // Strength 2, tied strongest with seats 2 and 3: the second token (1) beats staying out.
+        let g = game_with_red([2, 1, 2, 2]);
+        let ctx = Ctx::from_game(&g, 0);
+        assert_eq!(stay_out_value(&ctx, data, false), 1.0);
+    }
+
+    #[test]
+    fn a_red_move_is_worth_the_token_it_wins() {
+        // Seat 0 at strength 1 against 0, 2, 2 (2nd-to-last: no token in Age I). One red step
+        // (strength 2) ties the strongest: Age I's second token, 1; Ages II and III count half:
+        // Age II second (3) − nothing, Age III: tied strongest → second (5) − third (3). Plus
+        // 0.2 per strength point per later Age (2 Ages): 1 + 0.5 × 3 + 0.5 × 2 + 0.4 = 3.9.
+        let g = game_with_red([1, 0, 2, 2]);
+        let ctx = Ctx::from_game(&g, 0);
+        let data = g.armada().unwrap().data;
+        let yard = g.armada().unwrap().cities[0].shipyard;
+        let v = fleet_moves_value(&ctx, data, yard, [Some(Fleet::Red)]);
+        assert!((v - 3.9).abs() < 1e-5, "{v}");
+    }
+
+    #[test]
+    fn an_exploration_is_worth_an_expected_island() {
+        // Green step 1 → 2 explores a level-1 island (armada.md §10.2): worth the mean of the
+        // level-1 islands plus half the gap to the best, which is more than nothing.
+        let g = game_with_red([0, 0, 0, 0]);
+        let ctx = Ctx::from_game(&g, 0);
+        let data = g.armada().unwrap().data;
+        let worths: Vec<f32> =
+            data.islands_of_level(1).into_iter().map(|i| island_worth(&ctx, data, i)).collect();
+        let mean = worths.iter().sum::<f32>() / worths.len() as f32;
+        let best = worths.iter().copied().fold(f32::MIN, f32::max);
+        let mut yard = g.armada().unwrap().cities[0].shipyard;
+        yard.steps[Fleet::Green as usize] = 1;
+        let from = yard.space(data, Fleet::Green);
+        let to = data.track(Fleet::Green, 2).unwrap();
+        assert_eq!(to.explore, 1);
+        let track = (to.points as f32 - from.points as f32) + to.coins as f32 / 3.0;
+        let v = fleet_moves_value(&ctx, data, yard, [Some(Fleet::Green)]);
+        assert!((v - (track + mean + 0.5 * (best - mean))).abs() < 1e-4, "{v}");
+        assert!(mean > 0.5, "level-1 islands are worth something: {mean}");
+    }
 
     #[test]
     fn tokens_follow_the_ranks_of_armada_2_5() {
