@@ -2,10 +2,11 @@
 //! Armada, so the base game plays exactly as without them). Values are in points, like the rest of
 //! the [`heuristic`](crate::heuristic):
 //!
-//! - **red** (naval strength, any track's naval symbols too): the change in the naval token this
-//!   city would take at each Age end still to come against the others' strength today (tokens of
-//!   §2.5: weakest −1/−2/−3, first 3/5/7, second 1/3/5, third 3 in Age III; tied strongest take
-//!   the second token); later Ages count half (the others' fleets grow too);
+//! - **red** (naval strength, any track's naval symbols too): 1 + Age points per strength point,
+//!   plus half the change in the naval token this city would take at each Age end still to come
+//!   against the others' strength today (tokens of §2.5: weakest −1/−2/−3, first 3/5/7, second
+//!   1/3/5, third 3 in Age III; tied strongest take the second token; later Ages count half: the
+//!   others' fleets grow too);
 //! - **yellow**: coins on arrival (a third of a point each), the tax levied (what the others
 //!   would lose, `max(0, tax − their trade level)`, half counted: their loss is not this city's
 //!   gain), and the trade level (protection from taxes, exposure to piracy: a small value that
@@ -13,7 +14,8 @@
 //! - **blue**: the track's points;
 //! - **green**: an exploration is worth the expected island of that level: the mean worth of the
 //!   islands not in play (the unseen ones, from the data), plus half the gap to the best of them
-//!   (the explorer keeps the best of the cards it is dealt);
+//!   (the explorer keeps the best of the cards it is dealt); a step just short of an exploration
+//!   is worth half of it;
 //! - **islands**: an island's worth is its printed points, shields, naval symbols (as red
 //!   strength), free moves (as the moves they make) and a flat value for lasting powers; the
 //!   free-move ships of White-Surf and Tempest are valued as the moves of the ships chosen;
@@ -117,12 +119,24 @@ fn moves_value(
         v += to.coins as f32 / 3.0;
         v += tax_value(ctx, data, to.tax);
         v += (to.trade as f32 - from.trade as f32) * 0.6 * game_left(ctx);
-        // Green: an exploration.
+        // Green: an exploration; a step short of one, half the next exploration (the ship
+        // gets there with the next green build).
         if to.explore > 0 {
             v += if deep { exploration_value(ctx, data, to.explore) } else { 3.0 };
+        } else if f == Fleet::Green
+            && deep
+            && let Some(next) = data.track(f, yard.step(f) + 1).filter(|n| n.explore > 0)
+        {
+            v += 0.5 * exploration_value(ctx, data, next.explore);
         }
     }
-    v + naval_gain_value(ctx, data, naval)
+    v + strength_value(ctx, data, naval)
+}
+
+/// Red: each point of naval strength counts toward every naval conflict left (1 + Age points,
+/// as the first rules did), plus half the token change it makes against today's strengths.
+fn strength_value(ctx: &Ctx, data: &ArmadaData, gain: u8) -> f32 {
+    gain as f32 * (1.0 + ctx.age as f32) + 0.5 * naval_gain_value(ctx, data, gain)
 }
 
 /// A tax levied: half the coins the others would lose, in points.
@@ -182,7 +196,7 @@ pub(crate) fn island_worth(ctx: &Ctx, data: &ArmadaData, island: IslandId) -> f3
             _ => 2.0,
         };
     }
-    v + naval_gain_value(ctx, data, naval)
+    v + strength_value(ctx, data, naval)
 }
 
 /// The free moves an island's `moves` (a bitset of fleets, White-Surf and Tempest) make.
@@ -237,13 +251,14 @@ mod tests {
         // Seat 0 at strength 1 against 0, 2, 2 (2nd-to-last: no token in Age I). One red step
         // (strength 2) ties the strongest: Age I's second token, 1; Ages II and III count half:
         // Age II second (3) − nothing, Age III: tied strongest → second (5) − third (3). Plus
-        // 0.2 per strength point per later Age (2 Ages): 1 + 0.5 × 3 + 0.5 × 2 + 0.4 = 3.9.
+        // 0.2 per strength point per later Age (2 Ages): 1 + 0.5 × 3 + 0.5 × 2 + 0.4 = 3.9, counted
+        // half, on top of 1 + Age = 2 points per strength point: 2 + 1.95 = 3.95.
         let g = game_with_red([1, 0, 2, 2]);
         let ctx = Ctx::from_game(&g, 0);
         let data = g.armada().unwrap().data;
         let yard = g.armada().unwrap().cities[0].shipyard;
         let v = fleet_moves_value(&ctx, data, yard, [Some(Fleet::Red)]);
-        assert!((v - 3.9).abs() < 1e-5, "{v}");
+        assert!((v - 3.95).abs() < 1e-5, "{v}");
     }
 
     #[test]
