@@ -97,7 +97,7 @@ fn same_knowledge(a: &View, b: &View) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(12))]
+    #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
     fn armada_games_keep_the_invariants(players in 3u8..=8, seed in any::<u64>(), teams in any::<bool>(), edifice in any::<bool>()) {
