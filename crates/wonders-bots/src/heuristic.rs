@@ -82,7 +82,7 @@
 //! Ties go to the first action in the legal list (the engine's deterministic order).
 
 use crate::Bot;
-use wonders_core::armada::{ArmadaData, Fleet, Shipyard};
+use wonders_core::armada::{ArmadaCity, ArmadaData, Fleet, Shipyard};
 use wonders_core::edifice::{Outcome, Penalty, Reward};
 use wonders_core::effect::{Counted, Effect, Scope};
 use wonders_core::game::{count, left_of, right_of};
@@ -170,17 +170,26 @@ impl Default for Weights {
 #[derive(Clone, Debug, Default)]
 pub struct HeuristicBot {
     weights: Weights,
+    /// Armada: value naval moves with the first, flat rules (for comparison; `heuristic:flat-naval`).
+    flat_naval: bool,
 }
 
 impl HeuristicBot {
     /// A bot with the default weights.
     pub fn new() -> HeuristicBot {
-        HeuristicBot { weights: Weights::default() }
+        HeuristicBot { weights: Weights::default(), flat_naval: false }
+    }
+
+    /// The bot with the first Armada rules (`heuristic:flat-naval`): flat values per track step,
+    /// 3 points an exploration, a fixed Forgotten Port rule. Kept to measure the fleet-by-fleet
+    /// rules against; without Armada it plays exactly as [`HeuristicBot::new`].
+    pub fn flat_naval() -> HeuristicBot {
+        HeuristicBot { weights: Weights::default(), flat_naval: true }
     }
 
     /// A bot with other weights (for tuning).
     pub fn with_weights(weights: Weights) -> HeuristicBot {
-        HeuristicBot { weights }
+        HeuristicBot { weights, flat_naval: false }
     }
 
     /// The weights in use.
@@ -191,7 +200,8 @@ impl HeuristicBot {
 
 impl Bot for HeuristicBot {
     fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
-        let ctx = Ctx::from_view(view);
+        let mut ctx = Ctx::from_view(view);
+        ctx.flat_naval = self.flat_naval;
         match best(&ctx, &self.weights, legal, true) {
             Some(i) => legal[i],
             None => Action::Pass,
@@ -199,7 +209,7 @@ impl Bot for HeuristicBot {
     }
 
     fn name(&self) -> String {
-        "heuristic".into()
+        if self.flat_naval { "heuristic:flat-naval".into() } else { "heuristic".into() }
     }
 }
 
@@ -221,6 +231,10 @@ pub(crate) struct Ctx<'a> {
     pub(crate) teams: bool,
     /// Armada: the data and the acting city's shipyard, when played.
     pub(crate) armada: Option<(&'static ArmadaData, Shipyard)>,
+    /// Armada: every city's shipyard, islands and naval tokens (public; empty without Armada).
+    pub(crate) armada_cities: &'a [ArmadaCity],
+    /// Armada: use the first, flat valuation ([`HeuristicBot::flat_naval`]).
+    pub(crate) flat_naval: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -242,6 +256,8 @@ impl<'a> Ctx<'a> {
                 .armada
                 .as_ref()
                 .and_then(|a| Some((a.data, a.cities.get(view.acting_city as usize)?.shipyard))),
+            armada_cities: view.armada.as_ref().map_or(&[], |a| &a.cities[..]),
+            flat_naval: false,
         }
     }
 
@@ -260,6 +276,8 @@ impl<'a> Ctx<'a> {
             edifice: game.edifice().copied(),
             teams: game.teams(),
             armada: game.armada().map(|a| (a.data, a.cities[game.acting_city(seat)].shipyard)),
+            armada_cities: game.armada().map_or(&[], |a| &a.cities[..game.cities().len()]),
+            flat_naval: false,
         }
     }
 
@@ -1020,6 +1038,9 @@ fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>)
     let Some((data, mut yard)) = ctx.armada else {
         return 0.0;
     };
+    if !ctx.flat_naval {
+        return crate::heuristic_armada::fleet_moves_value(ctx, data, yard, [construction, free_move]);
+    }
     let mut v = 0.0;
     for f in [construction, free_move].into_iter().flatten() {
         if !yard.can_advance(f) {
@@ -1043,9 +1064,13 @@ fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>)
 /// powers (production, discounts, immunity, end-game points per colour or island).
 fn island_value(ctx: &Ctx, island: wonders_core::armada::IslandId, moves: u8) -> f32 {
     use wonders_core::armada::ArmadaEffect;
-    let Some((data, _)) = ctx.armada else {
+    let Some((data, yard)) = ctx.armada else {
         return 0.0;
     };
+    if !ctx.flat_naval {
+        return crate::heuristic_armada::island_worth(ctx, data, island)
+            + crate::heuristic_armada::free_moves_value(ctx, data, yard, moves);
+    }
     let Some(def) = data.islands().get(island.0 as usize) else {
         return 0.0;
     };
@@ -1065,6 +1090,11 @@ fn island_value(ctx: &Ctx, island: wonders_core::armada::IslandId, moves: u8) ->
 /// Armada, Forgotten Port: stay out of the naval conflict when the city's fleet is weak (its
 /// war ship below step 2: it would likely take the defeat token), take part otherwise.
 fn stay_out_value(ctx: &Ctx, stay_out: bool) -> f32 {
+    if !ctx.flat_naval
+        && let Some((data, _)) = ctx.armada
+    {
+        return crate::heuristic_armada::stay_out_value(ctx, data, stay_out);
+    }
     let weak = ctx.armada.is_some_and(|(_, yard)| yard.step(Fleet::Red) < 2);
     if stay_out == weak { 1.0 } else { 0.0 }
 }

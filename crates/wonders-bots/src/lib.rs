@@ -39,6 +39,7 @@
 
 pub mod exec;
 pub mod heuristic;
+mod heuristic_armada;
 mod random;
 pub mod search;
 
@@ -52,7 +53,7 @@ use wonders_core::score::Score;
 use wonders_core::{Action, ActionError, Game, View};
 
 /// The bot names [`bot_from_name`] accepts, for help texts.
-pub const BOT_NAMES_HELP: &str = "random, heuristic, search (100 ms per move), search:<T>ms, search:<T>s, \
+pub const BOT_NAMES_HELP: &str = "random, heuristic, heuristic:flat-naval (the first Armada rules), search (100 ms per move), search:<T>ms, search:<T>s, \
      search:<N>it, with an optional :<K>t for K threads (e.g. search:200ms:2t), and \
      exec:COMMAND[:timeout=<T>ms|<T>s] for an external bot (see `wonders bot-protocol`)";
 
@@ -76,7 +77,8 @@ pub fn normalize_bot_name(name: &str) -> String {
 
 /// A bot from its name, its random choices following from `seed`.
 ///
-/// Names: `random`; `heuristic`; `search` (100 ms per decision, one thread); `search:` followed
+/// Names: `random`; `heuristic` (`heuristic:flat-naval`: with the first, flat Armada rules, for
+/// comparison); `search` (100 ms per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads). Names are case-insensitive and
 /// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the
@@ -86,6 +88,7 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// ```
 /// use wonders_bots::bot_from_name;
 /// assert_eq!(bot_from_name("heuristic", 1).unwrap().name(), "heuristic");
+/// assert_eq!(bot_from_name("Heuristic:Flat-Naval", 1).unwrap().name(), "heuristic:flat-naval");
 /// assert_eq!(bot_from_name("search:5000it", 1).unwrap().name(), "search:5000it");
 /// assert_eq!(bot_from_name("Search:200ms:2t", 1).unwrap().name(), "search:200ms:2t");
 /// let err = bot_from_name("oracle", 1).err().unwrap();
@@ -110,6 +113,8 @@ pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, Strin
     };
     match kind {
         "random" => no_options(Box::new(RandomBot::new(seed))),
+        // `heuristic:flat-naval`: the first Armada rules, kept to measure the fleet rules against.
+        "heuristic" if options == ["flat-naval"] => Ok(Box::new(HeuristicBot::flat_naval())),
         "heuristic" => no_options(Box::new(HeuristicBot::new())),
         "search" => {
             let config = parse_search(&options).map_err(|e| format!("bot `{}`: {e}", name.trim()))?;

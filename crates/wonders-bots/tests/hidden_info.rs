@@ -22,11 +22,20 @@ fn setups(seed: u64) -> Vec<Setup> {
         .map(|players| Setup { expansions: wonders_core::Expansions::EDIFICE, ..Setup::new(players, seed) });
     // The team variant: a seat sees its teammate's hand too, and nothing more.
     let teams = [Setup { teams: true, ..Setup::new(4, seed) }];
-    first.into_iter().chain(second).chain(edifice).chain(teams).collect()
+    // With Armada (the island decks are hidden too), and its 8-player team game.
+    // (One seed: a search over 8 cities is slow in a debug build.)
+    let armada = [
+        Setup { expansions: wonders_core::Expansions::ARMADA, ..Setup::new(4, seed) },
+        Setup { expansions: wonders_core::Expansions::ARMADA, teams: true, ..Setup::new(8, seed) },
+    ]
+    .into_iter()
+    .filter(|_| seed == 0);
+    first.into_iter().chain(second).chain(edifice).chain(teams).chain(armada).collect()
 }
 
 /// A copy of `game` where everything `seat` cannot see is dealt differently: the other hands
-/// (and the Free City's pile) are shuffled among themselves, and so are the later Ages' hands.
+/// (and the Free City's pile) are shuffled among themselves, and so are the later Ages' hands and,
+/// with Armada, each island deck.
 fn scramble(game: &Game, seat: usize, rng: &mut ChaCha8Rng) -> Game {
     let mut other = game.clone();
     let n = game.cities().len();
@@ -49,6 +58,12 @@ fn scramble(game: &Game, seat: usize, rng: &mut ChaCha8Rng) -> Game {
             let k = game.later_hand(age, s).len();
             let cards: Vec<CardId> = pool.drain(..k).collect();
             other.set_later_hand(age, s, &cards);
+        }
+    }
+    // Armada: nobody knows the order of an island deck.
+    if let Some(a) = other.armada_mut() {
+        for deck in &mut a.decks {
+            deck.shuffle(rng);
         }
     }
     other

@@ -13,14 +13,21 @@ fn every_decision_resamples_with_the_same_legal_actions() {
     let (mut ok, mut failed) = (0usize, Vec::new());
     let seeds: u64 = std::env::var("RESAMPLE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4);
     for seed in 0..seeds {
-        let kinds = (2..=7u8).map(|p| Setup::new(p, seed)).chain((3..=7u8).map(|p| Setup {
-            edition: Edition::Second,
-            players: p,
-            seed,
-            wonders: WonderDeal::RandomBoardsChooseSides,
-            expansions: Default::default(),
-            teams: false,
-        }));
+        let kinds = (2..=7u8)
+            .map(|p| Setup::new(p, seed))
+            .chain((3..=7u8).map(|p| Setup {
+                edition: Edition::Second,
+                players: p,
+                seed,
+                wonders: WonderDeal::RandomBoardsChooseSides,
+                expansions: Default::default(),
+                teams: false,
+            }))
+            // Armada: 3 players (no two-neighbour cards) and the 8-player team game.
+            .chain([
+                Setup { expansions: wonders_core::Expansions::ARMADA, ..Setup::new(3, seed) },
+                Setup { expansions: wonders_core::Expansions::ARMADA, teams: true, ..Setup::new(8, seed) },
+            ]);
         for setup in kinds {
             let mut game = Game::new(&setup).unwrap();
             let mut heur = HeuristicBot::new();

@@ -21,6 +21,14 @@
 //! - **Later Ages** are dealt afresh.
 //!
 //! - **Team variant**: the teammate's current hand is known too, and kept.
+//! - **Armada** (armada.md §2.2, §2.6): hands of 8 cards (7 with 8 players) and one more turn;
+//!   each Age deck holds [`crate::armada::dealt_per_age`] Armada cards drawn from the Age's pool
+//!   (every one seen is kept, the rest drawn at random, with 3 players never a two-neighbour
+//!   card); the three island decks hold every island not in play, each level's in a random order
+//!   (the cards this seat saw and returned went back into a reshuffled deck); in an exploration
+//!   under way this seat's dealt islands are kept and the other explorers' are drawn from the
+//!   rest of the deck. Shipyards, islands in play, naval tokens, the losses and incursions noted,
+//!   the explorations due and Forgotten Port's choices are public and copied.
 //!
 //! Every consistent deal has a positive probability. Choices the others have already made this
 //! turn are hidden, so in a sample they have not chosen yet.
@@ -28,9 +36,7 @@
 use crate::card::{CardId, CardSet};
 use crate::catalog::{Catalog, Edition};
 use crate::city::{City, Production};
-use crate::game::{
-    Game, HAND_MAX, HAND_SIZE, Hand, LAST_TURN, LogEntry, MAX_PLAYERS, MAX_TURNS, Phase, Played,
-};
+use crate::game::{Game, HAND_MAX, HAND_SIZE, Hand, LogEntry, MAX_PLAYERS, MAX_TURNS, Phase, Played};
 use crate::view::View;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
@@ -170,17 +176,21 @@ fn sample_once<R: Rng + ?Sized>(
     if !(3..=MAX_PLAYERS).contains(&n) || me >= players || !(1..=3).contains(&age) {
         return err("impossible seat, player count or Age");
     }
-    if view.armada.is_some() {
-        return err("resampling a game played with Armada is not supported yet");
-    }
-    let cur_turn = view.turn.clamp(1, LAST_TURN as u8);
+    // Armada: 8-card hands (7 with 8 players), so one more turn per Age (armada.md §2.2).
+    let hs = match view.armada {
+        Some(_) => crate::armada::hand_size(players as u8) as usize,
+        None => HAND_SIZE,
+    };
+    let lt = hs - 1;
+    // 8 players (Armada) use the 7-player decks with all 9 guilds (000 8人遊戲規則).
+    let deck_players = (n as u8).min(7);
+    let cur_turn = view.turn.clamp(1, lt as u8);
     let age_history: Vec<_> = view.history.iter().filter(|e| e.age == age).collect();
     // Turns of this Age already resolved.
     let resolved: u8 = age_history
         .iter()
         .filter(|e| {
-            e.turn <= LAST_TURN as u8
-                && matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded)
+            e.turn <= lt as u8 && matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded)
         })
         .map(|e| e.turn)
         .max()
@@ -193,17 +203,16 @@ fn sample_once<R: Rng + ?Sized>(
 
     // Removals per (packet, turn), in resolution order (own city first, then the Free City).
     let packets = if fc { 2 } else { n };
-    let mut removals: Vec<Vec<Vec<Removal>>> = vec![vec![Vec::new(); LAST_TURN + 2]; packets];
+    let mut removals: Vec<Vec<Vec<Removal>>> = vec![vec![Vec::new(); lt + 2]; packets];
     for e in &age_history {
-        let (is_last_card, t) =
-            if e.turn as usize == LAST_TURN + 1 { (true, LAST_TURN as u8) } else { (false, e.turn) };
+        let (is_last_card, t) = if e.turn as usize == lt + 1 { (true, lt as u8) } else { (false, e.turn) };
         if t == 0 {
             continue;
         }
         let city = e.seat as usize;
         let hand_owner = if Some(e.seat) == view.free_city { holder_at(t) } else { city };
         let p = packet_at(hand_owner, t, age, n, fc);
-        let slot = if is_last_card { LAST_TURN + 1 } else { t as usize };
+        let slot = if is_last_card { lt + 1 } else { t as usize };
         let dest = match e.played {
             Played::Built(_) => None,
             Played::Stage(_) => Some(Dest::Stage),
@@ -212,7 +221,7 @@ fn sample_once<R: Rng + ?Sized>(
         };
         let removal = if hand_owner == me {
             // The seat knows the card it used.
-            let idx = if is_last_card { LAST_TURN } else { t as usize - 1 };
+            let idx = if is_last_card { lt } else { t as usize - 1 };
             let k = if Some(e.seat) == view.free_city { 1 } else { 0 };
             match view.used_cards.get(idx).and_then(|u| u.get(k)) {
                 Some(&c) => Removal::Known(c, dest),
@@ -229,7 +238,7 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // Snapshots: packet → turn → known content.
-    let mut snapshots: Vec<Vec<Option<Vec<CardId>>>> = vec![vec![None; LAST_TURN + 1]; packets];
+    let mut snapshots: Vec<Vec<Option<Vec<CardId>>>> = vec![vec![None; lt + 1]; packets];
     for (i, h) in view.seen_hands.iter().enumerate() {
         let t = i as u8 + 1;
         if t > cur_turn {
@@ -251,7 +260,7 @@ fn sample_once<R: Rng + ?Sized>(
             let p = packet_at(crate::teams::teammate(me), cur_turn, age, n, fc);
             if resolved < cur_turn {
                 snapshots[p][cur_turn as usize] = Some(h.to_vec());
-            } else if (cur_turn as usize) < LAST_TURN {
+            } else if (cur_turn as usize) < lt {
                 snapshots[p][cur_turn as usize + 1] = Some(h.to_vec());
             }
             Some((p, h))
@@ -263,7 +272,7 @@ fn sample_once<R: Rng + ?Sized>(
     let mut contents: Vec<Vec<Slot>> = Vec::with_capacity(packets);
     let mut hidden: Vec<Hidden> = Vec::new();
     for p in 0..packets {
-        let mut content: Vec<Slot> = vec![Slot::Unknown; HAND_SIZE];
+        let mut content: Vec<Slot> = vec![Slot::Unknown; hs];
         let mut step = |t: u8,
                         slot_index: usize,
                         content: &mut Vec<Slot>,
@@ -292,11 +301,11 @@ fn sample_once<R: Rng + ?Sized>(
                         // What must stay: cards seen in the packet at the next snapshot, and cards
                         // publicly taken from it before then (or at any later time if the seat
                         // never sees it again).
-                        let next = (t as usize + 1..=LAST_TURN).find(|&u| snapshots[p][u].is_some());
+                        let next = (t as usize + 1..=lt).find(|&u| snapshots[p][u].is_some());
                         let mut reserved: Vec<CardId> = Vec::new();
                         // Removals later this step, then up to the next snapshot (or to the
                         // Age's end, Babylon's last card included).
-                        let until = next.unwrap_or(LAST_TURN + 2);
+                        let until = next.unwrap_or(lt + 2);
                         let later = removals[p][t as usize + 1..until].iter().flatten();
                         for r2 in list.iter().skip(k + 1).chain(later) {
                             if let Removal::Known(c, _) = r2 {
@@ -369,8 +378,8 @@ fn sample_once<R: Rng + ?Sized>(
                 step(t, t as usize, &mut content, &mut hidden)?;
             }
         }
-        if resolved as usize >= LAST_TURN {
-            step(LAST_TURN as u8, LAST_TURN + 1, &mut content, &mut hidden)?;
+        if resolved as usize >= lt {
+            step(lt as u8, lt + 1, &mut content, &mut hidden)?;
         }
         contents.push(content);
     }
@@ -424,7 +433,7 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // This Age's unseen cards.
-    let mut deck: Vec<CardId> = catalog.age_cards(age, n as u8);
+    let mut deck: Vec<CardId> = catalog.age_cards(age, deck_players);
     let mut known: Vec<CardId> = city_cards_of_age.clone();
     for content in &contents {
         known.extend(content.iter().filter_map(|s| if let Slot::Known(c) = s { Some(*c) } else { None }));
@@ -442,9 +451,30 @@ fn sample_once<R: Rng + ?Sized>(
         in_play.dedup();
         let mut others: Vec<CardId> = catalog.guilds().into_iter().filter(|g| !in_play.contains(g)).collect();
         others.shuffle(rng);
-        let need = (n + 2).saturating_sub(in_play.len());
+        let need = (deck_players as usize + 2).saturating_sub(in_play.len());
         if need > others.len() {
             return err("more guilds seen than are in play");
+        }
+        deck.extend(in_play);
+        deck.extend(others.into_iter().take(need));
+    }
+    if view.armada.is_some() {
+        // Armada: this Age's Armada cards seen, and the rest of the Age's draw from its pool
+        // (one per player, 7 with 8 players; with 3 players the two-neighbour cards are out;
+        // armada.md §2.2).
+        let mut in_play: Vec<CardId> =
+            known.iter().copied().filter(|&c| catalog.armada_card(c).is_some()).collect();
+        in_play.sort();
+        in_play.dedup();
+        let mut others: Vec<CardId> = catalog
+            .armada_age_pool(age, players as u8)
+            .into_iter()
+            .filter(|c| !in_play.contains(c))
+            .collect();
+        others.shuffle(rng);
+        let need = (crate::armada::dealt_per_age(players as u8) as usize).saturating_sub(in_play.len());
+        if need > others.len() {
+            return err("more Armada cards seen than are in play");
         }
         deck.extend(in_play);
         deck.extend(others.into_iter().take(need));
@@ -493,11 +523,8 @@ fn sample_once<R: Rng + ?Sized>(
     if let Some(f) = view.free_city {
         // The Free City's pile: one card drawn each turn; at the end of the Age the last one was
         // discarded with the players' last cards.
-        let left = if hands_discarded {
-            HAND_SIZE.saturating_sub(cur_turn as usize)
-        } else {
-            view.draw_pile_size as usize
-        };
+        let left =
+            if hands_discarded { hs.saturating_sub(cur_turn as usize) } else { view.draw_pile_size as usize };
         let mut pile = Hand::new();
         for _ in 0..left {
             let _ = pile.try_push(draw(&mut pool)?);
@@ -524,11 +551,28 @@ fn sample_once<R: Rng + ?Sized>(
             let mut pile = age_discards;
             let mut past: Vec<CardId> = Vec::new();
             for a in 1..age {
-                let mut cards = catalog.age_cards(a, n as u8);
+                let mut cards = catalog.age_cards(a, deck_players);
+                let mut armada_built = 0;
                 for c in &view.cities {
                     for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
-                        remove_one(&mut cards, id);
+                        if catalog.armada_card(id).is_some() {
+                            armada_built += 1;
+                        } else {
+                            remove_one(&mut cards, id);
+                        }
                     }
+                }
+                if view.armada.is_some() {
+                    // The Armada cards of that Age in no city, drawn from its pool (§2.2).
+                    let mut pool: Vec<CardId> = catalog
+                        .armada_age_pool(a, players as u8)
+                        .into_iter()
+                        .filter(|&id| !view.cities.iter().any(|c| c.built.contains(id)))
+                        .collect();
+                    pool.shuffle(rng);
+                    let need =
+                        (crate::armada::dealt_per_age(players as u8) as usize).saturating_sub(armada_built);
+                    cards.extend(pool.into_iter().take(need));
                 }
                 past.extend(cards);
             }
@@ -553,14 +597,20 @@ fn sample_once<R: Rng + ?Sized>(
     // Later Ages, dealt afresh.
     let mut later: [[Hand; MAX_PLAYERS]; 2] = Default::default();
     for a in age + 1..=3 {
-        let mut deck = catalog.age_cards(a, n as u8);
+        let mut deck = catalog.age_cards(a, deck_players);
         if a == 3 {
             let mut guilds = catalog.guilds();
             guilds.shuffle(rng);
-            deck.extend(guilds.into_iter().take(n + 2));
+            deck.extend(guilds.into_iter().take(deck_players as usize + 2));
+        }
+        if view.armada.is_some() {
+            let mut pool = catalog.armada_age_pool(a, players as u8);
+            pool.shuffle(rng);
+            pool.truncate(crate::armada::dealt_per_age(players as u8) as usize);
+            deck.extend(pool);
         }
         deck.shuffle(rng);
-        for (seat, chunk) in deck.chunks(HAND_SIZE).take(n).enumerate() {
+        for (seat, chunk) in deck.chunks(hs).take(n).enumerate() {
             later[a as usize - 2][seat] = chunk.iter().copied().collect();
         }
     }
@@ -574,7 +624,7 @@ fn sample_once<R: Rng + ?Sized>(
         for (i, c) in view.cities.iter().enumerate() {
             let fresh: CardSet = age_history
                 .iter()
-                .filter(|e| e.seat as usize == i && e.turn as usize == LAST_TURN)
+                .filter(|e| e.seat as usize == i && e.turn as usize == lt)
                 .filter_map(|e| if let Played::Built(x) = e.played { Some(x) } else { None })
                 .fold(CardSet::EMPTY, |mut s, x| {
                     s.insert(x);
@@ -603,7 +653,7 @@ fn sample_once<R: Rng + ?Sized>(
     if matches!(view.phase, Phase::PlayLastCard { .. }) {
         // A Halicarnassus stage built on the last turn still owes its build from the discard
         // pile, after Babylon's last card.
-        for e in age_history.iter().filter(|e| e.turn as usize == LAST_TURN) {
+        for e in age_history.iter().filter(|e| e.turn as usize == lt) {
             if let Played::Stage(k) = e.played {
                 let c = &view.cities[e.seat as usize];
                 let stage = &catalog.wonder(c.wonder).stages(c.side)[k as usize - 1];
@@ -613,12 +663,38 @@ fn sample_once<R: Rng + ?Sized>(
             }
         }
     }
+    // Armada: an exploration (step 4 of the turn, armada.md §2.6) comes before the builds from the
+    // discard pile of the same turn: a Halicarnassus stage built in the turn just resolved still
+    // owes its build.
+    let exploring = matches!(view.phase, Phase::Explore { .. });
+    if exploring {
+        let t = view.turn;
+        for e in age_history.iter().filter(|e| e.turn == t || e.turn as usize == lt + 1) {
+            let c = &view.cities[e.seat as usize];
+            match e.played {
+                Played::Stage(k) => {
+                    let stage = &catalog.wonder(c.wonder).stages(c.side)[k as usize - 1];
+                    if stage.effects.contains(&crate::effect::Effect::BuildFromDiscard) {
+                        picks[e.seat as usize] += 1;
+                    }
+                }
+                Played::BuiltDiscarded(_) | Played::Passed => {
+                    picks[e.seat as usize] = picks[e.seat as usize].saturating_sub(1)
+                }
+                _ => {}
+            }
+        }
+    }
+    let armada = match &view.armada {
+        Some(av) => Some(Box::new(sample_armada(av, &view.history, catalog, n, me, rng)?)),
+        None => None,
+    };
     let mut memory: [[Hand; MAX_TURNS]; MAX_PLAYERS] = Default::default();
-    for (i, h) in view.seen_hands.iter().enumerate().take(LAST_TURN) {
+    for (i, h) in view.seen_hands.iter().enumerate().take(lt) {
         memory[me][i] = h.clone();
     }
     let mut used: [[crate::game::Used; MAX_TURNS + 1]; MAX_PLAYERS] = Default::default();
-    for (i, u) in view.used_cards.iter().enumerate().take(LAST_TURN + 1) {
+    for (i, u) in view.used_cards.iter().enumerate().take(lt + 1) {
         used[me][i] = u.clone();
     }
     Ok(Game {
@@ -637,20 +713,126 @@ fn sample_once<R: Rng + ?Sized>(
         discard: discard.into_iter().take(160).collect::<ArrayVec<CardId, 160>>(),
         chosen,
         picks,
-        age_ending: matches!(view.phase, Phase::PlayLastCard { .. }),
-        age_end_due: (matches!(view.phase, Phase::BuildFromDiscard { .. }) && hands_discarded)
-            || matches!(view.phase, Phase::EdificeDiscard { .. }),
-        pass_due: matches!(view.phase, Phase::BuildFromDiscard { .. })
+        age_ending: matches!(view.phase, Phase::PlayLastCard { .. })
+            || (exploring && !hands_discarded && resolved as usize >= lt),
+        age_end_due: (matches!(view.phase, Phase::BuildFromDiscard { .. } | Phase::Explore { .. })
+            && hands_discarded)
+            || matches!(view.phase, Phase::EdificeDiscard { .. } | Phase::NavalOptOut { .. }),
+        pass_due: matches!(view.phase, Phase::BuildFromDiscard { .. } | Phase::Explore { .. })
             && !hands_discarded
-            && (resolved as usize) < LAST_TURN,
+            && (resolved as usize) < lt,
         log: view.log.clone(),
-        history: view.history.iter().copied().collect(),
+        // With Armada the history lives in the Armada state (above).
+        history: if armada.is_some() { ArrayVec::new() } else { view.history.iter().copied().collect() },
         memory,
         used,
         sale_at_turn_start,
         edifice: view.edifice,
-        last_turn: LAST_TURN as u8,
-        armada: None,
+        last_turn: lt as u8,
+        armada,
         teams: view.teams,
+    })
+}
+
+/// Armada (armada.md §2.2, §2.6): the island decks dealt at random, everything else copied from
+/// the view (shipyards, islands in play, naval tokens, the losses and incursions noted, the
+/// explorations due and Forgotten Port's choices are public).
+///
+/// Every island not in play is in its level's deck: an exploration's unchosen cards go back and
+/// the deck is reshuffled (`armada::explore::return_and_shuffle`), so the islands this seat saw
+/// and returned are in it too, in an unknown place. During an exploration the islands kept so far
+/// are still in the deck until every explorer has chosen; this seat's dealt cards are known, the
+/// other explorers' are drawn from the rest of the deck.
+fn sample_armada<R: Rng + ?Sized>(
+    av: &crate::armada::state::ArmadaView,
+    history: &[LogEntry],
+    catalog: &'static Catalog,
+    n: usize,
+    me: usize,
+    rng: &mut R,
+) -> Result<crate::armada::ArmadaState, SampleError> {
+    use crate::armada::state::{ArmadaState, Exploration, IslandDeck};
+    use crate::armada::{ArmadaCity, BoardId, IslandId, IslandSet};
+    use rand::SeedableRng;
+    let data = av.data;
+    if av.cities.len() != n {
+        return err("the Armada view has the wrong number of cities");
+    }
+    let mut cities = [ArmadaCity::new(BoardId(0)); MAX_PLAYERS];
+    let mut in_play = IslandSet::EMPTY;
+    for (slot, c) in cities.iter_mut().zip(&av.cities) {
+        *slot = *c;
+        in_play.0 |= c.islands.0;
+    }
+    let mut kept = IslandSet::EMPTY;
+    if let Some(e) = &av.exploring {
+        for &k in &e.kept {
+            kept.insert(k);
+        }
+    }
+    if av.seen.0 & in_play.0 != in_play.0 {
+        return err("the seat has not seen an island in play");
+    }
+    // Every seat has seen the islands in play; this seat also the ones it was dealt.
+    let mut seen = [in_play; MAX_PLAYERS];
+    seen[me] = av.seen;
+    let mut decks: [IslandDeck; 3] = Default::default();
+    let mut exploring = None;
+    for level in 1u8..=3 {
+        let mut deck: Vec<IslandId> = data
+            .islands_of_level(level)
+            .into_iter()
+            .filter(|&i| !in_play.contains(i) || kept.contains(i))
+            .collect();
+        if deck.len() != av.deck_sizes[level as usize - 1] as usize {
+            return err(format!("the level {level} island deck cannot have its size"));
+        }
+        deck.shuffle(rng);
+        if let Some(e) = av.exploring.as_ref().filter(|e| e.level == level) {
+            // The cards still held by the other explorers: none of this seat's, none kept.
+            let mut rest: Vec<IslandId> =
+                deck.iter().copied().filter(|i| !av.dealt.contains(i) && !kept.contains(*i)).collect();
+            let mut waiting = ArrayVec::new();
+            for &(city, count) in &e.waiting {
+                let dealt: crate::armada::explore::Dealt = if city as usize == me {
+                    if av.dealt.len() != count as usize {
+                        return err("the islands dealt to the seat do not match their count");
+                    }
+                    av.dealt.iter().copied().collect()
+                } else {
+                    if rest.len() < count as usize {
+                        return err("too few islands for the explorers still choosing");
+                    }
+                    rest.split_off(rest.len() - count as usize).into_iter().collect()
+                };
+                for &i in &dealt {
+                    seen[city as usize].insert(i);
+                }
+                waiting.push((city, dealt));
+            }
+            exploring = Some(Exploration { level, waiting, kept: e.kept.clone() });
+        }
+        decks[level as usize - 1] = deck.into_iter().collect();
+    }
+    if av.exploring.is_some() && exploring.is_none() {
+        return err("the exploration under way has no level");
+    }
+    Ok(ArmadaState {
+        data,
+        first_card: catalog.armada_first(),
+        cities,
+        decks,
+        seen,
+        pending: av.pending,
+        incursions: av.incursions.clone(),
+        explore_due: av.explore_due.clone(),
+        exploring,
+        naval_decided: av.naval_decided,
+        stay_out: av.stay_out,
+        rng: rand_chacha::ChaCha8Rng::seed_from_u64(rng.random()),
+        // The turn whose steps 4–6 may still log (an exploration under way): the last logged.
+        turn: history.last().map_or(1, |e| e.turn),
+        // A game with Armada keeps its whole log here ([`crate::Game::history`]).
+        history: history.iter().copied().collect(),
     })
 }

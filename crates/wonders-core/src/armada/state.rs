@@ -212,6 +212,28 @@ pub struct ArmadaView {
     pub incursions: ArrayVec<(u8, u8), MAX_PLAYERS>,
     /// The islands dealt to this seat in the exploration under way, while it chooses.
     pub dealt: Vec<IslandId>,
+    /// The explorations still due this turn, as (city, level) (public: everyone saw the ships
+    /// reach their exploration spaces; §2.6).
+    pub explore_due: ArrayVec<(u8, u8), 32>,
+    /// The exploration under way, as the table sees it: its level, the explorers still to choose
+    /// with the number of cards each was dealt, and the islands kept so far (face up; §2.6).
+    pub exploring: Option<ExplorationView>,
+    /// Forgotten Port, this Age end: the cities that chose (bitset) and those staying out (§6).
+    pub naval_decided: u8,
+    /// Forgotten Port: the cities staying out of this Age's naval conflict (bitset).
+    pub stay_out: u8,
+}
+
+/// The public part of an exploration under way (armada.md §2.6): which cards each explorer holds
+/// stays hidden, how many it holds does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplorationView {
+    /// The level explored (1–3).
+    pub level: u8,
+    /// Each explorer still to choose, in order, with the number of cards dealt to it.
+    pub waiting: ArrayVec<(u8, u8), MAX_PLAYERS>,
+    /// The islands kept so far.
+    pub kept: ArrayVec<IslandId, MAX_PLAYERS>,
 }
 
 impl PartialEq for ArmadaView {
@@ -224,6 +246,10 @@ impl PartialEq for ArmadaView {
             && self.pending == o.pending
             && self.incursions == o.incursions
             && self.dealt == o.dealt
+            && self.explore_due == o.explore_due
+            && self.exploring == o.exploring
+            && self.naval_decided == o.naval_decided
+            && self.stay_out == o.stay_out
     }
 }
 
@@ -243,6 +269,14 @@ impl ArmadaState {
                 .and_then(|e| e.waiting.iter().find(|(c, _)| *c as usize == seat))
                 .map(|(_, d)| d.to_vec())
                 .unwrap_or_default(),
+            explore_due: self.explore_due.clone(),
+            exploring: self.exploring.as_ref().map(|e| ExplorationView {
+                level: e.level,
+                waiting: e.waiting.iter().map(|(c, d)| (*c, d.len() as u8)).collect(),
+                kept: e.kept.clone(),
+            }),
+            naval_decided: self.naval_decided,
+            stay_out: self.stay_out,
         }
     }
 }
