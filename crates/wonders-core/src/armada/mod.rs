@@ -138,6 +138,7 @@ pub mod explore;
 pub mod naval;
 pub mod score;
 pub mod state;
+pub mod trade;
 pub mod turn;
 
 pub use city::ArmadaCity;
