@@ -154,7 +154,7 @@ fn islands_are_never_sold_to_the_2nd_players_buyer() {
     place(&mut g, 0, "West Trading Zone");
     let wild = g.armada().unwrap().data.find_island("Wild Isle").unwrap();
     let data = g.armada().unwrap().data;
-    let mut city = g.city(2).clone();
+    let mut city = *g.city(2);
     g.armada_mut().unwrap().cities[2].gain_island(data, wild, &mut city);
     *g.city_mut(2) = city;
     let stockade = card(&g, "Stockade");
