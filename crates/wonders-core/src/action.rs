@@ -20,7 +20,7 @@ pub enum FreeBy {
 }
 
 /// How a construction is paid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Payment {
     /// Coins to the left neighbour (seat i+1).
     pub left: u8,
@@ -33,6 +33,21 @@ pub struct Payment {
     /// Armada: coins to the 2nd player on each side (East and West Trading Zones,
     /// [`crate::armada::trade`]); [`SecondPay::NONE`] in every other game.
     pub second: SecondPay,
+}
+
+/// The derived form, with `second` only when it is not [`SecondPay::NONE`]: the Debug text of
+/// every game without a trading-zone purchase stays what it was (the pinned games' fingerprints
+/// hash it).
+impl std::fmt::Debug for Payment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Payment");
+        d.field("left", &self.left).field("right", &self.right).field("bank", &self.bank);
+        d.field("free", &self.free);
+        if !self.second.is_none() {
+            d.field("second", &self.second);
+        }
+        d.finish()
+    }
 }
 
 impl Payment {
