@@ -708,7 +708,9 @@ fn pay_cost(ctx: &Ctx, w: &Weights, p: &Persp, pay: &Payment) -> f32 {
     if pay.free == Some(FreeBy::FreeBuild) {
         return 1.2 * (ctx.turns_left_in_age() as f32 / 6.0);
     }
-    let neighbours = (pay.left + pay.right) as f32;
+    // Coins to other players (the neighbours, and with Armada's trading zones the 2nd players)
+    // feed rivals.
+    let neighbours = (pay.left + pay.right + pay.second.left() + pay.second.right()) as f32;
     p.cv * (neighbours * (1.0 + w.feed) + pay.bank as f32)
 }
 

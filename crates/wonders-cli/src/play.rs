@@ -458,6 +458,13 @@ pub(crate) fn payment_text(pay: &Payment) -> String {
         (0, l) => parts.push(format!("pay {l} left")),
         (r, l) => parts.push(format!("pay {r} right + {l} left")),
     }
+    // Armada's trading zones: coins to the 2nd players (1 per unit).
+    if pay.second.left() > 0 {
+        parts.push(format!("{} to the 2nd left", pay.second.left()));
+    }
+    if pay.second.right() > 0 {
+        parts.push(format!("{} to the 2nd right", pay.second.right()));
+    }
     if pay.bank > 0 {
         parts.push(format!("{} coin{} to bank", pay.bank, plural(pay.bank as u16)));
     }
@@ -956,8 +963,11 @@ pub(crate) fn log_text(text: &mut String, catalog: &Catalog, log: &[LogEntry], n
             .iter()
             .map(|o| {
                 let (l, r) = ((o.seat as usize + 1) % n, (o.seat as usize + n - 1) % n);
+                let (l2, r2) = ((o.seat as usize + 2) % n, (o.seat as usize + 2 * n - 2) % n);
                 (if l == e.seat as usize { o.pay.left as u16 } else { 0 })
                     + (if r == e.seat as usize { o.pay.right as u16 } else { 0 })
+                    + (if l2 == e.seat as usize { o.pay.second.left() as u16 } else { 0 })
+                    + (if r2 == e.seat as usize { o.pay.second.right() as u16 } else { 0 })
             })
             .sum();
         let line = format!("   {}", entry_text(catalog, e, names, trade));
@@ -1348,13 +1358,16 @@ mod tests {
 
     #[test]
     fn payments_read_like_the_table() {
-        let p = |left, right, bank| Payment { left, right, bank, free: None };
+        let p = |left, right, bank| Payment::paid(left, right, bank);
         assert_eq!(payment_text(&Payment::free(FreeBy::Chain)), "free (chain)");
         assert_eq!(payment_text(&p(0, 0, 0)), "free");
         assert_eq!(payment_text(&p(2, 0, 0)), "pay 2 left");
         assert_eq!(payment_text(&p(2, 1, 0)), "pay 1 right + 2 left");
         assert_eq!(payment_text(&p(0, 0, 1)), "1 coin to bank");
         assert_eq!(payment_text(&p(0, 2, 3)), "pay 2 right, 3 coins to bank");
+        // Armada's trading zones (armada.md §5): 2 units from the 2nd left, 1 from the 2nd right.
+        let second = Payment { second: wonders_core::SecondPay::new(2, 1), ..p(0, 2, 0) };
+        assert_eq!(payment_text(&second), "pay 2 right, 2 to the 2nd left, 1 to the 2nd right");
     }
 
     #[test]
@@ -1405,7 +1418,7 @@ mod tests {
             turn: 1,
             seat: 1,
             played: Played::Built(catalog.find_card("Baths").unwrap()),
-            pay: Payment { left: 2, right: 0, bank: 0, free: None },
+            pay: Payment::paid(2, 0, 0),
             income: 0,
         };
         let discarded =

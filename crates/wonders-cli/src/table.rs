@@ -280,16 +280,21 @@ fn cost_text(who: &str, answer: &CostAnswer) -> String {
         options => {
             let n = options.len();
             out.push_str(&format!("{n} way{} to pay\n", if n == 1 { "" } else { "s" }));
-            let mut rows =
-                vec![vec![String::new(), "left".into(), "right".into(), "bank".into(), "total".into()]];
+            // Armada's trading zones: two more columns, only when a way pays the 2nd players.
+            let second = options.iter().any(|o| o.second_left > 0 || o.second_right > 0);
+            let mut header = vec![String::new(), "left".into(), "right".into()];
+            if second {
+                header.extend(["2nd left".into(), "2nd right".into()]);
+            }
+            header.extend(["bank".into(), "total".into()]);
+            let mut rows = vec![header];
             for o in options {
-                rows.push(vec![
-                    String::new(),
-                    o.left.to_string(),
-                    o.right.to_string(),
-                    o.bank.to_string(),
-                    o.total().to_string(),
-                ]);
+                let mut row = vec![String::new(), o.left.to_string(), o.right.to_string()];
+                if second {
+                    row.extend([o.second_left.to_string(), o.second_right.to_string()]);
+                }
+                row.extend([o.bank.to_string(), o.total().to_string()]);
+                rows.push(row);
             }
             out.push_str(&aligned(&rows));
         }

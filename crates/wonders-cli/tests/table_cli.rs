@@ -412,6 +412,44 @@ fn cost_with_and_without_the_naval_construction() {
     assert!(err.contains("a naval construction needs a table with"), "{err}");
 }
 
+#[test]
+fn cost_with_a_trading_zone_lists_the_2nd_players() {
+    // 5 players clockwise: Ann (Giza, S) holds East Trading Zone; her 2nd right is Dee (Babylon,
+    // C), her right Eve (Alexandria, G) with a Clay Pool, her left Bob (Olympia, W). Guard Tower
+    // costs 1 clay: 1 coin to the 2nd right (East, armada.md §5) or 2 to the right; neither is
+    // cheaper for every player, so both are listed. With board 1's red step (1 wood, §10.3) the
+    // wood comes from Bob for 2: (left 2, 2nd right 1) or (left 2, right 2).
+    let table = json!({"expansions": ["armada"],
+        "players": [
+            {"name": "Ann", "wonder": "Giza", "side": "A", "cards": ["East Trading Zone"], "coins": 5,
+             "shipyard": {"board": 1}},
+            {"name": "Bob", "wonder": "Olympia", "side": "A", "shipyard": {"board": 2}},
+            {"name": "Cy", "wonder": "Rhodes", "side": "A", "shipyard": {"board": 3}},
+            {"name": "Dee", "wonder": "Babylon", "side": "A", "shipyard": {"board": 4}},
+            {"name": "Eve", "wonder": "Alexandria", "side": "A", "cards": ["Clay Pool"],
+             "shipyard": {"board": 5}}]})
+    .to_string();
+    let args = ["cost", "-", "--player", "0", "--card", "Guard Tower", "--naval", "--json"];
+    let out: Value = serde_json::from_str(&ok(&args, table.as_bytes())).expect("JSON");
+    assert_eq!(
+        out["options"],
+        json!([{"left": 0, "right": 0, "bank": 0, "chain": false, "second_right": 1},
+               {"left": 0, "right": 2, "bank": 0, "chain": false}])
+    );
+    assert_eq!(
+        out["naval"]["options"],
+        json!([{"left": 2, "right": 0, "bank": 0, "chain": false, "second_right": 1},
+               {"left": 2, "right": 2, "bank": 0, "chain": false}])
+    );
+    let text = ok(&["cost", "-", "--player", "0", "--card", "Guard Tower"], table.as_bytes());
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].contains("2nd left") && lines[1].contains("2nd right"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    // Without the card (Bob): no 2nd-player columns.
+    let text = ok(&["cost", "-", "--player", "1", "--card", "Guard Tower"], table.as_bytes());
+    assert!(!text.contains("2nd"), "{text}");
+}
+
 /// A 4-player team table (`"teams": true`; teams Ann+Bob and Cy+Dee), each score worked by hand:
 /// - Ann (Giza A, 2 stages): tokens 2×(+1) = 2 (a team victory gives two tokens); 9 coins = 3;
 ///   wonder 3 + 5 = 8; Altar 2. Total 15.

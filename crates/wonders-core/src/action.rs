@@ -20,7 +20,7 @@ pub enum FreeBy {
 }
 
 /// How a construction is paid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Payment {
     /// Coins to the left neighbour (seat i+1).
     pub left: u8,
@@ -30,17 +30,93 @@ pub struct Payment {
     pub bank: u8,
     /// Set when the construction is free.
     pub free: Option<FreeBy>,
+    /// Armada: coins to the 2nd player on each side (East and West Trading Zones,
+    /// [`crate::armada::trade`]); [`SecondPay::NONE`] in every other game.
+    pub second: SecondPay,
+}
+
+/// The derived form, with `second` only when it is not [`SecondPay::NONE`]: the Debug text of
+/// every game without a trading-zone purchase stays what it was (the pinned games' fingerprints
+/// hash it).
+impl std::fmt::Debug for Payment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Payment");
+        d.field("left", &self.left).field("right", &self.right).field("bank", &self.bank);
+        d.field("free", &self.free);
+        if !self.second.is_none() {
+            d.field("second", &self.second);
+        }
+        d.finish()
+    }
 }
 
 impl Payment {
     /// A free construction.
     pub const fn free(by: FreeBy) -> Payment {
-        Payment { left: 0, right: 0, bank: 0, free: Some(by) }
+        Payment { left: 0, right: 0, bank: 0, free: Some(by), second: SecondPay::NONE }
     }
 
-    /// Total coins leaving the treasury.
+    /// A paid construction: coins to the left and right neighbours and to the bank, nothing to
+    /// the 2nd players.
+    ///
+    /// ```
+    /// use wonders_core::Payment;
+    /// let p = Payment::paid(2, 1, 3);
+    /// assert_eq!((p.left, p.right, p.bank, p.free, p.total()), (2, 1, 3, None, 6));
+    /// ```
+    pub const fn paid(left: u8, right: u8, bank: u8) -> Payment {
+        Payment { left, right, bank, free: None, second: SecondPay::NONE }
+    }
+
+    /// Total coins leaving the treasury (the 2nd players' coins included).
     pub const fn total(&self) -> u16 {
-        self.left as u16 + self.right as u16 + self.bank as u16
+        self.left as u16
+            + self.right as u16
+            + self.bank as u16
+            + self.second.left() as u16
+            + self.second.right() as u16
+    }
+}
+
+/// Armada: the coins a payment gives the 2nd player on the left (seat i+2, West Trading Zone)
+/// and on the right (seat i−2, East Trading Zone), 1 coin per unit bought (armada.md §5), packed
+/// in one byte so that [`Action`] stays 8 bytes: the low nibble to the 2nd left, the high nibble
+/// to the 2nd right (each at most 15; the cards allow 2 and 1).
+///
+/// ```
+/// use wonders_core::SecondPay;
+/// let s = SecondPay::new(2, 1);
+/// assert_eq!((s.left(), s.right(), s.is_none()), (2, 1, false));
+/// assert!(SecondPay::NONE.is_none());
+/// assert_eq!(SecondPay::new(20, 0).left(), 15, "clamped");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SecondPay(pub u8);
+
+impl SecondPay {
+    /// Nothing to the 2nd players.
+    pub const NONE: SecondPay = SecondPay(0);
+
+    /// Packs the coins to the 2nd left and 2nd right (each clamped to 15).
+    pub const fn new(left: u8, right: u8) -> SecondPay {
+        let l = if left > 15 { 15 } else { left };
+        let r = if right > 15 { 15 } else { right };
+        SecondPay(l | r << 4)
+    }
+
+    /// Coins to the 2nd player on the left (seat i+2).
+    pub const fn left(self) -> u8 {
+        self.0 & 0x0f
+    }
+
+    /// Coins to the 2nd player on the right (seat i−2).
+    pub const fn right(self) -> u8 {
+        self.0 >> 4
+    }
+
+    /// Whether nothing goes to the 2nd players.
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
     }
 }
 
@@ -173,7 +249,7 @@ impl Naval {
 /// use wonders_core::Naval;
 /// let a = Action::Build { card: CardId(3), pay: Payment { left: 2, ..Payment::default() }, naval: Naval::NONE };
 /// assert_eq!(a.card(), Some(CardId(3)));
-/// assert_eq!(std::mem::size_of::<Action>(), 7);
+/// assert_eq!(std::mem::size_of::<Action>(), 8);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {

@@ -616,7 +616,7 @@ pub(crate) fn stage_variants(
         }
     };
     for &(left, right) in plain {
-        push(Payment { left, right, bank: 0, free: None }, false);
+        push(Payment::paid(left, right, 0), false);
     }
     if let Some(project) = game.joinable_project(city) {
         if c.coins < project.coins as u16 {
@@ -629,7 +629,7 @@ pub(crate) fn stage_variants(
         let mut opts = Options::new();
         payment::solve(&game.market(city), &cost, c.coins - project.coins as u16, &mut opts);
         for &(left, right) in &opts {
-            push(Payment { left, right, bank: project.coins, free: None }, true);
+            push(Payment::paid(left, right, project.coins), true);
         }
     }
 }

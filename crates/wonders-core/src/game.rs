@@ -758,7 +758,7 @@ impl Game {
         }
         let mut opts = Options::new();
         self.paid_options(city, card, &mut opts);
-        out.extend(opts.iter().map(|&(left, right)| Payment { left, right, bank: def.coins, free: None }));
+        out.extend(opts.iter().map(|&(left, right)| Payment::paid(left, right, def.coins)));
         if self.free_build_available(city) && (def.coins > 0 || !def.cost.is_empty()) {
             out.push(Payment::free(FreeBy::FreeBuild));
         }
@@ -810,7 +810,7 @@ impl Game {
         out.clear();
         let mut opts = Options::new();
         self.stage_options(city, &mut opts);
-        out.extend(opts.iter().map(|&(left, right)| Payment { left, right, bank: 0, free: None }));
+        out.extend(opts.iter().map(|&(left, right)| Payment::paid(left, right, 0)));
     }
 
     fn stage_options(&self, city: usize, out: &mut Options) {
@@ -930,7 +930,7 @@ impl Game {
                     for &(left, right) in &opts {
                         out.push(Action::Build {
                             card,
-                            pay: Payment { left, right, bank: def.coins, free: None },
+                            pay: Payment::paid(left, right, def.coins),
                             naval: Naval::NONE,
                         });
                     }
@@ -945,7 +945,7 @@ impl Game {
             }
             if plain {
                 for &(left, right) in &stage {
-                    let pay = Payment { left, right, bank: 0, free: None };
+                    let pay = Payment::paid(left, right, 0);
                     out.push(Action::Wonder { card, pay, extra: StageExtra::NONE });
                 }
             } else {
@@ -972,6 +972,10 @@ impl Game {
             return Err(ActionError::NotYourTurn { seat, waiting: self.waiting_text() });
         }
         let city_index = self.acting_city(seat);
+        // Armada: coins to the 2nd players need a trading zone, within its limits.
+        if let Some(pay) = action.payment().filter(|p| !p.second.is_none()) {
+            armada::trade::check(self, city_index, &pay)?;
+        }
         // Armada: a hand action may carry a naval construction (crate::armada::turn).
         if self.armada.is_some() && matches!(self.phase, Phase::Choose | Phase::PlayLastCard { .. }) {
             return armada::turn::check(self, seat, city_index, action);
@@ -1326,6 +1330,8 @@ impl Game {
                 self.cities[city].coins -= pay.total();
                 income[left_of(city, n)] += pay.left as u16;
                 income[right_of(city, n)] += pay.right as u16;
+                // Armada: coins to the 2nd players (trading zones; crate::armada::trade).
+                armada::trade::pay_second(city, n, &pay, &mut income);
                 if pay.free == Some(FreeBy::FreeBuild) {
                     self.cities[city].free_build_used = true;
                 }

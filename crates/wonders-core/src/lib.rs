@@ -43,7 +43,7 @@ pub mod tensor;
 pub mod view;
 pub mod wire;
 
-pub use action::{Action, FreeBy, Naval, Payment, StageExtra};
+pub use action::{Action, FreeBy, Naval, Payment, SecondPay, StageExtra};
 pub use card::{CardDef, CardId, CardSet, Colour, NameId};
 pub use catalog::{Catalog, CatalogError, Edition, Side, StageDef, UnknownName, WonderDef, WonderId};
 pub use city::{City, CityEdifice, MilitaryTokens, Production, Source};

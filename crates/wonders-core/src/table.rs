@@ -317,12 +317,32 @@ pub struct CostOption {
     pub bank: u8,
     /// Whether it is free through a chain parent in the city.
     pub chain: bool,
+    /// Armada: coins to the 2nd player on the left (West Trading Zone; armada.md §5). Absent
+    /// from JSON when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub second_left: u8,
+    /// Armada: coins to the 2nd player on the right (East Trading Zone). Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub second_right: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl CostOption {
+    /// A way to pay with nothing to the 2nd players.
+    pub const fn new(left: u8, right: u8, bank: u8, chain: bool) -> CostOption {
+        CostOption { left, right, bank, chain, second_left: 0, second_right: 0 }
+    }
+
     /// Coins leaving the treasury.
     pub const fn total(&self) -> u16 {
-        self.left as u16 + self.right as u16 + self.bank as u16
+        self.left as u16
+            + self.right as u16
+            + self.bank as u16
+            + self.second_left as u16
+            + self.second_right as u16
     }
 }
 
@@ -843,6 +863,30 @@ impl Table {
         out
     }
 
+    /// Armada: what `player` faces with its trading zones (as in a game), or `None` without one.
+    fn trade_market(&self, player: usize) -> Option<crate::armada::trade::TradeMarket<'_>> {
+        use crate::armada::Direction;
+        let (data, state) = (self.catalog.armada.as_deref()?, self.armada.as_deref()?);
+        let a = state.get(player)?;
+        let (left_units, right_units) = (
+            a.second_neighbour_purchases(data, Direction::Left),
+            a.second_neighbour_purchases(data, Direction::Right),
+        );
+        let n = self.cities.len();
+        if (left_units == 0 && right_units == 0) || n < 4 {
+            return None;
+        }
+        let (sl, sr) = (Direction::Left.target(player, n), Direction::Right.target(player, n));
+        Some(crate::armada::trade::TradeMarket {
+            market: self.market(player),
+            second_left: &self.cities[sl].for_sale,
+            left_units,
+            second_right: &self.cities[sr].for_sale,
+            right_units,
+            same: sl == sr,
+        })
+    }
+
     /// What `player` faces when buying from the neighbours (as `Game::market` in a game).
     fn market(&self, player: usize) -> Market<'_> {
         let n = self.cities.len();
@@ -882,7 +926,7 @@ impl Table {
     /// )
     /// .unwrap();
     /// let answer = table.cost(0, &Target::Card("University".into())).unwrap();
-    /// assert_eq!(answer.options, vec![CostOption { left: 2, right: 2, bank: 0, chain: false }]);
+    /// assert_eq!(answer.options, vec![CostOption::new(2, 2, 0, false)]);
     /// ```
     pub fn cost(&self, player: usize, target: &Target) -> Result<CostAnswer, TableError> {
         let Some(city) = self.cities.get(player) else {
@@ -909,7 +953,7 @@ impl Table {
                         .find(|&c| def.chain_parents.contains(catalog.card(c).name_id))
                         .map(|c| catalog.card(c).name.clone())
                         .unwrap_or_default();
-                    let free = CostOption { left: 0, right: 0, bank: 0, chain: true };
+                    let free = CostOption::new(0, 0, 0, true);
                     let reason = format!("free by chain: {who} has {parent}");
                     return Ok(CostAnswer { what, options: vec![free], reason: Some(reason) });
                 }
@@ -1091,11 +1135,11 @@ impl Table {
         }
         // Keep the Pareto-minimal payments of every choice.
         let all = answer.options.clone();
+        let key = |o: &CostOption| [o.left, o.right, o.second_left, o.second_right];
         answer.options.retain(|o| {
-            !all.iter()
-                .any(|p| p.left <= o.left && p.right <= o.right && (p.left, p.right) != (o.left, o.right))
+            !all.iter().any(|p| key(p).iter().zip(&key(o)).all(|(a, b)| a <= b) && key(p) != key(o))
         });
-        answer.options.sort_by_key(|o| (o.left, o.right));
+        answer.options.sort_by_key(|o| (o.left, o.right, o.second_left, o.second_right));
         answer.options.dedup();
         for o in &mut answer.options {
             o.chain = chain;
@@ -1110,14 +1154,36 @@ impl Table {
     fn paid(&self, player: usize, what: String, need: &Resources, bank: u8, budget: u16) -> CostAnswer {
         let market = self.market(player);
         let mut out = Options::new();
-        payment::solve(&market, need, budget, &mut out);
-        let mut options: Vec<CostOption> =
-            out.iter().map(|&(left, right)| CostOption { left, right, bank, chain: false }).collect();
-        options.sort_by_key(|o| (o.left, o.right));
+        let mut options: Vec<CostOption> = match self.trade_market(player) {
+            // Armada: East and West Trading Zones add the 2nd players as sellers.
+            Some(tm) => {
+                let mut front = crate::armada::trade::TradeOptions::new();
+                crate::armada::trade::solve(&tm, need, budget, &mut front);
+                front
+                    .iter()
+                    .map(|t| CostOption {
+                        second_left: t.second_left,
+                        second_right: t.second_right,
+                        ..CostOption::new(t.left, t.right, bank, false)
+                    })
+                    .collect()
+            }
+            None => {
+                payment::solve(&market, need, budget, &mut out);
+                out.iter().map(|&(left, right)| CostOption::new(left, right, bank, false)).collect()
+            }
+        };
+        options.sort_by_key(|o| (o.left, o.right, o.second_left, o.second_right));
         let reason = if options.is_empty() {
             let who = self.who(player);
             payment::solve(&market, need, u16::MAX, &mut out);
-            Some(match out.iter().map(|&(l, r)| u16::from(l) + u16::from(r)).min() {
+            let mut cheapest: Option<u16> = out.iter().map(|&(l, r)| u16::from(l) + u16::from(r)).min();
+            if let Some(tm) = self.trade_market(player) {
+                let mut front = crate::armada::trade::TradeOptions::new();
+                crate::armada::trade::solve(&tm, need, u16::MAX, &mut front);
+                cheapest = front.iter().map(|t| t.total()).min();
+            }
+            Some(match cheapest {
                 Some(cheapest) => format!(
                     "{who} has {budget} coin(s) to spend on trade, but buying what is missing of {need} \
                      costs at least {cheapest}"

@@ -725,7 +725,7 @@ mod tests {
 
     #[test]
     fn default_payment_prefers_cheapest_then_keeps_the_free_build() {
-        let p = |left, right, bank, free| Payment { left, right, bank, free };
+        let p = |left, right, bank, free| Payment { left, right, bank, free, ..Payment::default() };
         let mut options =
             [p(2, 1, 0, None), p(0, 2, 0, None), p(1, 1, 0, None), p(0, 0, 0, Some(FreeBy::FreeBuild))];
         options.sort_by_key(|x| default_payment_key(*x));

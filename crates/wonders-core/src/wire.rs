@@ -2,7 +2,7 @@
 //! are validated into the core types, never trusted: an unknown name or an impossible value is an
 //! error that says what is wrong.
 
-use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
+use crate::action::{Action, FreeBy, Naval, Payment, SecondPay, StageExtra};
 use crate::armada::ArmadaEvent;
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
@@ -75,6 +75,14 @@ pub enum WireAction {
         /// Coins to the bank; when absent, the card's coin cost.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bank: Option<u8>,
+        /// Armada: coins to the 2nd player on the left (seat i+2; West Trading Zone, 1 coin per
+        /// unit; armada.md §5). Absent when 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        second_left: u8,
+        /// Armada: coins to the 2nd player on the right (seat i−2; East Trading Zone). Absent
+        /// when 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        second_right: u8,
         /// Set when built free.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         free: Option<WireFree>,
@@ -100,6 +108,14 @@ pub enum WireAction {
         /// Coins to the right neighbour.
         #[serde(default)]
         right: u8,
+        /// Armada: coins to the 2nd player on the left (seat i+2; West Trading Zone, 1 coin per
+        /// unit; armada.md §5). Absent when 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        second_left: u8,
+        /// Armada: coins to the 2nd player on the right (seat i−2; East Trading Zone). Absent
+        /// when 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        second_right: u8,
         /// Edifice: also take part in the current Age's great project.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         take_part: bool,
@@ -184,6 +200,8 @@ impl WireAction {
                 left: pay.left,
                 right: pay.right,
                 bank: Some(pay.bank),
+                second_left: pay.second.left(),
+                second_right: pay.second.right(),
                 free: pay.free.map(Into::into),
                 naval: naval.construction().map(|f| f.name().to_string()),
                 free_move: naval.free_move().map(|f| f.name().to_string()),
@@ -193,6 +211,8 @@ impl WireAction {
                 age: age(card),
                 left: pay.left,
                 right: pay.right,
+                second_left: pay.second.left(),
+                second_right: pay.second.right(),
                 take_part: extra.take_part(),
                 bank: (pay.bank != 0).then_some(pay.bank),
                 second_effect: extra.alternative(),
@@ -300,8 +320,20 @@ impl WireAction {
                 }
             };
         Ok(match self {
-            WireAction::Build { card, age, left, right, bank, free, naval, free_move } => {
+            WireAction::Build {
+                card,
+                age,
+                left,
+                right,
+                bank,
+                second_left,
+                second_right,
+                free,
+                naval,
+                free_move,
+            } => {
                 let id = find(card, age)?;
+                let second = SecondPay::new(*second_left, *second_right);
                 let pay = match free {
                     // A free card still pays its naval construction (armada.md §2.3).
                     Some(f) => Payment {
@@ -309,12 +341,14 @@ impl WireAction {
                         right: *right,
                         bank: bank.unwrap_or(0),
                         free: Some((*f).into()),
+                        second,
                     },
                     None => Payment {
                         left: *left,
                         right: *right,
                         bank: bank.unwrap_or(catalog.card(id).coins),
                         free: None,
+                        second,
                     },
                 };
                 Action::Build { card: id, pay, naval: Naval::new(fleet(naval)?, fleet(free_move)?) }
@@ -324,6 +358,8 @@ impl WireAction {
                 age,
                 left,
                 right,
+                second_left,
+                second_right,
                 take_part,
                 bank,
                 second_effect,
@@ -331,7 +367,10 @@ impl WireAction {
                 naval,
             } => Action::Wonder {
                 card: find(card, age)?,
-                pay: Payment { left: *left, right: *right, bank: bank.unwrap_or(0), free: None },
+                pay: Payment {
+                    second: SecondPay::new(*second_left, *second_right),
+                    ..Payment::paid(*left, *right, bank.unwrap_or(0))
+                },
                 extra: StageExtra::new(*take_part, *second_effect, pawn_age.unwrap_or(0))
                     .with_naval(fleet(naval)?),
             },
@@ -399,6 +438,11 @@ pub struct WireCity {
     pub debt: Vec<u8>,
 }
 
+/// Serde: a zero count is left out.
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 fn ages_list(counts: [u8; 3]) -> Vec<u8> {
     (1u8..=3).flat_map(|a| std::iter::repeat_n(a, counts[a as usize - 1] as usize)).collect()
 }
@@ -445,6 +489,12 @@ pub struct WireLogEntry {
     pub right: u8,
     /// Coins paid to the bank.
     pub bank: u8,
+    /// Armada: coins paid to the 2nd player on the left (West Trading Zone); absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub second_left: u8,
+    /// Armada: coins paid to the 2nd player on the right (East Trading Zone); absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub second_right: u8,
     /// Coins received at the end of the step.
     pub income: u16,
     /// Edifice `edifice_ur_pawn`: the Age of the pawn taken.
@@ -581,6 +631,8 @@ impl WireLogEntry {
             left: e.pay.left,
             right: e.pay.right,
             bank: e.pay.bank,
+            second_left: e.pay.second.left(),
+            second_right: e.pay.second.right(),
             income: e.income,
             pawn_age: match e.played {
                 Played::Edifice(EdificeEvent::UrPawn(a)) => Some(a),

@@ -421,7 +421,7 @@ mod table_format {
     }
 
     fn pay(left: u8, right: u8, bank: u8, chain: bool) -> CostOption {
-        CostOption { left, right, bank, chain }
+        CostOption::new(left, right, bank, chain)
     }
 
     #[test]

@@ -212,11 +212,7 @@ fn the_free_city_pays_for_its_purchases_from_its_own_coins() {
     g.set_hand(0, &[altar, barracks, card("Press", 1)]);
     g.set_hand(1, &[theater, card("Loom", 1)]);
     g.submit(0, Action::Build { card: altar, pay: Payment::default(), naval: Naval::NONE }).unwrap();
-    let buy = Action::Build {
-        card: barracks,
-        pay: Payment { left: 0, right: 2, bank: 0, free: None },
-        naval: Naval::NONE,
-    };
+    let buy = Action::Build { card: barracks, pay: Payment::paid(0, 2, 0), naval: Naval::NONE };
     assert!(g.legal_actions(0).contains(&buy));
     g.submit(0, buy).unwrap();
     g.submit(1, Action::Build { card: theater, pay: Payment::default(), naval: Naval::NONE }).unwrap();

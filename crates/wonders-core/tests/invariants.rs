@@ -43,16 +43,8 @@ fn play_setup(setup: Setup, check_legality: bool) -> (Game, Record) {
                         for r in 0..5u8 {
                             let bank = g.catalog().card(card).coins;
                             for a in [
-                                Action::Build {
-                                    card,
-                                    pay: Payment { left: l, right: r, bank, free: None },
-                                    naval: Naval::NONE,
-                                },
-                                Action::Wonder {
-                                    card,
-                                    pay: Payment { left: l, right: r, bank: 0, free: None },
-                                    extra: StageExtra::NONE,
-                                },
+                                Action::Build { card, pay: Payment::paid(l, r, bank), naval: Naval::NONE },
+                                Action::Wonder { card, pay: Payment::paid(l, r, 0), extra: StageExtra::NONE },
                             ] {
                                 assert_eq!(g.check(seat, &a).is_ok(), legal.contains(&a), "{a:?}");
                             }

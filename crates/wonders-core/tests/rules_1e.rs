@@ -144,27 +144,12 @@ fn coins_earned_during_a_turn_cannot_be_spent_in_it() {
     // Rhodes (seat 2, left of... seat 2 is the right neighbour of seat 0) buys Babylon's clay.
     let guard = card("Guard Tower", 1);
     let pays = build_paid(&g, 2, guard);
-    assert!(pays.contains(&Payment { left: 2, right: 0, bank: 0, free: None }), "{pays:?}");
-    let refused = g.submit(
-        0,
-        Action::Build {
-            card: forum,
-            pay: Payment { left: 0, right: 2, bank: 0, free: None },
-            naval: Naval::NONE,
-        },
-    );
+    assert!(pays.contains(&Payment::paid(2, 0, 0)), "{pays:?}");
+    let refused = g.submit(0, Action::Build { card: forum, pay: Payment::paid(0, 2, 0), naval: Naval::NONE });
     assert!(matches!(refused, Err(ActionError::BadPayment { .. })), "{refused:?}");
     g.submit(0, Action::Discard { card: card("Altar", 1) }).unwrap();
     g.submit(1, Action::Discard { card: card("Baths", 1) }).unwrap();
-    g.submit(
-        2,
-        Action::Build {
-            card: guard,
-            pay: Payment { left: 2, right: 0, bank: 0, free: None },
-            naval: Naval::NONE,
-        },
-    )
-    .unwrap();
+    g.submit(2, Action::Build { card: guard, pay: Payment::paid(2, 0, 0), naval: Naval::NONE }).unwrap();
     // Babylon received 2 coins for the clay plus 3 for the discard: usable from the next turn.
     assert_eq!(g.city(0).coins, 1 + 2 + 3);
     assert_eq!(g.city(2).coins, 3 - 2);
@@ -179,27 +164,13 @@ fn neighbours_are_paid_and_the_bank_takes_coin_costs() {
     g.set_hand(0, &[stockade, card("Altar", 1)]);
     g.set_hand(1, &[tree, card("Theater", 1)]);
     g.set_hand(2, &[card("Loom", 1), card("Press", 1)]);
-    assert_eq!(build_paid(&g, 0, stockade), vec![Payment { left: 0, right: 2, bank: 0, free: None }]);
-    assert_eq!(build_paid(&g, 1, tree), vec![Payment { left: 0, right: 0, bank: 1, free: None }]);
+    assert_eq!(build_paid(&g, 0, stockade), vec![Payment::paid(0, 2, 0)]);
+    assert_eq!(build_paid(&g, 1, tree), vec![Payment::paid(0, 0, 1)]);
     turn(
         &mut g,
         &[
-            (
-                0,
-                Action::Build {
-                    card: stockade,
-                    pay: Payment { left: 0, right: 2, bank: 0, free: None },
-                    naval: Naval::NONE,
-                },
-            ),
-            (
-                1,
-                Action::Build {
-                    card: tree,
-                    pay: Payment { left: 0, right: 0, bank: 1, free: None },
-                    naval: Naval::NONE,
-                },
-            ),
+            (0, Action::Build { card: stockade, pay: Payment::paid(0, 2, 0), naval: Naval::NONE }),
+            (1, Action::Build { card: tree, pay: Payment::paid(0, 0, 1), naval: Naval::NONE }),
         ],
     );
     assert_eq!(g.city(0).coins, 1);
@@ -252,11 +223,7 @@ fn vineyard_and_bazar_count_neighbours_cards_built_the_same_turn() {
     g.set_hand(1, &[sawmill, card("Theater", 1)]);
     g.set_hand(2, &[card("Quarry", 2), card("Baths", 1)]);
     g.set_hand(3, &[card("Foundry", 2), card("Pawnshop", 1)]);
-    let paid = |c: CardId| Action::Build {
-        card: c,
-        pay: Payment { left: 0, right: 0, bank: 1, free: None },
-        naval: Naval::NONE,
-    };
+    let paid = |c: CardId| Action::Build { card: c, pay: Payment::paid(0, 0, 1), naval: Naval::NONE };
     turn(
         &mut g,
         &[
@@ -432,14 +399,7 @@ fn illegal_actions_are_refused_and_change_nothing() {
         g.clone().submit(0, Action::Pass).unwrap_err(),
         g.clone().submit(0, Action::Discard { card: CardId(250) }).unwrap_err(),
         g.clone()
-            .submit(
-                0,
-                Action::Build {
-                    card: g.hand(0)[0],
-                    pay: Payment { left: 9, right: 9, bank: 0, free: None },
-                    naval: Naval::NONE,
-                },
-            )
+            .submit(0, Action::Build { card: g.hand(0)[0], pay: Payment::paid(9, 9, 0), naval: Naval::NONE })
             .unwrap_err(),
     ];
     for e in &errs {

@@ -215,14 +215,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
     assert_eq!(g.phase(), Phase::PlayLastCard { city: 0 });
     assert!(g.city(1).built.contains(pool));
     assert!(payments(&g, 0, tower).is_empty(), "the Clay Pool was built this turn");
-    let err = g.submit(
-        0,
-        Action::Build {
-            card: tower,
-            pay: Payment { left: 2, right: 0, bank: 0, free: None },
-            naval: Naval::NONE,
-        },
-    );
+    let err = g.submit(0, Action::Build { card: tower, pay: Payment::paid(2, 0, 0), naval: Naval::NONE });
     assert!(err.is_err());
     // The same purchase in the 1st edition is allowed (the rule is new in the 2nd edition).
     let first = Catalog::get(Edition::First);
@@ -261,7 +254,7 @@ fn babylon_night_cannot_buy_from_a_card_built_the_same_turn() {
         ],
     );
     assert_eq!(g1.phase(), Phase::PlayLastCard { city: 0 });
-    assert_eq!(payments(&g1, 0, barracks), vec![Payment { left: 2, right: 0, bank: 0, free: None }]);
+    assert_eq!(payments(&g1, 0, barracks), vec![Payment::paid(2, 0, 0)]);
 }
 
 #[test]

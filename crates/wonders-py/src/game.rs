@@ -83,7 +83,8 @@ fn json_dumps(value: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// One action of one seat, immutable: `kind` (`build`, `wonder`, `discard`, `build_discarded`,
 /// `pass`, `choose_side`, and with the expansions `discard_yellow`, `choose_island`,
-/// `stay_out_of_naval`, `discard_built`), `card`, the payment (`left`, `right`, `bank`, `free`)
+/// `stay_out_of_naval`, `discard_built`), `card`, the payment (`left`, `right`, `bank`, `free`;
+/// with Armada's trading zones `second_left`, `second_right`)
 /// and `index`, its place in the fixed action space of its game (the payment left out).
 #[pyclass(name = "Action", module = "wonders", frozen, eq, hash)]
 #[derive(Clone)]
@@ -205,6 +206,18 @@ impl PyAction {
         self.action.payment().map_or(0, |p| p.right)
     }
 
+    /// Armada: coins to the 2nd player on the left (West Trading Zone; 0 otherwise).
+    #[getter]
+    fn second_left(&self) -> u8 {
+        self.action.payment().map_or(0, |p| p.second.left())
+    }
+
+    /// Armada: coins to the 2nd player on the right (East Trading Zone; 0 otherwise).
+    #[getter]
+    fn second_right(&self) -> u8 {
+        self.action.payment().map_or(0, |p| p.second.right())
+    }
+
     /// Coins to the bank.
     #[getter]
     fn bank(&self) -> u8 {
@@ -222,7 +235,8 @@ impl PyAction {
         }
     }
 
-    /// The payment as `(left, right, bank)`, or `None` for actions that pay nothing.
+    /// The payment as `(left, right, bank)`, or `None` for actions that pay nothing (Armada's
+    /// coins to the 2nd players are `second_left` and `second_right`).
     #[getter]
     fn payment(&self) -> Option<(u8, u8, u8)> {
         self.action.payment().map(|p| (p.left, p.right, p.bank))
@@ -250,7 +264,12 @@ impl PyAction {
         if let Some(p) = self.action.payment() {
             match self.free() {
                 Some(f) => s += &format!(", free={f}"),
-                None => s += &format!(", left={}, right={}, bank={}", p.left, p.right, p.bank),
+                None => {
+                    s += &format!(", left={}, right={}, bank={}", p.left, p.right, p.bank);
+                    if !p.second.is_none() {
+                        s += &format!(", second_left={}, second_right={}", p.second.left(), p.second.right());
+                    }
+                }
             }
         }
         s + &format!(", index={})", self.index())

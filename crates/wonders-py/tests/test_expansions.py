@@ -60,6 +60,10 @@ def play_random(game, seed):
             mask = game.action_mask(seat)
             legal = game.legal_actions(seat)
             assert set(np.flatnonzero(mask)) == {a.index for a in legal}
+            for a in legal:
+                # Armada's trading zones: the 2nd players' coins read as in the JSON form.
+                d = a.to_dict()
+                assert (a.second_left, a.second_right) == (d.get("second_left", 0), d.get("second_right", 0))
             index = int(rng.choice(np.flatnonzero(mask)))
             action = game.action(seat, index)
             assert action.index == index and action in legal

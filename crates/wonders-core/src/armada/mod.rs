@@ -139,6 +139,7 @@ pub mod log;
 pub mod naval;
 pub mod score;
 pub mod state;
+pub mod trade;
 pub mod turn;
 pub mod wire;
 

@@ -15,8 +15,9 @@
 
 use super::coins::CoinSeat;
 use super::log::{ArmadaEvent, Events};
+use super::trade::{TradeMarket, TradeOptions, TradePay};
 use super::{ArmadaEffect, ArmadaState, Fleet, FleetChoice, Losses, TOP_STEP};
-use crate::action::{Action, Naval, Payment};
+use crate::action::{Action, Naval, Payment, SecondPay};
 use crate::card::CardId;
 use crate::catalog::Catalog;
 use crate::conflict::LandConflict;
@@ -96,10 +97,17 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     let data = state.data;
     let discount = island_has(state, city, ArmadaEffect::NavalDiscount);
     let market = game.market(city);
+    // East and West Trading Zones (super::trade): the city's paid builds and stages are listed
+    // again with the 2nd players among the sellers; without one, nothing changes.
+    let trade = super::trade::market(game, city);
+    if let Some(tm) = &trade {
+        super::trade::rewrite_hand(game, city, tm, out);
+    }
     let base = out.len();
     let mut opts = Options::new();
+    let mut trade_opts = TradeOptions::new();
     // The stage payments with a naval construction, solved once per stage choice and fleet.
-    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, Options), 8> = ArrayVec::new();
+    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, TradeOptions), 8> = ArrayVec::new();
     for i in 0..base {
         match out[i] {
             Action::Build { card, pay, .. } => {
@@ -125,6 +133,22 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                 if c.coins < bank || bank > u8::MAX as u16 {
                     continue;
                 }
+                let naval = Naval::new(Some(fleet), None);
+                if let Some(tm) = &trade {
+                    let budget = c.coins - bank;
+                    super::trade::solve_with_naval(
+                        tm,
+                        &need,
+                        &cost.resources,
+                        discount,
+                        budget,
+                        &mut trade_opts,
+                    );
+                    for t in &trade_opts {
+                        out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
+                    }
+                    continue;
+                }
                 payment::solve_with_naval(
                     &market,
                     &need,
@@ -134,8 +158,9 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     &mut opts,
                 );
                 for &(left, right) in &opts {
-                    let pay = Payment { left, right, bank: bank as u8, free: pay.free };
-                    out.push(Action::Build { card, pay, naval: Naval::new(Some(fleet), None) });
+                    let pay =
+                        Payment { left, right, bank: bank as u8, free: pay.free, second: SecondPay::NONE };
+                    out.push(Action::Build { card, pay, naval });
                 }
             }
             Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
@@ -155,8 +180,8 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     let solved = match stage_cache.iter().find(|(e, f, _)| *e == extra && *f == fleet) {
                         Some((_, _, o)) => o.clone(),
                         None => {
-                            let mut o = Options::new();
-                            stage_naval_options(game, city, fleet, lost, discount, &mut o);
+                            let mut o = TradeOptions::new();
+                            stage_naval_options(game, city, trade.as_ref(), fleet, lost, discount, &mut o);
                             let _ = stage_cache.try_push((extra, fleet, o.clone()));
                             o
                         }
@@ -166,10 +191,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     } else {
                         data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
                     };
-                    for &(left, right) in &solved {
+                    for t in &solved {
                         out.push(Action::Wonder {
                             card,
-                            pay: Payment { left, right, bank, free: None },
+                            pay: t.payment(bank, None),
                             extra: extra.with_naval(Some(fleet)),
                         });
                     }
@@ -216,14 +241,15 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
 }
 
 /// The Pareto-minimal payments of `city`'s next stage plus the next step of `fleet`, as one
-/// purchase (free naval step with Lost Isle).
+/// purchase (free naval step with Lost Isle), with the trading zones of `trade` if any.
 fn stage_naval_options(
     game: &Game,
     city: usize,
+    trade: Option<&TradeMarket>,
     fleet: Fleet,
     lost: bool,
     discount: bool,
-    out: &mut Options,
+    out: &mut TradeOptions,
 ) {
     out.clear();
     let Some(state) = game.armada.as_deref() else {
@@ -245,14 +271,14 @@ fn stage_naval_options(
     if c.coins < cost.coins as u16 {
         return;
     }
-    payment::solve_with_naval(
-        &game.market(city),
-        &stage.cost,
-        &cost.resources,
-        discount,
-        c.coins - cost.coins as u16,
-        out,
-    );
+    let budget = c.coins - cost.coins as u16;
+    if let Some(tm) = trade {
+        super::trade::solve_with_naval(tm, &stage.cost, &cost.resources, discount, budget, out);
+        return;
+    }
+    let mut opts = Options::new();
+    payment::solve_with_naval(&game.market(city), &stage.cost, &cost.resources, discount, budget, &mut opts);
+    out.extend(opts.iter().map(|&(left, right)| TradePay { left, right, ..TradePay::default() }));
 }
 
 /// Checks an action of a game with Armada in a hand step: it must be one of the legal actions;
@@ -261,27 +287,40 @@ fn stage_naval_options(
 pub(crate) fn check(game: &Game, seat: usize, city: usize, action: &Action) -> Result<(), ActionError> {
     let mut legal = Vec::new();
     game.legal_actions_into(seat, &mut legal);
-    if legal.contains(action) {
+    // With 4 players the two 2nd players are one: its coins may be written either way.
+    if legal.contains(&super::trade::canonical(game, city, *action)) {
         return Ok(());
     }
+    let second = action.payment().is_some_and(|p| !p.second.is_none());
     let plain = match *action {
         Action::Build { card, pay, .. } => Action::Build { card, pay, naval: Naval::NONE },
         Action::Wonder { card, pay, extra } => Action::Wonder { card, pay, extra: extra.with_naval(None) },
         Action::DiscardYellow { card } => Action::Discard { card },
         other => other,
     };
-    game.check_for_city(seat, city, &plain)?;
+    match game.check_for_city(seat, city, &plain) {
+        // A payment to the 2nd players is judged against the legal list below, with its reason.
+        Err(ActionError::BadPayment { .. }) if second => {}
+        r => r?,
+    }
     let card = action.card();
     let ways: Vec<String> = legal
         .iter()
         .filter(|a| a.card() == card && std::mem::discriminant(*a) == std::mem::discriminant(action))
         .map(describe)
         .collect();
+    let ways = if ways.is_empty() { "none".to_string() } else { ways.join("; ") };
+    if second {
+        return Err(ActionError::WrongKind(format!(
+            "that payment to the 2nd players is not possible: they sell only what they may sell to a \
+             neighbour (their board's resource, brown and grey cards; never yellow cards, wonder stages or \
+             islands), and a way to pay must be Pareto-minimal; legal ways: {ways}"
+        )));
+    }
     Err(ActionError::WrongKind(format!(
         "that naval construction, free move or payment is not possible (a naval construction moves the \
          card colour's fleet, or with a stage the board's wonder fleet, one step below the top, and is paid \
-         with the card as one purchase); legal ways: {}",
-        if ways.is_empty() { "none".to_string() } else { ways.join("; ") }
+         with the card as one purchase); legal ways: {ways}"
     )))
 }
 
@@ -293,6 +332,9 @@ fn describe(a: &Action) -> String {
         _ => return format!("{a:?}"),
     };
     let mut s = format!("left {} right {} bank {}", pay.left, pay.right, pay.bank);
+    if !pay.second.is_none() {
+        s += &format!(" 2nd left {} 2nd right {}", pay.second.left(), pay.second.right());
+    }
     if let Some(f) = naval {
         s += &format!(", naval construction {f}");
     }

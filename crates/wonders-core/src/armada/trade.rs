@@ -1,0 +1,592 @@
+//! Armada's trading zones inside the payment: 東部商區 **East Trading Zone** and 西部商區 **West
+//! Trading Zone** (armada.md §5 and §10.6; rulebook 000, the cards' texts and 3人遊戲).
+//!
+//! Rules:
+//! - East Trading Zone (Age I, yellow): **once per turn**, buy 1 resource of your choice from the
+//!   **2nd player on your right** (seat i−2 mod n) for 1 coin (§5);
+//! - West Trading Zone (Age II, yellow): **twice per turn**, buy 1 resource of your choice from
+//!   the **2nd player on your left** (seat i+2 mod n) for 1 coin each (§5);
+//! - both are removed with 3 players (§2.2 item 3): the 2nd players always exist and are not
+//!   the neighbours; with 4 players the 2nd left and the 2nd right are the same player (seat
+//!   i+2): the coins go to that player and both limits hold, and together the units bought there
+//!   must be what that one city may sell;
+//! - a 2nd player sells what a neighbour sells (the payment solver's rule, 002 貿易): its board's
+//!   starting resource, brown and grey cards (an either/or card sells either resource, one unit
+//!   per purchase); never yellow cards, wonder stages or islands (000 荒島 "不能出售給鄰居");
+//! - the price is always 1 coin: the base game's trading posts and Marketplace lower the
+//!   neighbours' prices only;
+//! - these purchases belong to the same purchase as the card or stage and its naval construction
+//!   (§2.3: one purchase; Ancient Port's waiver included), and every coin paid comes from the
+//!   treasury as it was at the start of the turn (002 貿易).
+//!
+//! "Once per turn" is read as **per payment** (this engine's choice): Babylon B's last card is
+//! its own extra turn (000 FAQ), so it may buy again; Halikarnassos builds from the discard pile
+//! for free and buys nothing.
+//!
+//! How: [`solve_with_naval`] enumerates the few choices of units bought from the 2nd players (at
+//! most 2 units from the left and 1 from the right, among the resources still missing after the
+//! buyer's own fixed production), calls the base solver ([`payment::solve`]) on what is left for
+//! the neighbours, and keeps the payments no other beats for every recipient (left, right, 2nd
+//! left, 2nd right: a player may prefer paying one player over another). With 4 players the two
+//! 2nd players are one recipient, and the coins are written to the 2nd left first (up to West's
+//! limit), the rest to the 2nd right ([`canonical`]). A game without Armada, or a city without a
+//! trading zone, never comes here: [`market`] is the one cheap check, then the base path runs.
+
+use super::Direction;
+use crate::action::{Action, FreeBy, Payment, SecondPay};
+use crate::card::CardId;
+use crate::catalog::Edition;
+use crate::city::Production;
+use crate::game::{ActionError, Game, HAND_MAX, Phase};
+use crate::payment::{self, Market, Options};
+use crate::resources::{Resource, Resources};
+use arrayvec::ArrayVec;
+
+/// At most this many Pareto-minimal payments are kept for one purchase with the trading zones.
+pub const MAX_TRADE_OPTIONS: usize = 64;
+
+/// One way to pay with the trading zones: coins to each neighbour and to each 2nd player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TradePay {
+    /// Coins to the left neighbour (seat i+1).
+    pub left: u8,
+    /// Coins to the right neighbour (seat i−1).
+    pub right: u8,
+    /// Coins (= units) to the 2nd player on the left (seat i+2; West Trading Zone).
+    pub second_left: u8,
+    /// Coins (= units) to the 2nd player on the right (seat i−2; East Trading Zone).
+    pub second_right: u8,
+}
+
+impl TradePay {
+    /// The [`Payment`] of an action, with `bank` coins to the bank.
+    pub const fn payment(self, bank: u8, free: Option<FreeBy>) -> Payment {
+        Payment {
+            left: self.left,
+            right: self.right,
+            bank,
+            free,
+            second: SecondPay::new(self.second_left, self.second_right),
+        }
+    }
+
+    /// Coins paid to players.
+    pub const fn total(self) -> u16 {
+        self.left as u16 + self.right as u16 + self.second_left as u16 + self.second_right as u16
+    }
+}
+
+/// The Pareto-minimal payments of one purchase with the trading zones.
+pub type TradeOptions = ArrayVec<TradePay, MAX_TRADE_OPTIONS>;
+
+/// What a buyer with a trading zone faces: the base market (itself and its neighbours) and what
+/// each 2nd player sells, with the units the cards allow per payment.
+#[derive(Clone, Copy, Debug)]
+pub struct TradeMarket<'a> {
+    /// The buyer and its neighbours, as for the base solver.
+    pub market: Market<'a>,
+    /// What the 2nd player on the left sells.
+    pub second_left: &'a Production,
+    /// Units the buyer may take there per payment (West Trading Zone: 2).
+    pub left_units: u8,
+    /// What the 2nd player on the right sells.
+    pub second_right: &'a Production,
+    /// Units the buyer may take there per payment (East Trading Zone: 1).
+    pub right_units: u8,
+    /// Whether the two 2nd players are one player (4 players).
+    pub same: bool,
+}
+
+/// Whether `prod` can supply the units `x` in one purchase (fixed units, one unit per either/or
+/// card), asked of the base solver: a buyer with that production and no one to buy from.
+fn supplies(prod: &Production, x: &Resources) -> bool {
+    if x.is_empty() {
+        return true;
+    }
+    let none = Production::default();
+    let m = Market { own: prod, left: &none, right: &none, prices: [[0; 7]; 2] };
+    let mut o = Options::new();
+    payment::solve(&m, x, 0, &mut o);
+    !o.is_empty()
+}
+
+/// Every multiset of at most `k` units (k ≤ 3) taken from `want` among the resources `seller`
+/// may sell.
+fn picks(want: &Resources, seller: &Production, k: u8, out: &mut ArrayVec<Resources, 128>) {
+    fn go(
+        want: &Resources,
+        seller: &Production,
+        from: usize,
+        k: u8,
+        cur: Resources,
+        out: &mut ArrayVec<Resources, 128>,
+    ) {
+        let _ = out.try_push(cur);
+        if k == 0 {
+            return;
+        }
+        for r in Resource::ALL.into_iter().skip(from) {
+            if cur.get(r) < want.get(r) && cur.get(r) < seller.max_of(r) {
+                let mut next = cur;
+                next.add(r, 1);
+                go(want, seller, r as usize, k - 1, next, out);
+            }
+        }
+    }
+    out.clear();
+    go(want, seller, 0, k.min(3), Resources::NONE, out);
+}
+
+fn minus(a: &Resources, b: &Resources) -> Resources {
+    a.saturating_sub(b)
+}
+
+fn plus(a: &Resources, b: &Resources) -> Resources {
+    let mut s = *a;
+    for r in Resource::ALL {
+        s.add(r, b.get(r));
+    }
+    s
+}
+
+/// With 4 players: the coins to the one 2nd player written to the 2nd left first, up to
+/// `left_units`, the rest to the 2nd right.
+const fn split(total: u8, left_units: u8) -> (u8, u8) {
+    let l = if total < left_units { total } else { left_units };
+    (l, total - l)
+}
+
+/// Inserts `p` into a Pareto front over the recipients (with `same`, the two 2nd players are one).
+fn insert(front: &mut TradeOptions, p: TradePay, same: bool) {
+    let key = |q: &TradePay| -> [u8; 4] {
+        if same {
+            [q.left, q.right, q.second_left + q.second_right, 0]
+        } else {
+            [q.left, q.right, q.second_left, q.second_right]
+        }
+    };
+    let le = |a: [u8; 4], b: [u8; 4]| a.iter().zip(&b).all(|(x, y)| x <= y);
+    let kp = key(&p);
+    if front.iter().any(|q| le(key(q), kp)) {
+        return;
+    }
+    front.retain(|q| !le(kp, key(q)));
+    let _ = front.try_push(p);
+}
+
+/// Adds to `out` every way to pay `demand` (already the whole purchase).
+fn add_front(tm: &TradeMarket, demand: &Resources, budget: u16, out: &mut TradeOptions) {
+    // Units the buyer's fixed production covers are never worth buying (the same payment
+    // without them is cheaper), so only the rest is offered to the 2nd players.
+    let missing = minus(demand, &tm.market.own.fixed);
+    let mut lefts = ArrayVec::new();
+    let mut rights = ArrayVec::new();
+    let mut opts = Options::new();
+    picks(&missing, tm.second_left, tm.left_units, &mut lefts);
+    for a in &lefts {
+        picks(&minus(&missing, a), tm.second_right, tm.right_units, &mut rights);
+        for b in &rights {
+            let sold = if tm.same {
+                supplies(tm.second_left, &plus(a, b))
+            } else {
+                supplies(tm.second_left, a) && supplies(tm.second_right, b)
+            };
+            let units = (a.total() + b.total()) as u16;
+            if !sold || units > budget {
+                continue;
+            }
+            payment::solve(&tm.market, &minus(&minus(demand, a), b), budget - units, &mut opts);
+            for &(left, right) in &opts {
+                let (second_left, second_right) = if tm.same {
+                    split(units as u8, tm.left_units)
+                } else {
+                    (a.total() as u8, b.total() as u8)
+                };
+                insert(out, TradePay { left, right, second_left, second_right }, tm.same);
+            }
+        }
+    }
+}
+
+/// Every Pareto-minimal payment of `need` with the trading zones, spending at most `budget`
+/// coins on players; written into `out` (cleared first), sorted. Empty: it cannot be paid.
+///
+/// ```
+/// use wonders_core::armada::trade::{solve, TradeMarket, TradeOptions, TradePay};
+/// use wonders_core::payment::Market;
+/// use wonders_core::{Production, Resources};
+/// // The buyer needs 1 ore. Both neighbours sell ore at 2; with East Trading Zone the 2nd
+/// // player on the right sells it for 1 (armada.md §5).
+/// let none = Production::default();
+/// let ore = Production::fixed(Resources::from_letters("O").unwrap());
+/// let tm = TradeMarket {
+///     market: Market { own: &none, left: &ore, right: &ore, prices: [[2; 7]; 2] },
+///     second_left: &none, left_units: 0, second_right: &ore, right_units: 1, same: false,
+/// };
+/// let mut out = TradeOptions::new();
+/// solve(&tm, &Resources::from_letters("O").unwrap(), 10, &mut out);
+/// let p = |left, right, second_right| TradePay { left, right, second_left: 0, second_right };
+/// assert_eq!(out.as_slice(), &[p(0, 0, 1), p(0, 2, 0), p(2, 0, 0)]);
+/// ```
+pub fn solve(tm: &TradeMarket, need: &Resources, budget: u16, out: &mut TradeOptions) {
+    solve_with_naval(tm, need, &Resources::NONE, false, budget, out);
+}
+
+/// As [`payment::solve_with_naval`], with the trading zones: `need` plus a naval construction's
+/// resources `naval` as one purchase (armada.md §2.3); with `discount` (Ancient Port) one unit of
+/// the naval part is waived, each choice tried (§11.4).
+pub fn solve_with_naval(
+    tm: &TradeMarket,
+    need: &Resources,
+    naval: &Resources,
+    discount: bool,
+    budget: u16,
+    out: &mut TradeOptions,
+) {
+    out.clear();
+    let total = plus(need, naval);
+    if !discount || naval.is_empty() {
+        add_front(tm, &total, budget, out);
+    } else {
+        for r in Resource::ALL {
+            if naval.get(r) > 0 {
+                let mut less = total;
+                less.0[r as usize] -= 1;
+                add_front(tm, &less, budget, out);
+            }
+        }
+    }
+    out.sort();
+}
+
+/// The 2nd players' market of `city`, or `None` when the game has no Armada or the city holds no
+/// trading zone (the one cheap check before the base path). In the 2nd edition, Babylon's last
+/// card buys from what the 2nd players offered when the turn began, as for the neighbours.
+pub(crate) fn market(game: &Game, city: usize) -> Option<TradeMarket<'_>> {
+    let state = game.armada.as_deref()?;
+    let a = &state.cities[city];
+    let left_units = a.second_neighbour_purchases(state.data, Direction::Left);
+    let right_units = a.second_neighbour_purchases(state.data, Direction::Right);
+    let n = game.cities_n as usize;
+    if (left_units == 0 && right_units == 0) || n < 4 {
+        return None;
+    }
+    let (sl, sr) = (Direction::Left.target(city, n), Direction::Right.target(city, n));
+    let at_start = game.edition() == Edition::Second && matches!(game.phase, Phase::PlayLastCard { .. });
+    let sale = |s: usize| if at_start { &game.sale_at_turn_start[s] } else { &game.cities[s].for_sale };
+    Some(TradeMarket {
+        market: game.market(city),
+        second_left: sale(sl),
+        left_units,
+        second_right: sale(sr),
+        right_units,
+        same: sl == sr,
+    })
+}
+
+/// The legal hand actions of a city with a trading zone: in the base list `out` (from
+/// `Game::hand_actions`), every paid build and every wonder stage without an Edifice
+/// participation is listed again with the trading zones' Pareto-minimal payments (a card the
+/// neighbours alone cannot supply may now be built). Free builds, participations and discards
+/// stay as they were, in the hand's order.
+pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut Vec<Action>) {
+    let base = std::mem::take(out);
+    let catalog = game.catalog;
+    let c = &game.cities[city];
+    let mut cards: ArrayVec<CardId, HAND_MAX> = ArrayVec::new();
+    for a in &base {
+        if let Some(card) = a.card()
+            && !cards.contains(&card)
+        {
+            let _ = cards.try_push(card);
+        }
+    }
+    // The stage: its payments once, and the stage's choices (Carthage, Ur) without a
+    // participation, read from the Edifice helper with a single free plain payment.
+    let mut stage_front = TradeOptions::new();
+    let mut extras: ArrayVec<crate::StageExtra, 8> = ArrayVec::new();
+    if let Some(stage) = catalog.wonder(c.wonder).stages(c.side).get(c.stages as usize) {
+        solve(tm, &stage.cost, c.coins, &mut stage_front);
+        let mut plain = Options::new();
+        plain.push((0, 0));
+        let mut variants = ArrayVec::new();
+        crate::edifice::stage_variants(game, city, &plain, &mut variants);
+        for (_, extra) in variants {
+            if !extra.take_part() && !extras.contains(&extra) {
+                let _ = extras.try_push(extra);
+            }
+        }
+    }
+    let mut front = TradeOptions::new();
+    for card in cards {
+        let def = catalog.card(card);
+        let automatic = game.automatic_free(city, card).is_some();
+        if !automatic && !c.has_name(catalog, card) && c.coins >= def.coins as u16 {
+            solve(tm, &def.cost, c.coins - def.coins as u16, &mut front);
+            for t in &front {
+                out.push(Action::Build { card, pay: t.payment(def.coins, None), naval: crate::Naval::NONE });
+            }
+        }
+        for a in &base {
+            if matches!(a, Action::Build { card: k, pay, .. } if *k == card && pay.free.is_some()) {
+                out.push(*a);
+            }
+        }
+        for &extra in &extras {
+            for t in &stage_front {
+                out.push(Action::Wonder { card, pay: t.payment(0, None), extra });
+            }
+        }
+        for a in &base {
+            match a {
+                Action::Wonder { card: k, extra, .. } if *k == card && extra.take_part() => out.push(*a),
+                Action::Build { .. } | Action::Wonder { .. } => {}
+                other if other.card() == Some(card) => out.push(*other),
+                _ => {}
+            }
+        }
+    }
+    // Actions without a card (none in a hand step today) keep their place at the end.
+    out.extend(base.iter().filter(|a| a.card().is_none()).copied());
+}
+
+/// The same action with a 4-player payment's coins to the one 2nd player written the canonical
+/// way ([`split`]); any other action unchanged.
+pub(crate) fn canonical(game: &Game, city: usize, action: Action) -> Action {
+    let Some(tm) = market(game, city) else {
+        return action;
+    };
+    if !tm.same {
+        return action;
+    }
+    let fix = |pay: Payment| {
+        let (l, r) = split(pay.second.left() + pay.second.right(), tm.left_units);
+        Payment { second: SecondPay::new(l, r), ..pay }
+    };
+    match action {
+        Action::Build { card, pay, naval } => Action::Build { card, pay: fix(pay), naval },
+        Action::Wonder { card, pay, extra } => Action::Wonder { card, pay: fix(pay), extra },
+        other => other,
+    }
+}
+
+/// Checks the coins a payment gives the 2nd players (called only when it gives some): the game
+/// must have Armada, the city a trading zone, and the units stay within the cards' limits (1 from
+/// the 2nd right with East Trading Zone, 2 from the 2nd left with West; with 4 players 3 in all
+/// from the one 2nd player). Whether those players sell what is bought is the legal list's
+/// check.
+pub(crate) fn check(game: &Game, city: usize, pay: &Payment) -> Result<(), ActionError> {
+    let (l, r) = (pay.second.left(), pay.second.right());
+    let Some(state) = game.armada.as_deref() else {
+        return Err(ActionError::WrongKind(format!(
+            "this payment gives {} coin(s) to the 2nd players: buying from them needs East or West Trading \
+             Zone, cards of the Armada expansion, and this game has no Armada",
+            l + r
+        )));
+    };
+    let a = &state.cities[city];
+    let west = a.second_neighbour_purchases(state.data, Direction::Left);
+    let east = a.second_neighbour_purchases(state.data, Direction::Right);
+    let n = game.cities_n as usize;
+    if west == 0 && east == 0 {
+        return Err(ActionError::WrongKind(format!(
+            "this payment gives {} coin(s) to the 2nd players, but city {city} has no trading zone (East \
+             Trading Zone buys 1 unit per turn from the 2nd player on the right, West Trading Zone 2 from \
+             the 2nd player on the left; armada.md §5)",
+            l + r
+        )));
+    }
+    let (sl, sr) = (Direction::Left.target(city, n), Direction::Right.target(city, n));
+    if sl == sr {
+        if l + r > west + east {
+            return Err(ActionError::WrongKind(format!(
+                "this payment buys {} unit(s) from seat {sl} (the 2nd player on both sides with 4 players), \
+                 but the city's trading zones allow {} per turn ({} with West Trading Zone, {} with East)",
+                l + r,
+                west + east,
+                west,
+                east
+            )));
+        }
+        return Ok(());
+    }
+    if l > west {
+        return Err(ActionError::WrongKind(format!(
+            "this payment buys {l} unit(s) from the 2nd player on the left (seat {sl}), but the city may buy \
+             {west} there per turn{}",
+            if west == 0 { " (it has no West Trading Zone)" } else { " (West Trading Zone: twice per turn)" }
+        )));
+    }
+    if r > east {
+        return Err(ActionError::WrongKind(format!(
+            "this payment buys {r} unit(s) from the 2nd player on the right (seat {sr}), but the city may buy \
+             {east} there per turn{}",
+            if east == 0 { " (it has no East Trading Zone)" } else { " (East Trading Zone: once per turn)" }
+        )));
+    }
+    Ok(())
+}
+
+/// Resolution step 1 (000 回合結算 1, "pay every cost"): the coins of `pay` to the 2nd players of
+/// `city` become their income of the turn, like trade income.
+pub(crate) fn pay_second(city: usize, n: usize, pay: &Payment, income: &mut [u16]) {
+    if pay.second.is_none() || n < 3 {
+        return;
+    }
+    income[Direction::Left.target(city, n)] += pay.second.left() as u16;
+    income[Direction::Right.target(city, n)] += pay.second.right() as u16;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::ResourceSet;
+
+    fn res(s: &str) -> Resources {
+        Resources::from_letters(s).unwrap()
+    }
+
+    fn prod(fixed: &str, choices: &[&str]) -> Production {
+        let mut p = Production::fixed(res(fixed));
+        for c in choices {
+            p.add_choice(ResourceSet::from_letters(c).unwrap());
+        }
+        p
+    }
+
+    fn tp(left: u8, right: u8, second_left: u8, second_right: u8) -> TradePay {
+        TradePay { left, right, second_left, second_right }
+    }
+
+    /// Solves with the given parties; `units` = (West's units, East's units).
+    #[allow(clippy::too_many_arguments)]
+    fn front(
+        own: &Production,
+        left: &Production,
+        right: &Production,
+        second_left: &Production,
+        second_right: &Production,
+        units: (u8, u8),
+        same: bool,
+        need: &str,
+        budget: u16,
+    ) -> Vec<TradePay> {
+        let tm = TradeMarket {
+            market: Market { own, left, right, prices: [[2; 7]; 2] },
+            second_left,
+            left_units: units.0,
+            second_right,
+            right_units: units.1,
+            same,
+        };
+        let mut out = TradeOptions::new();
+        solve(&tm, &res(need), budget, &mut out);
+        out.to_vec()
+    }
+
+    #[test]
+    fn east_buys_the_missing_unit_for_1() {
+        // The buyer makes W and needs W + O. Both neighbours sell O at 2 coins; the 2nd right
+        // sells O at 1 (East Trading Zone, once). Ways: 1 to the 2nd right; 2 to the right; 2
+        // to the left. None beats another for every recipient, so all three are listed (a
+        // player may prefer to pay a rival less): (0,0,0,1), (0,2,0,0), (2,0,0,0).
+        let (own, ore, none) = (prod("W", &[]), prod("O", &[]), prod("", &[]));
+        let got = front(&own, &ore, &ore, &none, &ore, (0, 1), false, "WO", 10);
+        assert_eq!(got, vec![tp(0, 0, 0, 1), tp(0, 2, 0, 0), tp(2, 0, 0, 0)]);
+        // With 1 coin only the 2nd right is affordable.
+        let got = front(&own, &ore, &ore, &none, &ore, (0, 1), false, "WO", 1);
+        assert_eq!(got, vec![tp(0, 0, 0, 1)]);
+    }
+
+    #[test]
+    fn east_alone_is_listed_when_the_neighbours_cannot_sell() {
+        // The neighbours sell nothing; the card needs O and the 2nd right sells O: 1 coin there.
+        let (none, ore) = (prod("", &[]), prod("O", &[]));
+        assert_eq!(front(&none, &none, &none, &none, &ore, (0, 1), false, "O", 5), vec![tp(0, 0, 0, 1)]);
+        // Two ore: East allows only one unit, the second has no seller: no way.
+        assert_eq!(front(&none, &none, &none, &none, &prod("OO", &[]), (0, 1), false, "OO", 5), vec![]);
+    }
+
+    #[test]
+    fn west_buys_two_and_refuses_a_third() {
+        // Need 3 clay; the 2nd left makes CCC, the right neighbour makes C. West: 2 units at 1
+        // coin, the 3rd from the right at 2: (0,2,2,0), 4 coins. Without West's 3rd unit there
+        // is no other way (the 2nd left may not sell a 3rd; the left neighbour sells nothing).
+        let (none, c3, c1) = (prod("", &[]), prod("CCC", &[]), prod("C", &[]));
+        assert_eq!(front(&none, &none, &c1, &c3, &none, (2, 0), false, "CCC", 10), vec![tp(0, 2, 2, 0)]);
+        // Without the right neighbour, 3 units cannot be bought.
+        assert_eq!(front(&none, &none, &none, &c3, &none, (2, 0), false, "CCC", 10), vec![]);
+    }
+
+    #[test]
+    fn a_second_players_either_or_card_sells_one_unit() {
+        // The 2nd left has one W/S card: it sells wood or stone, not both in one purchase.
+        let (none, ws) = (prod("", &[]), prod("", &["WS"]));
+        assert_eq!(front(&none, &none, &none, &ws, &none, (2, 0), false, "W", 5), vec![tp(0, 0, 1, 0)]);
+        assert_eq!(front(&none, &none, &none, &ws, &none, (2, 0), false, "WS", 5), vec![]);
+    }
+
+    #[test]
+    fn four_players_one_second_player_both_limits() {
+        // 4 players: the 2nd left and right are seat i+2, which makes OO + G. With East and West
+        // the buyer may take 3 units there in all (2 + 1): O, O and G for 3 coins, written 2 to
+        // the 2nd left and 1 to the 2nd right. Its production limits the units: a 3rd O is not
+        // sold even with 3 allowed.
+        let (none, across) = (prod("", &[]), prod("OOG", &[]));
+        assert_eq!(
+            front(&none, &none, &none, &across, &across, (2, 1), true, "OOG", 10),
+            vec![tp(0, 0, 2, 1)]
+        );
+        assert_eq!(front(&none, &none, &none, &across, &across, (2, 1), true, "OOO", 10), vec![]);
+        // East only: 1 unit, written to the 2nd right.
+        assert_eq!(front(&none, &none, &none, &across, &across, (0, 1), true, "O", 10), vec![tp(0, 0, 0, 1)]);
+    }
+
+    #[test]
+    fn budget_counts_every_coin() {
+        // Need O + G: the 2nd right sells O (1 coin), the left neighbour sells G (2 coins): 3
+        // coins. With 2 coins it cannot be paid.
+        let (none, o, g) = (prod("", &[]), prod("O", &[]), prod("G", &[]));
+        assert_eq!(front(&none, &g, &none, &none, &o, (0, 1), false, "OG", 3), vec![tp(2, 0, 0, 1)]);
+        assert_eq!(front(&none, &g, &none, &none, &o, (0, 1), false, "OG", 2), vec![]);
+    }
+
+    #[test]
+    fn naval_part_and_ancient_port() {
+        // A card costing W (made at home) and a naval step costing O + G (two different
+        // resources): the 2nd right sells O for 1, the left neighbour sells G for 2: (2,0,0,1).
+        // With Ancient Port the player waives O or G: waive G → O from the 2nd right (0,0,0,1);
+        // waive O → G from the left (2,0,0,0). Neither beats the other: both are listed.
+        let (own, o, g, none) = (prod("W", &[]), prod("O", &[]), prod("G", &[]), prod("", &[]));
+        let tm = TradeMarket {
+            market: Market { own: &own, left: &g, right: &none, prices: [[2; 7]; 2] },
+            second_left: &none,
+            left_units: 0,
+            second_right: &o,
+            right_units: 1,
+            same: false,
+        };
+        let mut out = TradeOptions::new();
+        solve_with_naval(&tm, &res("W"), &res("OG"), false, 10, &mut out);
+        assert_eq!(out.as_slice(), &[tp(2, 0, 0, 1)]);
+        solve_with_naval(&tm, &res("W"), &res("OG"), true, 10, &mut out);
+        assert_eq!(out.as_slice(), &[tp(0, 0, 0, 1), tp(2, 0, 0, 0)]);
+    }
+
+    #[test]
+    fn own_units_are_not_bought() {
+        // The buyer makes O: nothing is bought, the only way is free (a purchase of its own O
+        // from the 2nd right would cost 1 more for nothing).
+        let (own, o, none) = (prod("O", &[]), prod("O", &[]), prod("", &[]));
+        assert_eq!(front(&own, &none, &none, &none, &o, (0, 1), false, "O", 5), vec![tp(0, 0, 0, 0)]);
+    }
+
+    #[test]
+    fn packing_and_split() {
+        assert_eq!(split(3, 2), (2, 1));
+        assert_eq!(split(1, 2), (1, 0));
+        assert_eq!(split(1, 0), (0, 1));
+        let p = tp(1, 2, 2, 1).payment(3, None);
+        assert_eq!((p.second.left(), p.second.right(), p.total()), (2, 1, 9));
+    }
+}
