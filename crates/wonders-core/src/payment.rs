@@ -85,11 +85,10 @@ fn own_residuals(need: Resources, choices: &[ResourceSet], out: &mut ArrayVec<Re
     fn go(need: Resources, choices: &[crate::resources::ResourceSet], out: &mut ArrayVec<Resources, 64>) {
         if need.is_empty() || choices.is_empty() {
             // Keep only componentwise-minimal residuals.
-            let le = |a: &Resources, b: &Resources| (0..7).all(|i| a.0[i] <= b.0[i]);
-            if out.iter().any(|o| le(o, &need)) {
+            if out.iter().any(|o| o.le(&need)) {
                 return;
             }
-            out.retain(|o| !le(&need, o));
+            out.retain(|o| !need.le(o));
             let _ = out.try_push(need);
             return;
         }
@@ -162,7 +161,7 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
 fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) {
     if residual.total() == 1 {
         // The common case: one unit, from whichever neighbour can sell it.
-        let Some(r) = Resource::ALL.into_iter().find(|&r| residual.get(r) > 0) else {
+        let Some(&r) = Resource::ALL.get(residual.support().0.trailing_zeros() as usize) else {
             return;
         };
         for (side, prod) in [(0, market.left), (1, market.right)] {
