@@ -612,7 +612,8 @@ impl Catalog {
 
     /// Every copy of the Age `age` deck for `players` players, guilds excluded.
     pub fn age_cards(&self, age: u8, players: u8) -> Vec<CardId> {
-        let mut out = Vec::new();
+        // Room for a 7-player Age deck and its guilds, grown once instead of doubling.
+        let mut out = Vec::with_capacity(64);
         for c in self.cards.iter().filter(|c| c.age == age && !c.is_guild()) {
             for _ in 0..c.copies_for(players) {
                 out.push(c.id);

@@ -1448,12 +1448,13 @@ impl Game {
             self.holder = 1 - self.holder;
             return;
         }
+        // Ages I and III pass left (seat i's hand goes to seat i+1), Age II right (to seat i−1)
+        // (002 3、傳接卡牌): a rotation of the ring, without copying the hands aside.
         let n = self.n();
-        let old = self.hands.clone();
-        for (seat, hand) in old.into_iter().take(n).enumerate() {
-            // Ages I and III pass left (to seat i+1), Age II right (002 3、傳接卡牌).
-            let to = if self.age == 2 { right_of(seat, n) } else { left_of(seat, n) };
-            self.hands[to] = hand;
+        if self.age == 2 {
+            self.hands[..n].rotate_left(1);
+        } else {
+            self.hands[..n].rotate_right(1);
         }
     }
 

@@ -85,11 +85,10 @@ fn own_residuals(need: Resources, choices: &[ResourceSet], out: &mut ArrayVec<Re
     fn go(need: Resources, choices: &[crate::resources::ResourceSet], out: &mut ArrayVec<Resources, 64>) {
         if need.is_empty() || choices.is_empty() {
             // Keep only componentwise-minimal residuals.
-            let le = |a: &Resources, b: &Resources| (0..7).all(|i| a.0[i] <= b.0[i]);
-            if out.iter().any(|o| le(o, &need)) {
+            if out.iter().any(|o| o.le(&need)) {
                 return;
             }
-            out.retain(|o| !le(&need, o));
+            out.retain(|o| !need.le(o));
             let _ = out.try_push(need);
             return;
         }
@@ -146,6 +145,12 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
         buy(market, &need, budget, out);
         return;
     }
+    if need.total() == 1 {
+        // One unit, and an either/or producer of the buyer's own offers it: free, as the
+        // enumeration below would find (its first useful producer covers the unit).
+        out.push((0, 0));
+        return;
+    }
     let mut residuals: ArrayVec<Resources, 64> = ArrayVec::new();
     own_residuals(need, &useful, &mut residuals);
     for residual in &residuals {
@@ -162,7 +167,7 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
 fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) {
     if residual.total() == 1 {
         // The common case: one unit, from whichever neighbour can sell it.
-        let Some(r) = Resource::ALL.into_iter().find(|&r| residual.get(r) > 0) else {
+        let Some(&r) = Resource::ALL.get(residual.support().0.trailing_zeros() as usize) else {
             return;
         };
         for (side, prod) in [(0, market.left), (1, market.right)] {
@@ -357,6 +362,18 @@ mod tests {
         assert_eq!(options(&own, &left, &right, prices, "WS", 10), vec![(0, 1), (2, 0)]);
         // Two wood and a stone: one wood from each side, or... the right sells only one unit.
         assert_eq!(options(&own, &left, &right, prices, "WWS", 10), vec![(2, 1)]);
+    }
+
+    #[test]
+    fn one_unit_from_an_own_either_or_card_is_free() {
+        // 002 貿易: an either/or card gives one of its resources per turn. A Timber Yard (W/S)
+        // pays the stone of a 1-stone card (e.g. Baths) without coins, even with none in the
+        // treasury, though both neighbours sell stone; a second stone must be bought.
+        let own = prod("", &["WS"]);
+        let stone = prod("S", &[]);
+        assert_eq!(options(&own, &stone, &stone, [[2; 7]; 2], "S", 0), vec![(0, 0)]);
+        assert_eq!(options(&own, &stone, &stone, [[2; 7]; 2], "SS", 0), vec![]);
+        assert_eq!(options(&own, &stone, &stone, [[2; 7]; 2], "SS", 5), vec![(0, 2), (2, 0)]);
     }
 
     #[test]

@@ -149,13 +149,33 @@ impl Resources {
     }
 
     /// The number of units.
+    #[inline]
     pub fn total(&self) -> u32 {
+        let a = self.bits();
+        if a & 0x00E0_E0E0_E0E0_E0E0 == 0 {
+            // Every count under 32: the seven bytes summed by one multiplication (no byte of the
+            // partial sums can exceed 7 · 31).
+            return (a.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+        }
         self.0.iter().map(|&n| n as u32).sum()
     }
 
     /// Whether there is nothing.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 7]
+        self.bits() == 0
+    }
+
+    /// Whether every count of `self` is at most the same count of `other`.
+    #[inline]
+    pub fn le(&self, other: &Resources) -> bool {
+        const H: u64 = 0x0080_8080_8080_8080;
+        let (a, b) = (self.bits(), other.bits());
+        if (a | b) & H == 0 {
+            // (b + 128) − a keeps each byte's top bit exactly when b ≥ a (see `saturating_sub`).
+            return ((b | H) - a) & H == H;
+        }
+        self.0.iter().zip(other.0).all(|(&x, y)| x <= y)
     }
 
     /// What remains of `self` after `have` covers what it can.
@@ -192,14 +212,16 @@ impl Resources {
     }
 
     /// The set of resources present at least once.
+    #[inline]
     pub fn support(&self) -> ResourceSet {
-        let mut m = 0u8;
-        for (i, &n) in self.0.iter().enumerate() {
-            if n > 0 {
-                m |= 1 << i;
-            }
-        }
-        ResourceSet(m)
+        const H: u64 = 0x0080_8080_8080_8080;
+        const L: u64 = 0x007F_7F7F_7F7F_7F7F;
+        let a = self.bits();
+        // A byte's top bit of `nonzero` is set exactly when the byte is not 0; the
+        // multiplication gathers bit 8i + 7 of every byte i into bit 56 + i (no two partial
+        // products share a bit, so nothing carries).
+        let nonzero = (((a & L) + L) | a) & H;
+        ResourceSet(((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8 & 0x7F)
     }
 }
 
@@ -247,6 +269,39 @@ mod tests {
             big.saturating_sub(&Resources([1, 1, 131, 2, 0, 0, 0])),
             Resources([199, 0, 0, 3, 0, 0, 1])
         );
+    }
+
+    #[test]
+    fn word_helpers_match_the_bytewise_definitions() {
+        // Every count 0..=3 in two lanes (the others fixed), plus counts of 128 and more that
+        // take the bytewise paths.
+        let mut cases = Vec::new();
+        for x in 0..4u8 {
+            for y in 0..4u8 {
+                cases.push(Resources([x, 0, y, 1, 0, 0, x]));
+                cases.push(Resources([0, y, 0, 0, x, 2, 0]));
+            }
+        }
+        cases.push(Resources([200, 0, 0, 0, 0, 0, 1]));
+        cases.push(Resources([0, 0, 0, 40, 0, 0, 0]));
+        for a in &cases {
+            let total: u32 = a.0.iter().map(|&n| n as u32).sum();
+            assert_eq!(a.total(), total, "{a:?}");
+            assert_eq!(a.is_empty(), a.0 == [0; 7], "{a:?}");
+            let mut support = 0u8;
+            for (i, &n) in a.0.iter().enumerate() {
+                support |= ((n > 0) as u8) << i;
+            }
+            assert_eq!(a.support(), ResourceSet(support), "{a:?}");
+            for b in &cases {
+                assert_eq!(a.le(b), a.0.iter().zip(b.0).all(|(&x, y)| x <= y), "{a:?} ≤ {b:?}");
+            }
+        }
+        assert_eq!(
+            Resources::from_letters("WWGP").unwrap().support(),
+            ResourceSet::from_letters("WGP").unwrap()
+        );
+        assert_eq!(Resources::from_letters("WWGP").unwrap().total(), 4);
     }
 
     #[test]

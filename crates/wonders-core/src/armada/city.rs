@@ -55,8 +55,7 @@ impl ArmadaCity {
 
     /// The Armada cards built, in id order.
     pub fn card_ids(&self) -> impl Iterator<Item = ArmadaCardId> + use<> {
-        let cards = self.cards;
-        (0..32u8).filter(move |&b| cards & (1 << b) != 0).map(ArmadaCardId)
+        super::set_bits(self.cards).map(ArmadaCardId)
     }
 
     /// Puts an island into play in this city (§2.6: face up to the right of the shipyard; its
@@ -80,9 +79,8 @@ impl ArmadaCity {
     /// Every Armada effect of the city's Armada cards and islands (not its shipyard's spaces).
     pub fn effects<'a>(&self, data: &'a ArmadaData) -> impl Iterator<Item = &'a ArmadaEffect> + 'a {
         let (bits, set) = (self.cards, self.islands);
-        let cards = (0..32u8)
-            .filter(move |&b| bits & (1 << b) != 0 && usize::from(b) < data.cards().len())
-            .map(ArmadaCardId);
+        let cards =
+            super::set_bits(bits).filter(move |&b| usize::from(b) < data.cards().len()).map(ArmadaCardId);
         let islands = set.iter().filter(move |i| usize::from(i.0) < data.islands().len());
         cards
             .flat_map(move |c| data.card(c).effects.iter())

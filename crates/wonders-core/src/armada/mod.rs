@@ -319,8 +319,23 @@ impl IslandSet {
 
     /// The islands in id order.
     pub fn iter(self) -> impl Iterator<Item = IslandId> {
-        (0..32u8).filter(move |&b| self.0 & (1 << b) != 0).map(IslandId)
+        set_bits(self.0).map(IslandId)
     }
+}
+
+/// The set bits of `mask`, lowest first, visiting only the set ones (the rules ask which effects
+/// a city's cards and islands hold many times per legal-action list).
+#[inline]
+pub(crate) fn set_bits(mask: u32) -> impl Iterator<Item = u8> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let b = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        Some(b)
+    })
 }
 
 /// The top step of every fleet: a ship there cannot move again (§2.3).
