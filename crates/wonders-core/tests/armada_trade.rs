@@ -302,3 +302,49 @@ fn wire_fields_and_records_round_trip() {
     }
     assert!(found, "some game bought from a 2nd player");
 }
+
+#[test]
+fn a_stage_with_an_edifice_participation_buys_from_the_2nd_players_too() {
+    // Armada with Edifice, 5 players: seat 0 Alexandria (G) holds West Trading Zone; its 2nd
+    // left, seat 2 Giza (S), has a Stone Pit and sells SS at 1 coin each; the neighbours Olympia
+    // (W) and Rhodes (O) sell no stone. Stage 1 (SS) plus the participation in the Age's
+    // project is one purchase (edifice.md; 001 A. 參與計劃): the stone comes from the 2nd left.
+    let both = Expansions(Expansions::ARMADA.0 | Expansions::EDIFICE.0);
+    let wonders = ["Alexandria", "Olympia", "Giza", "Babylon", "Rhodes"];
+    let base = Setup { expansions: both, ..Setup::new(5, 1) };
+    let cat = base.catalog();
+    let chosen = wonders.iter().map(|w| (cat.find_wonder(w).unwrap(), Some(Side::A))).collect();
+    let mut g = Game::new(&Setup { wonders: WonderDeal::Chosen(chosen), ..base }).unwrap();
+    for c in 0..5 {
+        g.city_mut(c).coins = 9;
+        g.armada_mut().unwrap().cities[c].shipyard = Shipyard::new(BoardId(0));
+    }
+    place(&mut g, 0, "West Trading Zone");
+    place(&mut g, 2, "Stone Pit");
+    let altar = card(&g, "Altar");
+    g.set_hand(0, &[altar, card(&g, "Baths")]);
+    // The Age I project dealt with seed 1 is Outpost: 1 coin, no resource.
+    let project = g.joinable_project(0).expect("Age I's project is open");
+    assert_eq!((project.name.as_str(), project.coins, project.resources.total()), ("Outpost", 1, 0));
+    let parts = |g: &Game| -> Vec<Payment> {
+        g.legal_actions(0)
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Wonder { card, pay, extra } if card == altar && extra.take_part() => Some(pay),
+                _ => None,
+            })
+            .collect()
+    };
+    // The stone from the 2nd left (2 coins), the project's coin to the bank.
+    let expected = Payment { bank: 1, ..pay(0, 0, 2, 0) };
+    assert_eq!(parts(&g), vec![expected]);
+    // Without the trading zone nobody can sell the stone: no participation with this stage.
+    let mut plain = g.clone();
+    plain.armada_mut().unwrap().cities[0].cards = 0;
+    assert!(parts(&plain).is_empty());
+    let join = Action::Wonder { card: altar, pay: expected, extra: StageExtra::new(true, false, 0) };
+    g.submit(0, join).unwrap();
+    discard_others(&mut g, 0);
+    assert_eq!((g.city(0).stages, g.city(0).edifice.pawns[0]), (1, 1));
+    assert_eq!((g.city(0).coins, g.city(2).coins), (9 - 2 - 1, 9 + 2 + 3));
+}

@@ -449,17 +449,24 @@ mod tests {
             "   you (seat 0, Rhodes B) pirated (the others lose 1 coin per trade level)",
             // Armada's 7th turn is a turn, not Babylon's last card.
             "-- Age I, turn 7:",
-            // Age II, turn 1: seat 1's yellow ship reaches step 2 (tax 1); the human and seat 3
-            // (trade level 0) lose 1 − 0 = 1 coin, seat 2 (trade level 1) nothing (§2.7).
+            // Age III, turn 6: seat 2's Pirate Brotherhood; seats 1 and 3 (trade level 1) lose 1
+            // coin each, the human (trade level 0) nothing (§2.7). The human's Scientists Guild
+            // bought a unit from the 2nd player on the right (East Trading Zone, §5).
+            "   you (seat 0, Rhodes B) built Scientists Guild (1 to the 2nd right)",
+            "   seat 2 (Ephesos B) pirated (the others lose 1 coin per trade level)",
+            "   seat 1 (Halicarnassus A) lost 1 coin (1 to pirates)",
+            "   seat 3 (Alexandria A) lost 1 coin (1 to pirates)",
+            // Age III, turn 7: seat 1's yellow ship reaches step 2 (tax 1); the human and seat 2
+            // (trade level 0) lose 1 − 0 = 1 coin, seat 3 (trade level 1) nothing (§2.7).
             "   seat 1 (Halicarnassus A) levied a tax of 1 (the others lose 1 − trade level)",
             "   you (seat 0, Rhodes B) lost 1 coin (1 to the tax)",
-            "   seat 3 (Alexandria A) lost 1 coin (1 to the tax)",
+            "   seat 2 (Ephesos B) lost 1 coin (1 to the tax)",
             // The Age I naval conflict (§2.5): 2 is strongest (+3), the two 1s are 2nd tied
             // (nothing in Ages I and II), 0 is weakest (−1).
             "== End of Age I: naval conflict (strongest +3, 2nd +1, weakest -1) ==",
             "   seat 1 (Halicarnassus A): naval strength 2, token +3",
-            "   you (seat 0, Rhodes B): naval strength 1, no token",
-            "   seat 3 (Alexandria A): naval strength 0, token -1",
+            "   seat 2 (Ephesos B): naval strength 1, no token",
+            "   you (seat 0, Rhodes B): naval strength 0, token -1",
             // The human's shipyard: each ship, the next step's cost and what it gives.
             "  shipyard 6 (* = the wonder's fleet): naval strength 0, trade level 0",
             "    blue*   0/6  next step costs C† → 1 VP†",

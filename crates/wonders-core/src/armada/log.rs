@@ -17,8 +17,8 @@
 //!   land conflict), [`ArmadaEvent::StayedOut`] (Forgotten Port, when its holder chooses) and
 //!   [`ArmadaEvent::Naval`] (each city taking part in the naval conflict).
 //!
-//! Every variant holds at most two bytes, so that [`crate::LogEntry`] stays 12 bytes: the base
-//! game's log does not grow. Coins a space or a step pays are not repeated here: a ship move's
+//! Every variant holds at most two bytes, so that the event does not make [`crate::LogEntry`]
+//! grow (14 bytes, its payment included). Coins a space or a step pays are not repeated here: a ship move's
 //! coins are the data's ([`super::ArmadaData::track`]`(fleet, to).coins`), counted in the
 //! `income` of the turn's action entry when the move is part of the turn (steps 2–3), paid at
 //! once when it comes with an island.

@@ -285,10 +285,10 @@ pub(crate) fn market(game: &Game, city: usize) -> Option<TradeMarket<'_>> {
 }
 
 /// The legal hand actions of a city with a trading zone: in the base list `out` (from
-/// `Game::hand_actions`), every paid build and every wonder stage without an Edifice
-/// participation is listed again with the trading zones' Pareto-minimal payments (a card the
-/// neighbours alone cannot supply may now be built). Free builds, participations and discards
-/// stay as they were, in the hand's order.
+/// `Game::hand_actions`), every paid build and every wonder stage (with or without an Edifice
+/// participation) is listed again with the trading zones' Pareto-minimal payments (a card the
+/// neighbours alone cannot supply may now be built). Free builds and discards stay as they were,
+/// in the hand's order.
 pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut Vec<Action>) {
     let base = std::mem::take(out);
     let catalog = game.catalog;
@@ -305,6 +305,11 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
     // participation, read from the Edifice helper with a single free plain payment.
     let mut stage_front = TradeOptions::new();
     let mut extras: ArrayVec<crate::StageExtra, 8> = ArrayVec::new();
+    // With Edifice, the stage with a participation: the stage's and the project's resources are
+    // one purchase, the project's coins go to the bank (edifice.md; 001 A. 參與計劃).
+    let mut part_front = TradeOptions::new();
+    let mut part_extras: ArrayVec<crate::StageExtra, 8> = ArrayVec::new();
+    let mut part_coins = 0;
     if let Some(stage) = catalog.wonder(c.wonder).stages(c.side).get(c.stages as usize) {
         solve(tm, &stage.cost, c.coins, &mut stage_front);
         let mut plain = Options::new();
@@ -315,6 +320,20 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
             if !extra.take_part() && !extras.contains(&extra) {
                 let _ = extras.try_push(extra);
             }
+        }
+        if let Some(project) = game.joinable_project(city)
+            && c.coins >= project.coins as u16
+        {
+            // The same choices (Carthage's effect, Ur's pawn), each with the participation.
+            for e in &extras {
+                let _ = part_extras.try_push(crate::StageExtra::new(true, e.alternative(), e.pawn_age()));
+            }
+            let mut cost = stage.cost;
+            for r in crate::resources::Resource::ALL {
+                cost.add(r, project.resources.get(r));
+            }
+            part_coins = project.coins;
+            solve(tm, &cost, c.coins - project.coins as u16, &mut part_front);
         }
     }
     let mut front = TradeOptions::new();
@@ -337,9 +356,13 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
                 out.push(Action::Wonder { card, pay: t.payment(0, None), extra });
             }
         }
+        for &extra in &part_extras {
+            for t in &part_front {
+                out.push(Action::Wonder { card, pay: t.payment(part_coins, None), extra });
+            }
+        }
         for a in &base {
             match a {
-                Action::Wonder { card: k, extra, .. } if *k == card && extra.take_part() => out.push(*a),
                 Action::Build { .. } | Action::Wonder { .. } => {}
                 other if other.card() == Some(card) => out.push(*other),
                 _ => {}
