@@ -104,7 +104,11 @@ pub fn cost_reason(cities: &[City], city: usize, cost: &Resources, coins: u8) ->
     let n = cities.len();
     let c = &cities[city];
     if u16::from(coins) > c.coins {
-        return Some(format!("costs {coins} coins, you have {}", c.coins));
+        return Some(format!(
+            "costs {coins} coin{}, you have {}",
+            if coins == 1 { "" } else { "s" },
+            c.coins
+        ));
     }
     let (left, right) = (&cities[left_of(city, n)], &cities[right_of(city, n)]);
     let market =
@@ -137,7 +141,8 @@ pub fn cost_reason(cities: &[City], city: usize, cost: &Resources, coins: u8) ->
     let cheapest = out.iter().map(|&(l, r)| u16::from(l) + u16::from(r)).min().unwrap_or(0);
     if cheapest > budget {
         return Some(format!(
-            "buying its resources costs {cheapest} coins{}, you have {}",
+            "buying its resources costs {cheapest} coin{}{}, you have {}",
+            if cheapest == 1 { "" } else { "s" },
             if coins > 0 { format!(" plus {coins} to the bank") } else { String::new() },
             c.coins
         ));
@@ -317,7 +322,7 @@ mod tests {
         poor[0].coins = 0;
         assert_eq!(
             card_reason(cat, &poor, 0, cat.find_card("Tree Farm").unwrap()).as_deref(),
-            Some("costs 1 coins, you have 0")
+            Some("costs 1 coin, you have 0")
         );
         // Rhodes (ore) wants Stockade (W): its left neighbour Babylon sells only clay, its right
         // neighbour Giza sells wood (Lumber Yard) for 2; with 1 coin it cannot pay.
