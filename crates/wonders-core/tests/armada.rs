@@ -5,32 +5,11 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use wonders_core::armada::{BoardId, Fleet, Shipyard};
-use wonders_core::{
-    Action, CardId, Expansions, Game, Naval, Payment, Phase, Record, Setup, Side, WonderDeal,
-};
+use wonders_core::armada::Fleet;
+use wonders_core::{Action, CardId, Expansions, Game, Naval, Payment, Phase, Record, Setup};
 
-fn setup(players: u8, seed: u64) -> Setup {
-    Setup { expansions: Expansions::ARMADA, ..Setup::new(players, seed) }
-}
-
-/// An Armada game with these boards on side A, every city on shipyard board 1 (wonder symbol on
-/// red; armada.md §10.1, §10.3) and `coins` coins.
-fn game(wonders: &[&str], coins: u16) -> Game {
-    let cat = setup(wonders.len() as u8, 1).catalog();
-    let chosen = wonders.iter().map(|w| (cat.find_wonder(w).unwrap(), Some(Side::A))).collect();
-    let s = Setup { wonders: WonderDeal::Chosen(chosen), ..setup(wonders.len() as u8, 1) };
-    let mut g = Game::new(&s).unwrap();
-    for c in 0..wonders.len() {
-        g.city_mut(c).coins = coins;
-        g.armada_mut().unwrap().cities[c].shipyard = Shipyard::new(BoardId(0));
-    }
-    g
-}
-
-fn card(g: &Game, name: &str) -> CardId {
-    g.catalog().find_card(name).unwrap()
-}
+mod common;
+use common::{card, discard_until_last_turn, game, setup};
 
 /// Plays random legal actions to the end, recording them.
 fn play_random(s: &Setup) -> (Game, Record) {
@@ -260,16 +239,6 @@ fn a_joint_exploration_through_the_game() {
     assert!(dealt0.iter().all(|&i| seen.contains(i)));
     let Action::ChooseIsland { island: kept1, .. } = choice1 else { unreachable!() };
     assert!(seen.contains(kept1));
-}
-
-/// Discards the first card of every hand until the Age's last turn.
-fn discard_until_last_turn(g: &mut Game) {
-    while g.turn() < g.turns() {
-        for s in g.to_act() {
-            let c = g.hand(s)[0];
-            g.submit(s, Action::Discard { card: c }).unwrap();
-        }
-    }
 }
 
 #[test]

@@ -7,32 +7,12 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wonders_core::armada::state::{ARMADA_HISTORY_BOUND, ARMADA_HISTORY_MAX};
-use wonders_core::armada::{ArmadaEvent, BoardId, Fleet, Shipyard};
+use wonders_core::armada::{ArmadaEvent, Fleet};
 use wonders_core::wire::WireLogEntry;
-use wonders_core::{
-    Action, CardId, Expansions, Game, LogEntry, Naval, Payment, Phase, Played, Setup, Side, WonderDeal,
-};
+use wonders_core::{Action, CardId, Game, LogEntry, Naval, Payment, Phase, Played, Setup};
 
-fn setup(players: u8, seed: u64) -> Setup {
-    Setup { expansions: Expansions::ARMADA, ..Setup::new(players, seed) }
-}
-
-/// An Armada game with these boards on side A, every city on shipyard board 1 and `coins` coins.
-fn game(wonders: &[&str], coins: u16) -> Game {
-    let cat = setup(wonders.len() as u8, 1).catalog();
-    let chosen = wonders.iter().map(|w| (cat.find_wonder(w).unwrap(), Some(Side::A))).collect();
-    let s = Setup { wonders: WonderDeal::Chosen(chosen), ..setup(wonders.len() as u8, 1) };
-    let mut g = Game::new(&s).unwrap();
-    for c in 0..wonders.len() {
-        g.city_mut(c).coins = coins;
-        g.armada_mut().unwrap().cities[c].shipyard = Shipyard::new(BoardId(0));
-    }
-    g
-}
-
-fn card(g: &Game, name: &str) -> CardId {
-    g.catalog().find_card(name).unwrap()
-}
+mod common;
+use common::{card, discard_until_last_turn, game, setup};
 
 /// The Armada entries of a log, as (seat, event, coins paid to the bank).
 fn armada(log: &[LogEntry]) -> Vec<(u8, ArmadaEvent, u8)> {
@@ -42,16 +22,6 @@ fn armada(log: &[LogEntry]) -> Vec<(u8, ArmadaEvent, u8)> {
             _ => None,
         })
         .collect()
-}
-
-/// Discards the first card of every hand until the Age's last turn.
-fn discard_until_last_turn(g: &mut Game) {
-    while g.turn() < g.turns() {
-        for s in g.to_act() {
-            let c = g.hand(s)[0];
-            g.submit(s, Action::Discard { card: c }).unwrap();
-        }
-    }
 }
 
 /// Seat 0's yellow ship 3 → 4 (+4 coins, tax 2, trade 2), seat 1's 1 → 2 (+2 coins, tax 1,

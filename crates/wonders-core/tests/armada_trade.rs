@@ -14,36 +14,8 @@ use wonders_core::{
     WonderDeal,
 };
 
-fn setup(players: u8, seed: u64) -> Setup {
-    Setup { expansions: Expansions::ARMADA, ..Setup::new(players, seed) }
-}
-
-/// An Armada game with these boards on side A, every city on shipyard board 1 and `coins` coins.
-fn game(wonders: &[&str], coins: u16) -> Game {
-    let cat = setup(wonders.len() as u8, 1).catalog();
-    let chosen = wonders.iter().map(|w| (cat.find_wonder(w).unwrap(), Some(Side::A))).collect();
-    let s = Setup { wonders: WonderDeal::Chosen(chosen), ..setup(wonders.len() as u8, 1) };
-    let mut g = Game::new(&s).unwrap();
-    for c in 0..wonders.len() {
-        g.city_mut(c).coins = coins;
-        g.armada_mut().unwrap().cities[c].shipyard = Shipyard::new(BoardId(0));
-    }
-    g
-}
-
-fn card(g: &Game, name: &str) -> CardId {
-    g.catalog().find_card(name).unwrap()
-}
-
-/// Builds `name` in `city` as on an earlier turn (an Armada card is noted in its Armada state).
-fn place(g: &mut Game, city: usize, name: &str) {
-    let id = card(g, name);
-    let cat = g.catalog();
-    g.city_mut(city).place(cat, id);
-    if let Some(a) = cat.armada_card(id) {
-        g.armada_mut().unwrap().cities[city].add_card(a);
-    }
-}
+mod common;
+use common::{card, game, place, setup};
 
 /// A payment to the neighbours and the 2nd players.
 fn pay(left: u8, right: u8, second_left: u8, second_right: u8) -> Payment {
