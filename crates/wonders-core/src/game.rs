@@ -67,8 +67,13 @@ pub const HISTORY_MAX: usize = 256;
 /// The most entries one step's log keeps: every city's action, the Edifice events of the step
 /// (≤ 2 a city) and its Armada events (≤ 10 a city in any turn of the box's data,
 /// [`crate::armada::log`]). Entries beyond it would be left out of the step's log, never out of
-/// the history.
+/// the history. A game with Armada keeps its step log in its Armada state; a game without keeps
+/// a shorter one ([`BASE_LOG_MAX`]), so that it does not pay for Armada's.
 pub const LOG_MAX: usize = 13 * MAX_PLAYERS;
+
+/// The most entries one step's log keeps in a game without Armada: every city's action (two for
+/// the Free City's holder) and the Edifice events of the step (≤ 2 a city).
+pub const BASE_LOG_MAX: usize = 4 * MAX_PLAYERS;
 
 /// How wonder boards are given out.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -326,7 +331,7 @@ pub struct Game {
     /// Set when a turn before the Age's last has resolved: the hands pass once any build from the
     /// discard pile of that turn is done.
     pub(crate) pass_due: bool,
-    pub(crate) log: ArrayVec<LogEntry, LOG_MAX>,
+    pub(crate) log: ArrayVec<LogEntry, BASE_LOG_MAX>,
     /// The whole public log of the game.
     pub(crate) history: ArrayVec<LogEntry, HISTORY_MAX>,
     /// The hands each seat has held this Age, by turn (what it has legitimately seen).
@@ -644,7 +649,19 @@ impl Game {
 
     /// What happened in the last resolved step.
     pub fn last_log(&self) -> &[LogEntry] {
-        &self.log
+        match self.armada.as_deref() {
+            // Armada's longer step log is kept with the Armada state.
+            Some(a) => &a.log,
+            None => &self.log,
+        }
+    }
+
+    /// Starts a new step's log.
+    fn clear_log(&mut self) {
+        self.log.clear();
+        if let Some(a) = self.armada.as_deref_mut() {
+            a.log.clear();
+        }
     }
 
     /// Whether `seat` has chosen everything it must in the current simultaneous step.
@@ -1206,7 +1223,7 @@ impl Game {
             Phase::ChooseSide => {
                 self.chosen[seat] = Some(action);
                 if self.chosen[..self.players()].iter().all(|c| c.is_some()) {
-                    self.log.clear();
+                    self.clear_log();
                     for s in 0..self.players() {
                         if let Some(Action::ChooseSide { side }) = self.chosen[s].take() {
                             let coins = self.cities[s].coins;
@@ -1258,7 +1275,7 @@ impl Game {
             Phase::BuildFromDiscard { city } => {
                 let city = city as usize;
                 self.picks[city] -= 1;
-                self.log.clear();
+                self.clear_log();
                 let (played, income) = match action {
                     Action::BuildDiscarded { card } => {
                         if let Some(i) = self.discard.iter().position(|&c| c == card) {
@@ -1286,20 +1303,20 @@ impl Game {
             }
             Phase::EdificeDiscard { city } => {
                 if let Action::DiscardBuilt { card } = action {
-                    self.log.clear();
+                    self.clear_log();
                     edifice::discard_built(self, city as usize, card);
                 }
                 self.advance();
             }
             Phase::Explore { city } => {
-                self.log.clear();
+                self.clear_log();
                 if let Action::ChooseIsland { island, moves } = action {
                     armada::turn::keep_island(self, city as usize, island, moves);
                 }
                 self.advance();
             }
             Phase::NavalOptOut { city } => {
-                self.log.clear();
+                self.clear_log();
                 if let Action::StayOutOfNaval { stay_out } = action {
                     armada::turn::decide_naval(self, city as usize, stay_out);
                 }
@@ -1314,7 +1331,7 @@ impl Game {
     fn resolve(&mut self, acts: &[(usize, usize, Action)]) {
         let n = self.n();
         let mut income = [0u16; MAX_PLAYERS];
-        self.log.clear();
+        self.clear_log();
         let turn =
             if matches!(self.phase, Phase::PlayLastCard { .. }) { self.last_turn + 1 } else { self.turn };
         // 1. Payments leave the treasuries; cards leave the hands (and each seat remembers the
@@ -1487,13 +1504,14 @@ impl Game {
     }
 
     pub(crate) fn record(&mut self, entry: LogEntry) {
-        let _ = self.log.try_push(entry);
         match self.armada.as_deref_mut() {
-            // Armada's longer log is kept with the Armada state (the base game's does not grow).
+            // Armada's longer logs are kept with the Armada state (the base game's do not grow).
             Some(a) => {
+                let _ = a.log.try_push(entry);
                 let _ = a.history.try_push(entry);
             }
             None => {
+                let _ = self.log.try_push(entry);
                 let _ = self.history.try_push(entry);
             }
         }

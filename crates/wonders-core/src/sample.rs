@@ -686,7 +686,7 @@ fn sample_once<R: Rng + ?Sized>(
         }
     }
     let armada = match &view.armada {
-        Some(av) => Some(Box::new(sample_armada(av, &view.history, catalog, n, me, rng)?)),
+        Some(av) => Some(Box::new(sample_armada(av, &view.history, &view.log, catalog, n, me, rng)?)),
         None => None,
     };
     let mut memory: [[Hand; MAX_TURNS]; MAX_PLAYERS] = Default::default();
@@ -721,9 +721,18 @@ fn sample_once<R: Rng + ?Sized>(
         pass_due: matches!(view.phase, Phase::BuildFromDiscard { .. } | Phase::Explore { .. })
             && !hands_discarded
             && (resolved as usize) < lt,
-        log: view.log.clone(),
+        // With Armada the step log lives in the Armada state (above).
+        log: if armada.is_some() {
+            ArrayVec::new()
+        } else {
+            view.log.iter().copied().take(crate::game::BASE_LOG_MAX).collect()
+        },
         // With Armada the history lives in the Armada state (above).
-        history: if armada.is_some() { ArrayVec::new() } else { view.history.iter().copied().collect() },
+        history: if armada.is_some() {
+            ArrayVec::new()
+        } else {
+            view.history.iter().copied().take(crate::game::HISTORY_MAX).collect()
+        },
         memory,
         used,
         sale_at_turn_start,
@@ -746,6 +755,7 @@ fn sample_once<R: Rng + ?Sized>(
 fn sample_armada<R: Rng + ?Sized>(
     av: &crate::armada::state::ArmadaView,
     history: &[LogEntry],
+    log: &[LogEntry],
     catalog: &'static Catalog,
     n: usize,
     me: usize,
@@ -833,6 +843,8 @@ fn sample_armada<R: Rng + ?Sized>(
         // The turn whose steps 4–6 may still log (an exploration under way): the last logged.
         turn: history.last().map_or(1, |e| e.turn),
         // A game with Armada keeps its whole log here ([`crate::Game::history`]).
-        history: history.iter().copied().collect(),
+        history: history.iter().copied().take(crate::armada::state::ARMADA_HISTORY_MAX).collect(),
+        // … and its step log.
+        log: log.iter().copied().take(crate::game::LOG_MAX).collect(),
     })
 }

@@ -75,6 +75,9 @@ pub struct ArmadaState {
     /// The whole public log of the game ([`crate::Game::history`]), which a game with Armada
     /// keeps here, up to [`ARMADA_HISTORY_MAX`] entries.
     pub history: ArrayVec<LogEntry, ARMADA_HISTORY_MAX>,
+    /// The last resolved step's log ([`crate::Game::last_log`]), which a game with Armada keeps
+    /// here, up to [`crate::game::LOG_MAX`] entries.
+    pub log: ArrayVec<LogEntry, { crate::game::LOG_MAX }>,
 }
 
 /// An exploration under way (armada.md §2.6): the level explored, the explorers still to choose
@@ -123,6 +126,7 @@ impl PartialEq for ArmadaState {
             && self.rng == o.rng
             && self.turn == o.turn
             && self.history == o.history
+            && self.log == o.log
     }
 }
 
@@ -173,6 +177,7 @@ impl ArmadaState {
             },
             turn: 1,
             history: ArrayVec::new(),
+            log: ArrayVec::new(),
         }
     }
 

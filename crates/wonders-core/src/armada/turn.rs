@@ -21,7 +21,7 @@ use crate::action::{Action, Naval, Payment, SecondPay};
 use crate::card::CardId;
 use crate::catalog::Catalog;
 use crate::conflict::LandConflict;
-use crate::game::{ActionError, Game, LOG_MAX, LogEntry, MAX_PLAYERS, Played, Setup, SetupError};
+use crate::game::{ActionError, Game, LogEntry, MAX_PLAYERS, Played, Setup, SetupError};
 use crate::payment::{self, Options};
 use crate::resources::Resources;
 use arrayvec::ArrayVec;
@@ -430,14 +430,8 @@ pub(crate) fn after_placement(
 }
 
 /// Appends one Armada event to the step's log and to the game's history (which a game with
-/// Armada keeps in its Armada state); `paid` is what the city paid the bank (a step-6 loss).
-fn push(
-    log: &mut arrayvec::ArrayVec<LogEntry, LOG_MAX>,
-    state: &mut ArmadaState,
-    age: u8,
-    (city, event): (u8, ArmadaEvent),
-    paid: u8,
-) {
+/// Armada keeps in its Armada state, both); `paid` is what the city paid the bank (a step-6 loss).
+fn push(state: &mut ArmadaState, age: u8, (city, event): (u8, ArmadaEvent), paid: u8) {
     let entry = LogEntry {
         age,
         turn: state.turn,
@@ -446,7 +440,7 @@ fn push(
         pay: Payment { bank: paid, ..Payment::default() },
         income: 0,
     };
-    let _ = log.try_push(entry);
+    let _ = state.log.try_push(entry);
     let _ = state.history.try_push(entry);
 }
 
@@ -455,7 +449,7 @@ pub(crate) fn record(game: &mut Game, events: &Events) {
     let age = game.age;
     if let Some(state) = game.armada.as_deref_mut() {
         for &e in events {
-            push(&mut game.log, state, age, e, 0);
+            push(state, age, e, 0);
         }
     }
 }
@@ -531,12 +525,12 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
     for (city, &t) in tax[..n].iter().enumerate() {
         if t > 0 {
             let e = ArmadaEvent::Tax { amount: t, applies: t == highest };
-            push(&mut game.log, state, age, (city as u8, e), 0);
+            push(state, age, (city as u8, e), 0);
         }
     }
     for (city, &count) in piracies[..n].iter().enumerate() {
         if count > 0 {
-            push(&mut game.log, state, age, (city as u8, ArmadaEvent::Piracy { count }), 0);
+            push(state, age, (city as u8, ArmadaEvent::Piracy { count }), 0);
         }
     }
     for city in 0..n {
@@ -550,7 +544,7 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
         } else {
             (ArmadaEvent::Lost { tax: sat(tax), piracy: sat(piracy) }, lost[city].min(255) as u8)
         };
-        push(&mut game.log, state, age, (city as u8, e), paid);
+        push(state, age, (city as u8, e), paid);
     }
     lost
 }
@@ -710,7 +704,7 @@ pub(crate) fn explorations(game: &mut Game) -> bool {
             }
             if dealt[i].is_empty() {
                 // An empty deck: nothing to explore (§10.8).
-                push(&mut game.log, state, age, (c as u8, ArmadaEvent::ExploredNothing { level }), 0);
+                push(state, age, (c as u8, ArmadaEvent::ExploredNothing { level }), 0);
             } else {
                 waiting.push((c as u8, dealt[i].clone()));
             }
@@ -780,7 +774,7 @@ pub(crate) fn decide_naval(game: &mut Game, city: usize, stay_out: bool) {
         if stay_out {
             state.stay_out |= 1 << city;
             state.turn = game.turn;
-            push(&mut game.log, state, age, (city as u8, ArmadaEvent::StayedOut), 0);
+            push(state, age, (city as u8, ArmadaEvent::StayedOut), 0);
         }
     }
 }
@@ -807,7 +801,7 @@ pub(crate) fn naval_conflict(game: &mut Game) {
     }
     for city in (0..n).filter(|&c| part[c]) {
         let e = ArmadaEvent::Naval { strength: strength[city], token: out[city] };
-        push(&mut game.log, state, age, (city as u8, e), 0);
+        push(state, age, (city as u8, e), 0);
     }
     state.naval_decided = 0;
     state.stay_out = 0;
@@ -827,6 +821,6 @@ pub(crate) fn log_incursions(game: &mut Game, schedule: &[LandConflict]) {
     let neighbours = |a: usize, b: usize| crate::game::left_of(a, n) == b || crate::game::left_of(b, n) == a;
     for c in schedule.iter().filter(|c| !neighbours(c.a as usize, c.b as usize)) {
         let token = c.token_for(c.a as usize, &shields, age) as i8;
-        push(&mut game.log, state, age, (c.a, ArmadaEvent::Incursion { target: c.b, token }), 0);
+        push(state, age, (c.a, ArmadaEvent::Incursion { target: c.b, token }), 0);
     }
 }
