@@ -940,16 +940,20 @@ impl Game {
                 if let Some(by) = self.automatic_free(city_index, card) {
                     out.push(Action::Build { card, pay: Payment::free(by), naval: Naval::NONE });
                 } else {
-                    opts.clear();
-                    if city.coins >= def.coins as u16 {
+                    if city.coins < def.coins as u16 {
+                        // Unaffordable: only a free build can take it.
+                    } else if def.cost.le(&city.production.fixed) {
+                        // What the solver answers at once: the city makes every unit itself.
+                        out.push(Action::Build { card, pay: Payment::paid(0, 0, def.coins), naval: Naval::NONE });
+                    } else {
                         payment::solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
-                    }
-                    for &(left, right) in &opts {
-                        out.push(Action::Build {
-                            card,
-                            pay: Payment::paid(left, right, def.coins),
-                            naval: Naval::NONE,
-                        });
+                        for &(left, right) in &opts {
+                            out.push(Action::Build {
+                                card,
+                                pay: Payment::paid(left, right, def.coins),
+                                naval: Naval::NONE,
+                            });
+                        }
                     }
                     if free_build && (def.coins > 0 || !def.cost.is_empty()) {
                         out.push(Action::Build {
