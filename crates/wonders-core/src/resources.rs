@@ -115,12 +115,41 @@ impl ResourceSet {
 }
 
 /// A multiset of resources: how many of each (a cost, or a fixed production).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Resources(pub [u8; 7]);
+///
+/// The seven counts are the first seven bytes of an 8-byte aligned array whose last byte is
+/// always 0, so the solver's word-at-a-time operations read and write it as one `u64`.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(C, align(8))]
+pub struct Resources(pub(crate) [u8; 8]);
+
+impl fmt::Debug for Resources {
+    /// The seven counts in the order W S C O G L P.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Resources").field(&self.counts()).finish()
+    }
+}
 
 impl Resources {
     /// No resources.
-    pub const NONE: Resources = Resources([0; 7]);
+    pub const NONE: Resources = Resources([0; 8]);
+
+    /// Resources from their seven counts, in the order W S C O G L P.
+    ///
+    /// ```
+    /// use wonders_core::{Resource, Resources};
+    /// let r = Resources::new([1, 0, 3, 0, 0, 0, 0]);
+    /// assert_eq!(r, Resources::from_letters("WCCC").unwrap());
+    /// ```
+    pub const fn new(counts: [u8; 7]) -> Resources {
+        let c = counts;
+        Resources([c[0], c[1], c[2], c[3], c[4], c[5], c[6], 0])
+    }
+
+    /// The seven counts, in the order W S C O G L P.
+    pub const fn counts(&self) -> [u8; 7] {
+        let c = self.0;
+        [c[0], c[1], c[2], c[3], c[4], c[5], c[6]]
+    }
 
     /// Parses repeated letters, e.g. `"WCCC"` is 1 wood and 3 clay.
     ///
@@ -131,7 +160,7 @@ impl Resources {
     /// assert_eq!(r.total(), 4);
     /// ```
     pub fn from_letters(s: &str) -> Option<Resources> {
-        let mut out = [0u8; 7];
+        let mut out = [0u8; 8];
         for c in s.chars() {
             out[Resource::from_letter(c)? as usize] += 1;
         }
@@ -157,7 +186,7 @@ impl Resources {
             // partial sums can exceed 7 · 31).
             return (a.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
         }
-        self.0.iter().map(|&n| n as u32).sum()
+        self.0[..7].iter().map(|&n| n as u32).sum()
     }
 
     /// Whether there is nothing.
@@ -175,7 +204,7 @@ impl Resources {
             // (b + 128) − a keeps each byte's top bit exactly when b ≥ a (see `saturating_sub`).
             return ((b | H) - a) & H == H;
         }
-        self.0.iter().zip(other.0).all(|(&x, y)| x <= y)
+        self.0[..7].iter().zip(other.0).all(|(&x, y)| x <= y)
     }
 
     /// What remains of `self` after `have` covers what it can.
@@ -192,23 +221,21 @@ impl Resources {
             return Resources::from_bits(d & !H & keep);
         }
         let mut out = self.0;
-        for (o, h) in out.iter_mut().zip(have.0) {
+        for (o, h) in out[..7].iter_mut().zip(have.0) {
             *o = o.saturating_sub(h);
         }
         Resources(out)
     }
 
-    /// The seven counts as the low bytes of a word.
+    /// The seven counts as the low bytes of a word (the eighth byte is always 0).
     #[inline]
     const fn bits(&self) -> u64 {
-        let a = self.0;
-        u64::from_le_bytes([a[0], a[1], a[2], a[3], a[4], a[5], a[6], 0])
+        u64::from_le_bytes(self.0)
     }
 
     #[inline]
     const fn from_bits(x: u64) -> Resources {
-        let b = x.to_le_bytes();
-        Resources([b[0], b[1], b[2], b[3], b[4], b[5], b[6]])
+        Resources(x.to_le_bytes())
     }
 
     /// The set of resources present at least once.
@@ -258,16 +285,16 @@ mod tests {
         // Every pair of counts 0..=9 in each position, and counts of 128 or more (byte loop).
         for a in 0..10u8 {
             for b in 0..10u8 {
-                let x = Resources([a, b, 9 - a, 0, 3, a, 9]);
-                let y = Resources([b, a, 4, 9 - b, 3, 0, b]);
-                let want: Vec<u8> = x.0.iter().zip(y.0).map(|(p, q)| p.saturating_sub(q)).collect();
-                assert_eq!(x.saturating_sub(&y).0.to_vec(), want, "{x:?} - {y:?}");
+                let x = Resources::new([a, b, 9 - a, 0, 3, a, 9]);
+                let y = Resources::new([b, a, 4, 9 - b, 3, 0, b]);
+                let want: Vec<u8> = x.counts().iter().zip(y.counts()).map(|(p, q)| p.saturating_sub(q)).collect();
+                assert_eq!(x.saturating_sub(&y).counts().to_vec(), want, "{x:?} - {y:?}");
             }
         }
-        let big = Resources([200, 0, 130, 5, 0, 0, 1]);
+        let big = Resources::new([200, 0, 130, 5, 0, 0, 1]);
         assert_eq!(
-            big.saturating_sub(&Resources([1, 1, 131, 2, 0, 0, 0])),
-            Resources([199, 0, 0, 3, 0, 0, 1])
+            big.saturating_sub(&Resources::new([1, 1, 131, 2, 0, 0, 0])),
+            Resources::new([199, 0, 0, 3, 0, 0, 1])
         );
     }
 
@@ -278,23 +305,23 @@ mod tests {
         let mut cases = Vec::new();
         for x in 0..4u8 {
             for y in 0..4u8 {
-                cases.push(Resources([x, 0, y, 1, 0, 0, x]));
-                cases.push(Resources([0, y, 0, 0, x, 2, 0]));
+                cases.push(Resources::new([x, 0, y, 1, 0, 0, x]));
+                cases.push(Resources::new([0, y, 0, 0, x, 2, 0]));
             }
         }
-        cases.push(Resources([200, 0, 0, 0, 0, 0, 1]));
-        cases.push(Resources([0, 0, 0, 40, 0, 0, 0]));
+        cases.push(Resources::new([200, 0, 0, 0, 0, 0, 1]));
+        cases.push(Resources::new([0, 0, 0, 40, 0, 0, 0]));
         for a in &cases {
-            let total: u32 = a.0.iter().map(|&n| n as u32).sum();
+            let total: u32 = a.counts().iter().map(|&n| n as u32).sum();
             assert_eq!(a.total(), total, "{a:?}");
-            assert_eq!(a.is_empty(), a.0 == [0; 7], "{a:?}");
+            assert_eq!(a.is_empty(), a.counts() == [0; 7], "{a:?}");
             let mut support = 0u8;
-            for (i, &n) in a.0.iter().enumerate() {
+            for (i, &n) in a.counts().iter().enumerate() {
                 support |= ((n > 0) as u8) << i;
             }
             assert_eq!(a.support(), ResourceSet(support), "{a:?}");
             for b in &cases {
-                assert_eq!(a.le(b), a.0.iter().zip(b.0).all(|(&x, y)| x <= y), "{a:?} ≤ {b:?}");
+                assert_eq!(a.le(b), a.counts().iter().zip(b.counts()).all(|(&x, y)| x <= y), "{a:?} ≤ {b:?}");
             }
         }
         assert_eq!(
