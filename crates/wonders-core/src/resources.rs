@@ -105,7 +105,13 @@ impl ResourceSet {
 
     /// The resources of the set, in canonical order.
     pub fn iter(self) -> impl Iterator<Item = Resource> {
-        Resource::ALL.into_iter().filter(move |r| self.contains(*r))
+        // Set bits, lowest first (the canonical order), without visiting the others.
+        let mut bits = self.0 & 0x7F;
+        std::iter::from_fn(move || {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits.wrapping_sub(1);
+            Resource::ALL.get(i).copied()
+        })
     }
 
     /// Parses letters such as `"WSCO"`.
