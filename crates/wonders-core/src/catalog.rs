@@ -164,6 +164,38 @@ pub struct Catalog {
     /// The id of the first Armada card: the number of the edition's own cards.
     armada_first: u8,
     lookup: HashMap<String, CardId>,
+    /// What move generation reads of each card, packed (indexed by [`CardId`]; kept in step with
+    /// `cards` by every constructor): a hand's cards are looked at for every decision.
+    hot: Vec<HotCard>,
+}
+
+/// The fields of a card that move generation reads for every card of every hand, 32 bytes
+/// instead of a [`CardDef`]'s 200-odd spread over several cache lines.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HotCard {
+    /// The card's chain parents ([`CardDef::chain_parents`]).
+    pub chain_parents: NameSet,
+    /// Its resource cost ([`CardDef::cost`]).
+    pub cost: Resources,
+    /// Its name ([`CardDef::name_id`]).
+    pub name_id: NameId,
+    /// Its colour ([`CardDef::colour`]).
+    pub colour: Colour,
+    /// Its coin cost ([`CardDef::coins`]).
+    pub coins: u8,
+}
+
+fn hot_table(cards: &[CardDef]) -> Vec<HotCard> {
+    cards
+        .iter()
+        .map(|c| HotCard {
+            chain_parents: c.chain_parents,
+            cost: c.cost,
+            name_id: c.name_id,
+            colour: c.colour,
+            coins: c.coins,
+        })
+        .collect()
 }
 
 /// Why a data file was refused.
@@ -370,7 +402,8 @@ impl Catalog {
             .collect::<Result<Vec<_>, _>>()?;
         let lookup = build_lookup(&cards);
         let armada_first = cards.len() as u8;
-        Ok(Catalog { edition, cards, wonders, names, edifice: None, armada: None, armada_first, lookup })
+        let hot = hot_table(&cards);
+        Ok(Catalog { edition, cards, wonders, names, edifice: None, armada: None, armada_first, lookup, hot })
     }
 
     /// The built-in data of an edition extended with the Edifice expansion
@@ -511,6 +544,7 @@ impl Catalog {
             }
         }
         out.armada = Some(Box::new(data.clone()));
+        out.hot = hot_table(&out.cards);
         Ok(out)
     }
 
@@ -557,6 +591,12 @@ impl Catalog {
     #[inline]
     pub fn card(&self, id: CardId) -> &CardDef {
         &self.cards[id.0 as usize]
+    }
+
+    /// What move generation reads of a card (see [`HotCard`]).
+    #[inline]
+    pub(crate) fn hot(&self, id: CardId) -> &HotCard {
+        &self.hot[id.0 as usize]
     }
 
     /// The definition of a wonder.

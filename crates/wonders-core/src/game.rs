@@ -24,8 +24,8 @@
 
 use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
 use crate::armada::{self, ArmadaState};
-use crate::card::{CardId, Colour};
-use crate::catalog::{Catalog, Edition, Side, WonderId};
+use crate::card::{CardId, CardSet, Colour};
+use crate::catalog::{Catalog, Edition, HotCard, Side, WonderId};
 use crate::city::{City, Production};
 use crate::conflict;
 use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
@@ -795,13 +795,17 @@ impl Game {
     /// or a 2nd-edition Olympia power. (Olympia A's free build is a choice: see
     /// [`Game::build_payments`].)
     pub fn automatic_free(&self, city: usize, card: CardId) -> Option<FreeBy> {
-        let c = &self.cities[city];
-        if c.has_chain_for(self.catalog, card) {
+        self.automatic_free_for(&self.cities[city], self.catalog.hot(card))
+    }
+
+    #[inline]
+    fn automatic_free_for(&self, c: &City, card: &HotCard) -> Option<FreeBy> {
+        if c.names.intersects(card.chain_parents) {
             return Some(FreeBy::Chain);
         }
         // 2nd edition, Olympia Day stage 2 (edition-2e.md §5 Olympia): the first card of each
         // colour; read as a colour not yet in the city.
-        if c.free_first_of_colour && c.colour_counts[self.catalog.card(card).colour as usize] == 0 {
+        if c.free_first_of_colour && c.colour_counts[card.colour as usize] == 0 {
             return Some(FreeBy::FirstOfColour);
         }
         if self.phase == Phase::Choose {
@@ -931,13 +935,16 @@ impl Game {
             edifice::stage_variants(self, city_index, &stage, &mut variants);
         }
         let mut opts = Options::new();
-        for (i, &card) in hand.iter().enumerate() {
-            if hand[..i].contains(&card) {
+        let mut seen = CardSet::EMPTY;
+        for &card in hand {
+            // Copies of a card in one hand give the same actions once.
+            if seen.contains(card) {
                 continue;
             }
-            let def = self.catalog.card(card);
-            if !city.has_name(self.catalog, card) {
-                if let Some(by) = self.automatic_free(city_index, card) {
+            seen.insert(card);
+            let def = self.catalog.hot(card);
+            if !city.names.contains(def.name_id) {
+                if let Some(by) = self.automatic_free_for(city, def) {
                     out.push(Action::Build { card, pay: Payment::free(by), naval: Naval::NONE });
                 } else {
                     if city.coins < def.coins as u16 {
