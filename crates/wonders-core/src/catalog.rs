@@ -148,7 +148,9 @@ impl WonderDef {
 pub struct Catalog {
     /// The edition this data belongs to.
     pub edition: Edition,
-    /// Every distinct card, indexed by [`CardId`].
+    /// Every distinct card, indexed by [`CardId`]. Read it freely; build a changed catalog
+    /// through the constructors (a data file, [`Catalog::with_armada`], …), which work out the
+    /// tables derived from it.
     pub cards: Vec<CardDef>,
     /// Every wonder, indexed by [`WonderId`].
     pub wonders: Vec<WonderDef>,
@@ -167,6 +169,43 @@ pub struct Catalog {
     /// What move generation reads of each card, packed (indexed by [`CardId`]; kept in step with
     /// `cards` by every constructor): a hand's cards are looked at for every decision.
     hot: Vec<HotCard>,
+    /// Each Age's deck for 0 to 7 players, and the guilds: what [`Catalog::age_cards`] and
+    /// [`Catalog::guilds`] give, worked out once (a game's setup and every resampling of a
+    /// search ask for them).
+    decks: Decks,
+}
+
+/// The decks a catalog deals ([`Catalog::age_cards`] for `players` ≤ 7, [`Catalog::guilds`]).
+#[derive(Clone, Debug, Default)]
+struct Decks {
+    by_age: [[Vec<CardId>; 8]; 3],
+    guilds: Vec<CardId>,
+}
+
+impl Decks {
+    fn of(cards: &[CardDef]) -> Decks {
+        let mut decks = Decks::default();
+        for (age, by_players) in (1u8..=3).zip(decks.by_age.iter_mut()) {
+            for (players, deck) in (0u8..).zip(by_players.iter_mut()) {
+                *deck = deal(cards, age, players);
+            }
+        }
+        decks.guilds = cards.iter().filter(|c| c.is_guild()).map(|c| c.id).collect();
+        decks
+    }
+}
+
+/// The cards of an Age's deck for a player count, guilds aside (the cards whose player-count
+/// marks are at most `players`, once per mark), in catalog order.
+fn deal(cards: &[CardDef], age: u8, players: u8) -> Vec<CardId> {
+    // Room for a 7-player Age deck and its guilds, grown once instead of doubling.
+    let mut out = Vec::with_capacity(64);
+    for c in cards.iter().filter(|c| c.age == age && !c.is_guild()) {
+        for _ in 0..c.copies_for(players) {
+            out.push(c.id);
+        }
+    }
+    out
 }
 
 /// The fields of a card that move generation reads for every card of every hand, 32 bytes
@@ -403,7 +442,8 @@ impl Catalog {
         let lookup = build_lookup(&cards);
         let armada_first = cards.len() as u8;
         let hot = hot_table(&cards);
-        Ok(Catalog { edition, cards, wonders, names, edifice: None, armada: None, armada_first, lookup, hot })
+        let decks = Decks::of(&cards);
+        Ok(Catalog { edition, cards, wonders, names, edifice: None, armada: None, armada_first, lookup, hot, decks })
     }
 
     /// The built-in data of an edition extended with the Edifice expansion
@@ -545,6 +585,7 @@ impl Catalog {
         }
         out.armada = Some(Box::new(data.clone()));
         out.hot = hot_table(&out.cards);
+        out.decks = Decks::of(&out.cards);
         Ok(out)
     }
 
@@ -652,19 +693,20 @@ impl Catalog {
 
     /// Every copy of the Age `age` deck for `players` players, guilds excluded.
     pub fn age_cards(&self, age: u8, players: u8) -> Vec<CardId> {
-        // Room for a 7-player Age deck and its guilds, grown once instead of doubling.
-        let mut out = Vec::with_capacity(64);
-        for c in self.cards.iter().filter(|c| c.age == age && !c.is_guild()) {
-            for _ in 0..c.copies_for(players) {
-                out.push(c.id);
+        match self.decks.by_age.get((age as usize).wrapping_sub(1)).and_then(|d| d.get(players as usize)) {
+            Some(deck) => {
+                // Room for a 7-player Age deck and its guilds, grown once instead of doubling.
+                let mut out = Vec::with_capacity(deck.len().max(64));
+                out.extend_from_slice(deck);
+                out
             }
+            None => deal(&self.cards, age, players),
         }
-        out
     }
 
     /// The guilds of the edition.
     pub fn guilds(&self) -> Vec<CardId> {
-        self.cards.iter().filter(|c| c.is_guild()).map(|c| c.id).collect()
+        self.decks.guilds.clone()
     }
 }
 
