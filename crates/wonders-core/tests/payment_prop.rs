@@ -83,7 +83,7 @@ fn production() -> impl Strategy<Value = Production> {
         prop::collection::vec(1u8..127, 0..3),
     )
         .prop_map(|(fixed, choices)| {
-            let mut p = Production::fixed(Resources(fixed));
+            let mut p = Production::fixed(Resources::new(fixed));
             for c in choices {
                 p.add_choice(ResourceSet(c));
             }
