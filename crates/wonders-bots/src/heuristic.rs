@@ -548,6 +548,25 @@ fn military_swing(ctx: &Ctx, w: &Weights, d: f32, s: f32) -> f32 {
 
 /// Value of one science symbol (`which` = 0, 1, 2) or of a wild one (`which` = 3) (rule 4).
 fn science_value(ctx: &Ctx, w: &Weights, city: &City, which: usize) -> f32 {
+    match ctx.memo {
+        Some(memo) => {
+            // What it reads: the symbols, the symbol added, the Age and the turns left in it.
+            let key = [
+                city.science[0],
+                city.science[1],
+                city.science[2],
+                city.science_wild,
+                which as u8,
+                ctx.age,
+                ctx.turns_left_in_age().min(255) as u8,
+            ];
+            memo.science(w.science_future, key, || science_value_of(ctx, w, city, which))
+        }
+        None => science_value_of(ctx, w, city, which),
+    }
+}
+
+fn science_value_of(ctx: &Ctx, w: &Weights, city: &City, which: usize) -> f32 {
     let cur = city.science;
     let wild = city.science_wild;
     let (with, with_wild) = if which < 3 {

@@ -9,7 +9,10 @@
 //!   sampled deal, and only some cards change them), so most of these are asked before.
 //! - **The value of more shields** for a shield difference, an Age and the turns left in it (rule
 //!   5): logistic functions that are the same for every city and every sample.
+//! - **The value of a science symbol** for the symbols a city holds, an Age and the turns left
+//!   in it (rule 4).
 
+use crate::heuristic::Weights;
 use std::cell::RefCell;
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::{Production, Resources};
@@ -22,6 +25,9 @@ const MIL_D: i32 = 32;
 const MIL_TURNS: usize = 8;
 /// Shields added memoized: 0..MIL_S.
 const MIL_S: usize = 8;
+/// Entries of the science table: 2^SCIENCE_BITS (direct-mapped).
+const SCIENCE_BITS: u32 = 10;
+const SCIENCE_SLOTS: usize = 1 << SCIENCE_BITS;
 
 /// A market and a cost, packed in words (the key of a purchase).
 type CostKey = [u64; 12];
@@ -41,6 +47,10 @@ pub(crate) struct Memo {
     /// Gain of `s` shields, NaN when not computed yet; valid for `military_future`.
     military: RefCell<Vec<f32>>,
     military_future: f32,
+    /// Science values by packed key (direct-mapped; key `u64::MAX` = empty); valid for
+    /// `science_future`.
+    science: RefCell<Vec<(u64, f32)>>,
+    science_future: [f32; 3],
 }
 
 /// Packs a production into three words: fixed units and the number of either/or producers, then
@@ -70,14 +80,37 @@ fn bytes7(b: &[u8; 7]) -> u64 {
 }
 
 impl Memo {
-    /// Empty tables for a rollout policy whose later conflicts weigh `military_future`.
-    pub(crate) fn new(military_future: f32) -> Memo {
+    /// Empty tables for a rollout policy with these weights.
+    pub(crate) fn new(weights: &Weights) -> Memo {
         let empty = CostEntry { key: [0; 12], coins: 0, used: false };
         Memo {
             costs: RefCell::new(vec![empty; COST_SLOTS]),
             military: RefCell::new(vec![f32::NAN; 3 * MIL_TURNS * (2 * MIL_D as usize) * MIL_S]),
-            military_future,
+            military_future: weights.military_future,
+            science: RefCell::new(vec![(u64::MAX, 0.0); SCIENCE_SLOTS]),
+            science_future: weights.science_future,
         }
+    }
+
+    /// `compute()` memoized by `key` (the science symbols of the city, its wild symbols, the
+    /// symbol added, the Age, the turns left in the Age), for the weights `science_future`.
+    pub(crate) fn science(
+        &self,
+        science_future: [f32; 3],
+        key: [u8; 7],
+        compute: impl FnOnce() -> f32,
+    ) -> f32 {
+        if science_future.map(f32::to_bits) != self.science_future.map(f32::to_bits) {
+            return compute();
+        }
+        let packed = bytes7(&key);
+        let slot = (packed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SCIENCE_BITS)) as usize;
+        let mut table = self.science.borrow_mut();
+        let e = &mut table[slot];
+        if e.0 != packed {
+            *e = (packed, compute());
+        }
+        e.1
     }
 
     /// The fewest coins paid to the neighbours to buy `cost` in `market` whatever the budget
@@ -160,7 +193,7 @@ mod tests {
         prices[0] = [1; 7];
         let market = Market { own: &own, left: &left, right: &right, prices };
         let cost = Resources::from_letters("WWSSG").unwrap();
-        let memo = Memo::new(1.0);
+        let memo = Memo::new(&Weights::default());
         assert_eq!(memo.cheapest(&market, &cost), Some(6));
         let mut opts = Options::new();
         solve(&market, &cost, 20, &mut opts);
@@ -173,7 +206,7 @@ mod tests {
 
     #[test]
     fn military_entries_are_computed_once() {
-        let memo = Memo::new(1.0);
+        let memo = Memo::new(&Weights { military_future: 1.0, ..Weights::default() });
         let mut calls = 0;
         for _ in 0..3 {
             let v = memo.military(1.0, 2, 4, -3, 2, || {
@@ -186,5 +219,25 @@ mod tests {
         // Other weights, or out of the table: computed every time.
         assert_eq!(memo.military(0.5, 2, 4, -3, 2, || 0.25), 0.25);
         assert_eq!(memo.military(1.0, 2, 4, 40, 2, || 0.5), 0.5);
+    }
+
+    #[test]
+    fn science_entries_are_computed_once_per_key() {
+        let w = Weights::default();
+        let memo = Memo::new(&w);
+        let mut calls = 0;
+        for _ in 0..3 {
+            assert_eq!(
+                memo.science(w.science_future, [1, 2, 0, 0, 1, 2, 3], || {
+                    calls += 1;
+                    2.5
+                }),
+                2.5
+            );
+        }
+        assert_eq!(calls, 1);
+        // Another key is another entry; other weights are computed every time.
+        assert_eq!(memo.science(w.science_future, [1, 2, 0, 0, 2, 2, 3], || 4.0), 4.0);
+        assert_eq!(memo.science([0.0; 3], [1, 2, 0, 0, 1, 2, 3], || 1.0), 1.0);
     }
 }

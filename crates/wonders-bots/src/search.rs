@@ -302,7 +302,7 @@ fn search_root(
     let seat = view.seat as usize;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::with_capacity(64);
-    let memo = Memo::new(config.weights.military_future);
+    let memo = Memo::new(&config.weights);
     let mut n = 0u32;
     let mut failures = 0u32;
     while n < iters {
@@ -494,7 +494,7 @@ mod tests {
         let mut legal = Vec::new();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let config = SearchConfig::default();
-        rollout(&mut game, &config, &mut rng, &mut legal, &Memo::new(config.weights.military_future));
+        rollout(&mut game, &config, &mut rng, &mut legal, &Memo::new(&config.weights));
         assert!(game.is_over());
         let ranks = game.ranks();
         let winner = ranks.iter().position(|&r| r == 1).unwrap();
