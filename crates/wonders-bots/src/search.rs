@@ -18,7 +18,9 @@
 //!    the seat's choice) and every later decision of every seat, Babylon's, Halicarnassus' and the
 //!    Free City's included. The policy is the [`HeuristicBot`](crate::HeuristicBot)'s rules
 //!    (hate-drafting included), deterministic; a random move with probability ε (default 0) is
-//!    available for tuning.
+//!    available for tuning. Answers of the policy that are pure functions of small keys (the
+//!    next player's cheapest purchases, shield and science values) are kept for the whole
+//!    search (`memo.rs`): the same moves, less work.
 //! 4. **Back up** the final value of the sampled game for the seat:
 //!    `0.8 × win + 0.2 × σ(margin / 6)`, where `win` is 1 for a sole first place, 0.5 for a shared
 //!    one and 0 otherwise, `margin` is the seat's points minus the best other player's (the Free
