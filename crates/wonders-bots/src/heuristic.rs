@@ -82,6 +82,7 @@
 //! Ties go to the first action in the legal list (the engine's deterministic order).
 
 use crate::Bot;
+use crate::memo::Memo;
 use wonders_core::armada::{ArmadaCity, ArmadaData, Fleet, Shipyard};
 use wonders_core::edifice::{Outcome, Penalty, Reward};
 use wonders_core::effect::{Counted, Effect, Scope};
@@ -235,6 +236,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) armada_cities: &'a [ArmadaCity],
     /// Armada: use the first, flat valuation ([`HeuristicBot::flat_naval`]).
     pub(crate) flat_naval: bool,
+    /// Answers kept across decisions (a search's rollouts); `None` computes everything.
+    pub(crate) memo: Option<&'a Memo>,
 }
 
 impl<'a> Ctx<'a> {
@@ -258,6 +261,7 @@ impl<'a> Ctx<'a> {
                 .and_then(|a| Some((a.data, a.cities.get(view.acting_city as usize)?.shipyard))),
             armada_cities: view.armada.as_ref().map_or(&[], |a| &a.cities[..]),
             flat_naval: false,
+            memo: None,
         }
     }
 
@@ -278,6 +282,7 @@ impl<'a> Ctx<'a> {
             armada: game.armada().map(|a| (a.data, a.cities[game.acting_city(seat)].shipyard)),
             armada_cities: game.armada().map_or(&[], |a| &a.cities[..game.cities().len()]),
             flat_naval: false,
+            memo: None,
         }
     }
 
@@ -504,7 +509,16 @@ impl Persp {
                 continue;
             }
             let d = me - ctx.cities[other].shields as f32;
-            v += if ctx.teams { 2.0 } else { 1.0 } * military_swing(ctx, w, d, s as f32);
+            let swing = match ctx.memo {
+                Some(memo) => {
+                    let d_int = ctx.cities[self.city].shields as i32 - ctx.cities[other].shields as i32;
+                    memo.military(w.military_future, ctx.age, ctx.turns_left_in_age(), d_int, s, || {
+                        military_swing(ctx, w, d, s as f32)
+                    })
+                }
+                None => military_swing(ctx, w, d, s as f32),
+            };
+            v += if ctx.teams { 2.0 } else { 1.0 } * swing;
         }
         self.mil[s] = Some(v);
         v
@@ -534,6 +548,25 @@ fn military_swing(ctx: &Ctx, w: &Weights, d: f32, s: f32) -> f32 {
 
 /// Value of one science symbol (`which` = 0, 1, 2) or of a wild one (`which` = 3) (rule 4).
 fn science_value(ctx: &Ctx, w: &Weights, city: &City, which: usize) -> f32 {
+    match ctx.memo {
+        Some(memo) => {
+            // What it reads: the symbols, the symbol added, the Age and the turns left in it.
+            let key = [
+                city.science[0],
+                city.science[1],
+                city.science[2],
+                city.science_wild,
+                which as u8,
+                ctx.age,
+                ctx.turns_left_in_age().min(255) as u8,
+            ];
+            memo.science(w.science_future, key, || science_value_of(ctx, w, city, which))
+        }
+        None => science_value_of(ctx, w, city, which),
+    }
+}
+
+fn science_value_of(ctx: &Ctx, w: &Weights, city: &City, which: usize) -> f32 {
     let cur = city.science;
     let wild = city.science_wild;
     let (with, with_wild) = if which < 3 {
@@ -734,9 +767,16 @@ fn gain_for(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -> 
             right: &ctx.cities[right_of(p.city, n)].for_sale,
             prices: city.prices,
         };
-        let mut opts = Options::new();
-        solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
-        match opts.iter().map(|&(l, r)| l as u16 + r as u16).min() {
+        let budget = city.coins - def.coins as u16;
+        let cheapest = match ctx.memo {
+            Some(memo) => memo.cheapest(&market, &def.cost).filter(|&c| c <= budget),
+            None => {
+                let mut opts = Options::new();
+                solve(&market, &def.cost, budget, &mut opts);
+                opts.iter().map(|&(l, r)| l as u16 + r as u16).min()
+            }
+        };
+        match cheapest {
             Some(c) => (c as f32 * (1.0 + w.feed) + def.coins as f32) * p.cv,
             None => return 0.0,
         }
@@ -1036,7 +1076,16 @@ fn penalty_cost(ctx: &Ctx, p: &Persp, penalty: Penalty, debt: u8) -> f32 {
 /// construction, then a free move): the blue track's points, the red and other spaces' naval
 /// strength toward the naval majority (worth more in later Ages, armada.md §2.5), the yellow
 /// track's trade level, coins and tax, and an exploration (about an island's worth, 3 points).
+#[inline(always)]
 fn naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>) -> f32 {
+    // Checked here, inlined: a game without Armada asks this of every action.
+    if ctx.armada.is_none() {
+        return 0.0;
+    }
+    armada_naval_value(ctx, construction, free_move)
+}
+
+fn armada_naval_value(ctx: &Ctx, construction: Option<Fleet>, free_move: Option<Fleet>) -> f32 {
     let Some((data, mut yard)) = ctx.armada else {
         return 0.0;
     };

@@ -40,6 +40,7 @@
 pub mod exec;
 pub mod heuristic;
 mod heuristic_armada;
+mod memo;
 mod random;
 pub mod search;
 

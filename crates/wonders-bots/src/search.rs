@@ -18,7 +18,9 @@
 //!    the seat's choice) and every later decision of every seat, Babylon's, Halicarnassus' and the
 //!    Free City's included. The policy is the [`HeuristicBot`](crate::HeuristicBot)'s rules
 //!    (hate-drafting included), deterministic; a random move with probability ε (default 0) is
-//!    available for tuning.
+//!    available for tuning. Answers of the policy that are pure functions of small keys (the
+//!    next player's cheapest purchases, shield and science values) are kept for the whole
+//!    search (`memo.rs`): the same moves, less work.
 //! 4. **Back up** the final value of the sampled game for the seat:
 //!    `0.8 × win + 0.2 × σ(margin / 6)`, where `win` is 1 for a sole first place, 0.5 for a shared
 //!    one and 0 otherwise, `margin` is the seat's points minus the best other player's (the Free
@@ -51,6 +53,7 @@
 
 use crate::Bot;
 use crate::heuristic::{Ctx, Weights, best, evaluate};
+use crate::memo::Memo;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -301,6 +304,7 @@ fn search_root(
     let seat = view.seat as usize;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::with_capacity(64);
+    let memo = Memo::new(&config.weights);
     let mut n = 0u32;
     let mut failures = 0u32;
     while n < iters {
@@ -350,7 +354,7 @@ fn search_root(
             }
             continue;
         }
-        rollout(&mut game, config, &mut rng, &mut legal);
+        rollout(&mut game, config, &mut rng, &mut legal, &memo);
         let value = reward(&game, seat);
         stats[pick].visits += 1;
         stats[pick].total += value;
@@ -360,7 +364,13 @@ fn search_root(
 }
 
 /// Plays `game` to its end with the rollout policy.
-pub(crate) fn rollout(game: &mut Game, config: &SearchConfig, rng: &mut ChaCha8Rng, legal: &mut Vec<Action>) {
+pub(crate) fn rollout(
+    game: &mut Game,
+    config: &SearchConfig,
+    rng: &mut ChaCha8Rng,
+    legal: &mut Vec<Action>,
+    memo: &Memo,
+) {
     while !game.is_over() {
         let mut progressed = false;
         for seat in game.to_act() {
@@ -374,7 +384,7 @@ pub(crate) fn rollout(game: &mut Game, config: &SearchConfig, rng: &mut ChaCha8R
             let i = if config.epsilon > 0.0 && rng.random::<f32>() < config.epsilon {
                 rng.random_range(0..legal.len())
             } else {
-                let ctx = Ctx::from_game(game, seat);
+                let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, seat) };
                 best(&ctx, &config.weights, legal, config.rollout_deny).unwrap_or(0)
             };
             // Taken from the legal list of this very state: no second check.
@@ -485,7 +495,8 @@ mod tests {
         let mut game = Game::new(&Setup::new(3, 2)).unwrap();
         let mut legal = Vec::new();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        rollout(&mut game, &SearchConfig::default(), &mut rng, &mut legal);
+        let config = SearchConfig::default();
+        rollout(&mut game, &config, &mut rng, &mut legal, &Memo::new(&config.weights));
         assert!(game.is_over());
         let ranks = game.ranks();
         let winner = ranks.iter().position(|&r| r == 1).unwrap();

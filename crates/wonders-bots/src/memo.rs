@@ -1,0 +1,243 @@
+//! Answers the rollout policy asks again and again during one search, kept across its decisions
+//! and iterations (issue 13). Every entry is a pure function of its key, so a search with the
+//! memo plays exactly as one without it (`search::tests::root_statistics_are_pinned`); the memo
+//! only saves the work.
+//!
+//! - **The cheapest purchase** of a cost in a market (own production, what the neighbours sell,
+//!   the prices): what hate-drafting (rule 11 of the heuristic) asks for each card of a hand,
+//!   about the next player. The markets change slowly (the cities are public, the same in every
+//!   sampled deal, and only some cards change them), so most of these are asked before.
+//! - **The value of more shields** for a shield difference, an Age and the turns left in it (rule
+//!   5): logistic functions that are the same for every city and every sample.
+//! - **The value of a science symbol** for the symbols a city holds, an Age and the turns left
+//!   in it (rule 4).
+
+use crate::heuristic::Weights;
+use std::cell::RefCell;
+use wonders_core::payment::{Market, Options, solve};
+use wonders_core::{Production, Resources};
+
+/// Entries of the purchase table (a power of two; direct-mapped).
+const COST_SLOTS: usize = 1 << 11;
+/// Shield differences memoized: -MIL_D..MIL_D.
+const MIL_D: i32 = 32;
+/// Turns left in the Age memoized: 0..MIL_TURNS.
+const MIL_TURNS: usize = 8;
+/// Shields added memoized: 0..MIL_S.
+const MIL_S: usize = 8;
+/// Entries of the science table: 2^SCIENCE_BITS (direct-mapped).
+const SCIENCE_BITS: u32 = 10;
+const SCIENCE_SLOTS: usize = 1 << SCIENCE_BITS;
+
+/// A market and a cost, packed in words (the key of a purchase).
+type CostKey = [u64; 12];
+
+/// One entry of the purchase table: its key and the answer.
+#[derive(Clone, Copy)]
+struct CostEntry {
+    key: CostKey,
+    /// The fewest coins paid to the neighbours, `u16::MAX` when it cannot be bought at all.
+    coins: u16,
+    used: bool,
+}
+
+/// The tables (see the [module documentation](self)). One per search thread.
+pub(crate) struct Memo {
+    costs: RefCell<Vec<CostEntry>>,
+    /// Gain of `s` shields, NaN when not computed yet; valid for `military_future`.
+    military: RefCell<Vec<f32>>,
+    military_future: f32,
+    /// Science values by packed key (direct-mapped; key `u64::MAX` = empty); valid for
+    /// `science_future`.
+    science: RefCell<Vec<(u64, f32)>>,
+    science_future: [f32; 3],
+}
+
+/// Packs a production into three words: fixed units and the number of either/or producers, then
+/// the producers (at most 12, zero-padded).
+fn pack(p: &Production, out: &mut [u64]) {
+    let mut w0 = 0u64;
+    for (i, &b) in p.fixed.0.iter().enumerate() {
+        w0 |= (b as u64) << (8 * i);
+    }
+    let choices = p.choices();
+    w0 |= (choices.len() as u64) << 56;
+    let (mut w1, mut w2) = (0u64, 0u64);
+    for (i, c) in choices.iter().enumerate() {
+        if i < 8 {
+            w1 |= (c.0 as u64) << (8 * i);
+        } else {
+            w2 |= (c.0 as u64) << (8 * (i - 8));
+        }
+    }
+    out[0] = w0;
+    out[1] = w1;
+    out[2] = w2;
+}
+
+fn bytes7(b: &[u8; 7]) -> u64 {
+    b.iter().enumerate().fold(0u64, |w, (i, &x)| w | (x as u64) << (8 * i))
+}
+
+impl Memo {
+    /// Empty tables for a rollout policy with these weights.
+    pub(crate) fn new(weights: &Weights) -> Memo {
+        let empty = CostEntry { key: [0; 12], coins: 0, used: false };
+        Memo {
+            costs: RefCell::new(vec![empty; COST_SLOTS]),
+            military: RefCell::new(vec![f32::NAN; 3 * MIL_TURNS * (2 * MIL_D as usize) * MIL_S]),
+            military_future: weights.military_future,
+            science: RefCell::new(vec![(u64::MAX, 0.0); SCIENCE_SLOTS]),
+            science_future: weights.science_future,
+        }
+    }
+
+    /// `compute()` memoized by `key` (the science symbols of the city, its wild symbols, the
+    /// symbol added, the Age, the turns left in the Age), for the weights `science_future`.
+    pub(crate) fn science(
+        &self,
+        science_future: [f32; 3],
+        key: [u8; 7],
+        compute: impl FnOnce() -> f32,
+    ) -> f32 {
+        if science_future.map(f32::to_bits) != self.science_future.map(f32::to_bits) {
+            return compute();
+        }
+        let packed = bytes7(&key);
+        let slot = (packed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SCIENCE_BITS)) as usize;
+        let mut table = self.science.borrow_mut();
+        let e = &mut table[slot];
+        if e.0 != packed {
+            *e = (packed, compute());
+        }
+        e.1
+    }
+
+    /// The fewest coins paid to the neighbours to buy `cost` in `market` whatever the budget
+    /// (`None`: it cannot be bought). Under a budget, the cheapest purchase is this one when it
+    /// fits, and none otherwise: the payments within a budget are those of the unbounded front
+    /// that fit it, and the cheapest of the front is the cheapest of all.
+    pub(crate) fn cheapest(&self, market: &Market, cost: &Resources) -> Option<u16> {
+        let mut key: CostKey = [0; 12];
+        pack(market.own, &mut key[0..3]);
+        pack(market.left, &mut key[3..6]);
+        pack(market.right, &mut key[6..9]);
+        key[9] = bytes7(&market.prices[0]);
+        key[10] = bytes7(&market.prices[1]);
+        key[11] = bytes7(&cost.0);
+        let mut h = 0x243F_6A88_85A3_08D3u64;
+        for &w in &key {
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        }
+        let slot = (h as usize) & (COST_SLOTS - 1);
+        let mut costs = self.costs.borrow_mut();
+        let e = &mut costs[slot];
+        if e.used && e.key == key {
+            return (e.coins != u16::MAX).then_some(e.coins);
+        }
+        let mut opts = Options::new();
+        solve(market, cost, u16::MAX, &mut opts);
+        let coins = opts.iter().map(|&(l, r)| l as u16 + r as u16).min().unwrap_or(u16::MAX);
+        *e = CostEntry { key, coins, used: true };
+        (coins != u16::MAX).then_some(coins)
+    }
+
+    /// `compute()` memoized by (Age, turns left in the Age, shield difference, shields added),
+    /// when all are in the table's range; `compute()` itself otherwise.
+    pub(crate) fn military(
+        &self,
+        military_future: f32,
+        age: u8,
+        turns_left: u32,
+        d: i32,
+        s: usize,
+        compute: impl FnOnce() -> f32,
+    ) -> f32 {
+        if military_future.to_bits() != self.military_future.to_bits()
+            || !(1..=3).contains(&age)
+            || turns_left as usize >= MIL_TURNS
+            || !(-MIL_D..MIL_D).contains(&d)
+            || s >= MIL_S
+        {
+            return compute();
+        }
+        let i = (((age as usize - 1) * MIL_TURNS + turns_left as usize) * (2 * MIL_D as usize)
+            + (d + MIL_D) as usize)
+            * MIL_S
+            + s;
+        let mut table = self.military.borrow_mut();
+        if table[i].is_nan() {
+            table[i] = compute();
+        }
+        table[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wonders_core::ResourceSet;
+
+    #[test]
+    fn the_cheapest_purchase_is_the_solvers_and_is_remembered() {
+        // Own: 1 wood and a clay-or-ore card; left sells 2 stone at 1 coin, right sells glass
+        // and a stone-or-wood card at 2 coins. A cost of 2 wood + 2 stone + glass: the second
+        // wood bought from the right's either/or card (2), the stones from the left (1 + 1), the
+        // glass from the right (2): 6 coins. Its budget-bound front's cheapest is the same.
+        let mut own = Production::fixed(Resources::from_letters("W").unwrap());
+        own.add_choice(ResourceSet::from_letters("CO").unwrap());
+        let left = Production::fixed(Resources::from_letters("SS").unwrap());
+        let mut right = Production::fixed(Resources::from_letters("G").unwrap());
+        right.add_choice(ResourceSet::from_letters("SW").unwrap());
+        let mut prices = [[2u8; 7]; 2];
+        prices[0] = [1; 7];
+        let market = Market { own: &own, left: &left, right: &right, prices };
+        let cost = Resources::from_letters("WWSSG").unwrap();
+        let memo = Memo::new(&Weights::default());
+        assert_eq!(memo.cheapest(&market, &cost), Some(6));
+        let mut opts = Options::new();
+        solve(&market, &cost, 20, &mut opts);
+        assert_eq!(opts.iter().map(|&(l, r)| l as u16 + r as u16).min(), Some(6));
+        // Remembered: the same answer from the table.
+        assert_eq!(memo.cheapest(&market, &cost), Some(6));
+        // Three glass: nobody sells more than one.
+        assert_eq!(memo.cheapest(&market, &Resources::from_letters("GGG").unwrap()), None);
+    }
+
+    #[test]
+    fn military_entries_are_computed_once() {
+        let memo = Memo::new(&Weights { military_future: 1.0, ..Weights::default() });
+        let mut calls = 0;
+        for _ in 0..3 {
+            let v = memo.military(1.0, 2, 4, -3, 2, || {
+                calls += 1;
+                0.75
+            });
+            assert_eq!(v, 0.75);
+        }
+        assert_eq!(calls, 1);
+        // Other weights, or out of the table: computed every time.
+        assert_eq!(memo.military(0.5, 2, 4, -3, 2, || 0.25), 0.25);
+        assert_eq!(memo.military(1.0, 2, 4, 40, 2, || 0.5), 0.5);
+    }
+
+    #[test]
+    fn science_entries_are_computed_once_per_key() {
+        let w = Weights::default();
+        let memo = Memo::new(&w);
+        let mut calls = 0;
+        for _ in 0..3 {
+            assert_eq!(
+                memo.science(w.science_future, [1, 2, 0, 0, 1, 2, 3], || {
+                    calls += 1;
+                    2.5
+                }),
+                2.5
+            );
+        }
+        assert_eq!(calls, 1);
+        // Another key is another entry; other weights are computed every time.
+        assert_eq!(memo.science(w.science_future, [1, 2, 0, 0, 2, 2, 3], || 4.0), 4.0);
+        assert_eq!(memo.science([0.0; 3], [1, 2, 0, 0, 1, 2, 3], || 1.0), 1.0);
+    }
+}
