@@ -323,3 +323,37 @@ impl ArmadaState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Payment;
+    use crate::game::Played;
+
+    fn entry(turn: u8) -> LogEntry {
+        LogEntry { age: 1, turn, seat: 0, played: Played::Discarded, pay: Payment::default(), income: 3 }
+    }
+
+    #[test]
+    fn the_history_keeps_at_most_its_bound_and_reads_as_a_slice() {
+        let mut h = ArmadaHistory::new();
+        for i in 0..ARMADA_HISTORY_MAX {
+            assert_eq!(h.try_push(entry((i % 7) as u8 + 1)), Ok(()));
+        }
+        // The 1025th entry is given back, as `ArrayVec::try_push` did.
+        assert_eq!(h.try_push(entry(7)), Err(entry(7)));
+        assert_eq!(h.len(), 1024);
+        assert_eq!((h[0].turn, h[6].turn, h[7].turn), (1, 7, 1));
+        // Collected from more entries, it keeps the first 1024.
+        let c: ArmadaHistory = (0..2000).map(|i| entry((i % 7) as u8 + 1)).collect();
+        assert_eq!(c.len(), 1024);
+        assert_eq!(c, h);
+    }
+
+    #[test]
+    fn the_state_stays_small() {
+        // The log lives on the heap: the state a new game boxes is about 2 KB (the step log of
+        // 104 entries of 14 bytes is most of it), not the 16 KB it was with the history inline.
+        assert!(std::mem::size_of::<ArmadaState>() < 2600, "{}", std::mem::size_of::<ArmadaState>());
+    }
+}

@@ -920,3 +920,71 @@ pub(crate) fn log_incursions(game: &mut Game, schedule: &[LandConflict]) {
         push(state, age, (c.a, ArmadaEvent::Incursion { target: c.b, token }), 0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::StageExtra;
+
+    fn res(s: &str) -> Resources {
+        Resources::from_letters(s).unwrap()
+    }
+
+    #[test]
+    fn a_naval_purchase_is_solved_once_per_question() {
+        let mut cache = NavalSolves::default();
+        let mut calls = 0;
+        let two_left = TradePay { left: 2, ..TradePay::default() };
+        let mut ask = |cache: &mut NavalSolves, need: &str, naval: &str, discount: bool, budget: u16| {
+            cache
+                .get(&res(need), &res(naval), discount, budget, |o| {
+                    calls += 1;
+                    o.clear();
+                    o.push(TradePay { left: 2, ..TradePay::default() });
+                })
+                .to_vec()
+        };
+        // A stone card and a wood step: solved; the same question again (another card of the
+        // fleet with the same cost and budget) is answered from the cache.
+        assert_eq!(ask(&mut cache, "S", "W", false, 5), vec![two_left]);
+        assert_eq!(ask(&mut cache, "S", "W", false, 5), vec![two_left]);
+        // Another budget, another card cost, Ancient Port: three new questions.
+        ask(&mut cache, "S", "W", false, 4);
+        ask(&mut cache, "", "W", false, 5);
+        ask(&mut cache, "S", "W", true, 5);
+        assert_eq!(calls, 4);
+    }
+
+    #[test]
+    fn each_base_build_and_stage_gets_its_naval_variants_once() {
+        let (card, other) = (CardId(5), CardId(9));
+        let build = |card, left, free| Action::Build {
+            card,
+            pay: Payment { left, free, ..Payment::default() },
+            naval: Naval::NONE,
+        };
+        let stage = |card, extra| Action::Wonder { card, pay: Payment::default(), extra };
+        // Two payments of card 5, its free build, a payment of card 9, then the stage twice with
+        // card 5 (two payments) and once with another choice.
+        let list = [
+            build(card, 0, None),
+            build(card, 2, None),
+            build(card, 0, Some(FreeBy::FreeBuild)),
+            build(other, 0, None),
+            stage(card, StageExtra::NONE),
+            stage(card, StageExtra::NONE),
+            stage(card, StageExtra::new(false, true, 0)),
+        ];
+        let mut seen = Seen::default();
+        let firsts: Vec<bool> = list
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match *a {
+                Action::Build { card, pay, .. } => !seen.build(&list, i, card, pay.free),
+                Action::Wonder { card, extra, .. } => !seen.stage(&list, i, card, extra),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(firsts, vec![true, false, true, true, true, false, true]);
+    }
+}
