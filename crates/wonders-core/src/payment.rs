@@ -275,8 +275,8 @@ pub fn solve_with_naval(
 ) {
     let sum = |naval: &Resources| {
         let mut total = *need;
-        for r in Resource::ALL {
-            total.add(r, naval.get(r));
+        for (t, &n) in total.0.iter_mut().zip(&naval.0) {
+            *t = t.saturating_add(n);
         }
         total
     };

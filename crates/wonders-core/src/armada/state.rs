@@ -36,6 +36,43 @@ pub const ARMADA_HISTORY_BOUND: usize = {
 };
 const _: () = assert!(ARMADA_HISTORY_BOUND <= ARMADA_HISTORY_MAX);
 
+/// The whole public log of a game with Armada, up to [`ARMADA_HISTORY_MAX`] entries, on the heap:
+/// a bounded list like the `ArrayVec` it replaces, so that [`ArmadaState`] stays small and a new
+/// game does not copy 14 KB of empty log into its box (issue 13: that copy was a twentieth of a
+/// random Armada game's instructions).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArmadaHistory(Vec<LogEntry>);
+
+impl ArmadaHistory {
+    /// An empty log.
+    pub const fn new() -> ArmadaHistory {
+        ArmadaHistory(Vec::new())
+    }
+
+    /// Appends `entry`, or gives it back when the log already holds [`ARMADA_HISTORY_MAX`].
+    pub fn try_push(&mut self, entry: LogEntry) -> Result<(), LogEntry> {
+        if self.0.len() >= ARMADA_HISTORY_MAX {
+            return Err(entry);
+        }
+        self.0.push(entry);
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for ArmadaHistory {
+    type Target = [LogEntry];
+    fn deref(&self) -> &[LogEntry] {
+        &self.0
+    }
+}
+
+impl FromIterator<LogEntry> for ArmadaHistory {
+    /// The first [`ARMADA_HISTORY_MAX`] entries.
+    fn from_iter<I: IntoIterator<Item = LogEntry>>(iter: I) -> ArmadaHistory {
+        ArmadaHistory(iter.into_iter().take(ARMADA_HISTORY_MAX).collect())
+    }
+}
+
 /// One level's island deck, face down; the top card is the last.
 pub type IslandDeck = ArrayVec<IslandId, DECK_MAX>;
 
@@ -74,7 +111,7 @@ pub struct ArmadaState {
     pub turn: u8,
     /// The whole public log of the game ([`crate::Game::history`]), which a game with Armada
     /// keeps here, up to [`ARMADA_HISTORY_MAX`] entries.
-    pub history: ArrayVec<LogEntry, ARMADA_HISTORY_MAX>,
+    pub history: ArmadaHistory,
     /// The last resolved step's log ([`crate::Game::last_log`]), which a game with Armada keeps
     /// here, up to [`crate::game::LOG_MAX`] entries.
     pub log: ArrayVec<LogEntry, { crate::game::LOG_MAX }>,
@@ -176,7 +213,8 @@ impl ArmadaState {
                 r
             },
             turn: 1,
-            history: ArrayVec::new(),
+            // Room for a whole 4-player game's log in one allocation (about 200 entries).
+            history: ArmadaHistory(Vec::with_capacity(256)),
             log: ArrayVec::new(),
         }
     }
@@ -283,5 +321,39 @@ impl ArmadaState {
             naval_decided: self.naval_decided,
             stay_out: self.stay_out,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Payment;
+    use crate::game::Played;
+
+    fn entry(turn: u8) -> LogEntry {
+        LogEntry { age: 1, turn, seat: 0, played: Played::Discarded, pay: Payment::default(), income: 3 }
+    }
+
+    #[test]
+    fn the_history_keeps_at_most_its_bound_and_reads_as_a_slice() {
+        let mut h = ArmadaHistory::new();
+        for i in 0..ARMADA_HISTORY_MAX {
+            assert_eq!(h.try_push(entry((i % 7) as u8 + 1)), Ok(()));
+        }
+        // The 1025th entry is given back, as `ArrayVec::try_push` did.
+        assert_eq!(h.try_push(entry(7)), Err(entry(7)));
+        assert_eq!(h.len(), 1024);
+        assert_eq!((h[0].turn, h[6].turn, h[7].turn), (1, 7, 1));
+        // Collected from more entries, it keeps the first 1024.
+        let c: ArmadaHistory = (0..2000).map(|i| entry((i % 7) as u8 + 1)).collect();
+        assert_eq!(c.len(), 1024);
+        assert_eq!(c, h);
+    }
+
+    #[test]
+    fn the_state_stays_small() {
+        // The log lives on the heap: the state a new game boxes is about 2 KB (the step log of
+        // 104 entries of 14 bytes is most of it), not the 16 KB it was with the history inline.
+        assert!(std::mem::size_of::<ArmadaState>() < 2600, "{}", std::mem::size_of::<ArmadaState>());
     }
 }

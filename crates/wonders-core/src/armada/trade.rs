@@ -204,6 +204,11 @@ fn add_front(tm: &TradeMarket, demand: &Resources, budget: u16, out: &mut TradeO
                 };
                 insert(out, TradePay { left, right, second_left, second_right }, tm.same);
             }
+            if units == 0 && opts.contains(&(0, 0)) {
+                // Free without the 2nd players: every way through them pays them at least a
+                // coin, so (0, 0, 0, 0) beats it; nothing else can join the front.
+                return;
+            }
         }
     }
 }
@@ -267,6 +272,18 @@ pub(crate) fn market(game: &Game, city: usize) -> Option<TradeMarket<'_>> {
     let a = &state.cities[city];
     let left_units = a.second_neighbour_purchases(state.data, Direction::Left);
     let right_units = a.second_neighbour_purchases(state.data, Direction::Right);
+    market_with(game, city, left_units, right_units)
+}
+
+/// [`market`], with the units the city's trading zones allow per payment already read (West
+/// Trading Zone on the left, East on the right; [`super::ArmadaCity::second_neighbour_purchases`]).
+pub(crate) fn market_with(
+    game: &Game,
+    city: usize,
+    left_units: u8,
+    right_units: u8,
+) -> Option<TradeMarket<'_>> {
+    game.armada.as_deref()?;
     let n = game.cities_n as usize;
     if (left_units == 0 && right_units == 0) || n < 4 {
         return None;
@@ -290,11 +307,13 @@ pub(crate) fn market(game: &Game, city: usize) -> Option<TradeMarket<'_>> {
 /// neighbours alone cannot supply may now be built). Free builds and discards stay as they were,
 /// in the hand's order.
 pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut Vec<Action>) {
-    let base = std::mem::take(out);
+    // The new list is written after the base one, which is then dropped from the front (no
+    // allocation: the list keeps its capacity from one decision to the next).
+    let n = out.len();
     let catalog = game.catalog;
     let c = &game.cities[city];
     let mut cards: ArrayVec<CardId, HAND_MAX> = ArrayVec::new();
-    for a in &base {
+    for a in &out[..n] {
         if let Some(card) = a.card()
             && !cards.contains(&card)
         {
@@ -346,9 +365,10 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
                 out.push(Action::Build { card, pay: t.payment(def.coins, None), naval: crate::Naval::NONE });
             }
         }
-        for a in &base {
-            if matches!(a, Action::Build { card: k, pay, .. } if *k == card && pay.free.is_some()) {
-                out.push(*a);
+        for j in 0..n {
+            let a = out[j];
+            if matches!(a, Action::Build { card: k, pay, .. } if k == card && pay.free.is_some()) {
+                out.push(a);
             }
         }
         for &extra in &extras {
@@ -361,16 +381,21 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
                 out.push(Action::Wonder { card, pay: t.payment(part_coins, None), extra });
             }
         }
-        for a in &base {
-            match a {
+        for j in 0..n {
+            match out[j] {
                 Action::Build { .. } | Action::Wonder { .. } => {}
-                other if other.card() == Some(card) => out.push(*other),
+                other if other.card() == Some(card) => out.push(other),
                 _ => {}
             }
         }
     }
     // Actions without a card (none in a hand step today) keep their place at the end.
-    out.extend(base.iter().filter(|a| a.card().is_none()).copied());
+    for j in 0..n {
+        if out[j].card().is_none() {
+            out.push(out[j]);
+        }
+    }
+    out.drain(..n);
 }
 
 /// The same action with a 4-player payment's coins to the one 2nd player written the canonical

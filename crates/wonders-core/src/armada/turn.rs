@@ -16,8 +16,8 @@
 use super::coins::CoinSeat;
 use super::log::{ArmadaEvent, Events};
 use super::trade::{TradeMarket, TradeOptions, TradePay};
-use super::{ArmadaEffect, ArmadaState, Fleet, FleetChoice, Losses, TOP_STEP};
-use crate::action::{Action, Naval, Payment, SecondPay};
+use super::{ArmadaEffect, ArmadaState, Direction, Fleet, FleetChoice, Losses, TOP_STEP};
+use crate::action::{Action, FreeBy, Naval, Payment};
 use crate::card::CardId;
 use crate::catalog::Catalog;
 use crate::conflict::LandConflict;
@@ -95,19 +95,38 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     let c = &game.cities[city];
     let yard = state.cities[city].shipyard;
     let data = state.data;
-    let discount = island_has(state, city, ArmadaEffect::NavalDiscount);
+    // Ancient Port, Lost Isle (§6) and the trading zones (§5), read in one pass over the city's
+    // cards and islands.
+    let (mut discount, mut lost, mut west, mut east) = (false, false, 0u8, 0u8);
+    for e in state.cities[city].effects(data) {
+        match *e {
+            ArmadaEffect::NavalDiscount => discount = true,
+            ArmadaEffect::WonderNavalFree => lost = true,
+            ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn } => {
+                west = west.saturating_add(per_turn)
+            }
+            ArmadaEffect::BuySecondNeighbour { side: Direction::Right, per_turn } => {
+                east = east.saturating_add(per_turn)
+            }
+            _ => {}
+        }
+    }
     let market = game.market(city);
     // East and West Trading Zones (super::trade): the city's paid builds and stages are listed
     // again with the 2nd players among the sellers; without one, nothing changes.
-    let trade = super::trade::market(game, city);
+    let trade = super::trade::market_with(game, city, west, east);
     if let Some(tm) = &trade {
         super::trade::rewrite_hand(game, city, tm, out);
     }
     let base = out.len();
-    let mut opts = Options::new();
-    let mut trade_opts = TradeOptions::new();
+    // The builds and stages already given their naval variants (one set per card and way of
+    // being free, per card and stage choice): the base list has one entry per Pareto payment.
+    let mut seen = Seen::default();
     // The stage payments with a naval construction, solved once per stage choice and fleet.
-    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, TradeOptions), 8> = ArrayVec::new();
+    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, TradeOptions), 32> = ArrayVec::new();
+    // The card payments with a naval construction, solved once per purchase and budget (cards
+    // of one fleet often make the same purchase: free ones, or the same cost).
+    let mut solved = NavalSolves::default();
     for i in 0..base {
         match out[i] {
             Action::Build { card, pay, .. } => {
@@ -115,12 +134,7 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                 let Some(fleet) = Fleet::from_colour(def.colour) else {
                     continue;
                 };
-                // One set of naval variants per card and way of being free: the base list has
-                // one entry per Pareto payment, all with the same `free`.
-                let earlier = out[..i]
-                    .iter()
-                    .any(|a| matches!(*a, Action::Build { card: k, pay: p, .. } if k == card && p.free == pay.free));
-                if earlier || !yard.can_advance(fleet) {
+                if seen.build(out, i, card, pay.free) || !yard.can_advance(fleet) {
                     continue;
                 }
                 let Some(cost) = data.next_step_cost(yard.board, fleet, yard.step(fleet)) else {
@@ -134,56 +148,61 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     continue;
                 }
                 let naval = Naval::new(Some(fleet), None);
-                if let Some(tm) = &trade {
-                    let budget = c.coins - bank;
-                    super::trade::solve_with_naval(
-                        tm,
-                        &need,
-                        &cost.resources,
-                        discount,
-                        budget,
-                        &mut trade_opts,
-                    );
-                    for t in &trade_opts {
-                        out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
+                let budget = c.coins - bank;
+                let options = solved.get(&need, &cost.resources, discount, budget, |o| match &trade {
+                    Some(tm) => {
+                        super::trade::solve_with_naval(tm, &need, &cost.resources, discount, budget, o)
                     }
-                    continue;
-                }
-                payment::solve_with_naval(
-                    &market,
-                    &need,
-                    &cost.resources,
-                    discount,
-                    c.coins - bank,
-                    &mut opts,
-                );
-                for &(left, right) in &opts {
-                    let pay =
-                        Payment { left, right, bank: bank as u8, free: pay.free, second: SecondPay::NONE };
-                    out.push(Action::Build { card, pay, naval });
+                    None => {
+                        let mut opts = Options::new();
+                        payment::solve_with_naval(
+                            &market,
+                            &need,
+                            &cost.resources,
+                            discount,
+                            budget,
+                            &mut opts,
+                        );
+                        o.clear();
+                        o.extend(opts.iter().map(|&(left, right)| TradePay {
+                            left,
+                            right,
+                            ..TradePay::default()
+                        }));
+                    }
+                });
+                for t in options {
+                    out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
                 }
             }
             Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
-                let earlier = out[..i].iter().any(
-                    |a| matches!(*a, Action::Wonder { card: k, extra: e, .. } if k == card && e == extra),
-                );
-                if earlier {
+                if seen.stage(out, i, card, extra) {
                     continue;
                 }
                 // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
-                let lost = island_has(state, city, ArmadaEffect::WonderNavalFree);
                 let wonder_fleet = data.board(yard.board).wonder;
                 for fleet in Fleet::ALL {
                     if !(lost || fleet == wonder_fleet) || !yard.can_advance(fleet) {
                         continue;
                     }
-                    let solved = match stage_cache.iter().find(|(e, f, _)| *e == extra && *f == fleet) {
-                        Some((_, _, o)) => o.clone(),
+                    let mut fresh = TradeOptions::new();
+                    let options = match stage_cache.iter().position(|(e, f, _)| *e == extra && *f == fleet) {
+                        Some(k) => &stage_cache[k].2,
                         None => {
-                            let mut o = TradeOptions::new();
-                            stage_naval_options(game, city, trade.as_ref(), fleet, lost, discount, &mut o);
-                            let _ = stage_cache.try_push((extra, fleet, o.clone()));
-                            o
+                            stage_naval_options(
+                                game,
+                                city,
+                                trade.as_ref(),
+                                fleet,
+                                lost,
+                                discount,
+                                &mut fresh,
+                            );
+                            if stage_cache.try_push((extra, fleet, fresh.clone())).is_ok() {
+                                &stage_cache[stage_cache.len() - 1].2
+                            } else {
+                                &fresh
+                            }
                         }
                     };
                     let bank = if lost {
@@ -191,7 +210,7 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     } else {
                         data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
                     };
-                    for t in &solved {
+                    for t in options {
                         out.push(Action::Wonder {
                             card,
                             pay: t.payment(bank, None),
@@ -237,6 +256,83 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
             }
         }
         i += 1;
+    }
+}
+
+/// The base actions [`extend_actions`] already gave their naval variants: whether an earlier
+/// entry of the base list builds the same card the same way (or the same stage with the same
+/// choices), answered from a short list of what was met instead of scanning the list again.
+#[derive(Default)]
+struct Seen {
+    builds: ArrayVec<(CardId, Option<FreeBy>), 32>,
+    stages: ArrayVec<(CardId, crate::StageExtra), 32>,
+}
+
+impl Seen {
+    /// Whether an earlier base entry (before `i`) builds `card` with the same `free`; notes it.
+    fn build(&mut self, out: &[Action], i: usize, card: CardId, free: Option<FreeBy>) -> bool {
+        if self.builds.contains(&(card, free)) {
+            return true;
+        }
+        if self.builds.try_push((card, free)).is_err() {
+            // More ways than the list holds (never with real hands): scan the list itself.
+            return out[..i]
+                .iter()
+                .any(|a| matches!(*a, Action::Build { card: k, pay: p, .. } if k == card && p.free == free));
+        }
+        false
+    }
+
+    /// Whether an earlier base entry (before `i`) builds the stage with `card` and `extra`;
+    /// notes it.
+    fn stage(&mut self, out: &[Action], i: usize, card: CardId, extra: crate::StageExtra) -> bool {
+        if self.stages.contains(&(card, extra)) {
+            return true;
+        }
+        if self.stages.try_push((card, extra)).is_err() {
+            return out[..i]
+                .iter()
+                .any(|a| matches!(*a, Action::Wonder { card: k, extra: e, .. } if k == card && e == extra));
+        }
+        false
+    }
+}
+
+/// The payments of the card purchases with a naval construction solved in one legal-action
+/// list, keyed by what the solver is asked (card cost, naval resources, Ancient Port, budget):
+/// the same question has the same answer, in the same order.
+#[derive(Default)]
+struct NavalSolves {
+    entries: ArrayVec<(Resources, Resources, bool, u16, TradeOptions), 16>,
+    spare: TradeOptions,
+}
+
+impl NavalSolves {
+    /// The answer for this question, from the cache or computed by `solve` (which writes the
+    /// options into the list it is given, cleared first or not).
+    fn get(
+        &mut self,
+        need: &Resources,
+        naval: &Resources,
+        discount: bool,
+        budget: u16,
+        solve: impl FnOnce(&mut TradeOptions),
+    ) -> &TradeOptions {
+        let key = |e: &(Resources, Resources, bool, u16, TradeOptions)| {
+            e.0 == *need && e.1 == *naval && e.2 == discount && e.3 == budget
+        };
+        if let Some(k) = self.entries.iter().position(key) {
+            return &self.entries[k].4;
+        }
+        if self.entries.is_full() {
+            solve(&mut self.spare);
+            return &self.spare;
+        }
+        self.entries.push((*need, *naval, discount, budget, TradeOptions::new()));
+        let last = self.entries.len() - 1;
+        let o = &mut self.entries[last].4;
+        solve(o);
+        o
     }
 }
 
@@ -822,5 +918,73 @@ pub(crate) fn log_incursions(game: &mut Game, schedule: &[LandConflict]) {
     for c in schedule.iter().filter(|c| !neighbours(c.a as usize, c.b as usize)) {
         let token = c.token_for(c.a as usize, &shields, age) as i8;
         push(state, age, (c.a, ArmadaEvent::Incursion { target: c.b, token }), 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::StageExtra;
+
+    fn res(s: &str) -> Resources {
+        Resources::from_letters(s).unwrap()
+    }
+
+    #[test]
+    fn a_naval_purchase_is_solved_once_per_question() {
+        let mut cache = NavalSolves::default();
+        let mut calls = 0;
+        let two_left = TradePay { left: 2, ..TradePay::default() };
+        let mut ask = |cache: &mut NavalSolves, need: &str, naval: &str, discount: bool, budget: u16| {
+            cache
+                .get(&res(need), &res(naval), discount, budget, |o| {
+                    calls += 1;
+                    o.clear();
+                    o.push(TradePay { left: 2, ..TradePay::default() });
+                })
+                .to_vec()
+        };
+        // A stone card and a wood step: solved; the same question again (another card of the
+        // fleet with the same cost and budget) is answered from the cache.
+        assert_eq!(ask(&mut cache, "S", "W", false, 5), vec![two_left]);
+        assert_eq!(ask(&mut cache, "S", "W", false, 5), vec![two_left]);
+        // Another budget, another card cost, Ancient Port: three new questions.
+        ask(&mut cache, "S", "W", false, 4);
+        ask(&mut cache, "", "W", false, 5);
+        ask(&mut cache, "S", "W", true, 5);
+        assert_eq!(calls, 4);
+    }
+
+    #[test]
+    fn each_base_build_and_stage_gets_its_naval_variants_once() {
+        let (card, other) = (CardId(5), CardId(9));
+        let build = |card, left, free| Action::Build {
+            card,
+            pay: Payment { left, free, ..Payment::default() },
+            naval: Naval::NONE,
+        };
+        let stage = |card, extra| Action::Wonder { card, pay: Payment::default(), extra };
+        // Two payments of card 5, its free build, a payment of card 9, then the stage twice with
+        // card 5 (two payments) and once with another choice.
+        let list = [
+            build(card, 0, None),
+            build(card, 2, None),
+            build(card, 0, Some(FreeBy::FreeBuild)),
+            build(other, 0, None),
+            stage(card, StageExtra::NONE),
+            stage(card, StageExtra::NONE),
+            stage(card, StageExtra::new(false, true, 0)),
+        ];
+        let mut seen = Seen::default();
+        let firsts: Vec<bool> = list
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match *a {
+                Action::Build { card, pay, .. } => !seen.build(&list, i, card, pay.free),
+                Action::Wonder { card, extra, .. } => !seen.stage(&list, i, card, extra),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(firsts, vec![true, false, true, true, true, false, true]);
     }
 }
