@@ -57,7 +57,7 @@ pub(crate) struct Memo {
 /// the producers (at most 12, zero-padded).
 fn pack(p: &Production, out: &mut [u64]) {
     let mut w0 = 0u64;
-    for (i, &b) in p.fixed.0.iter().enumerate() {
+    for (i, &b) in p.fixed.counts().iter().enumerate() {
         w0 |= (b as u64) << (8 * i);
     }
     let choices = p.choices();
@@ -124,7 +124,7 @@ impl Memo {
         pack(market.right, &mut key[6..9]);
         key[9] = bytes7(&market.prices[0]);
         key[10] = bytes7(&market.prices[1]);
-        key[11] = bytes7(&cost.0);
+        key[11] = bytes7(&cost.counts());
         let mut h = 0x243F_6A88_85A3_08D3u64;
         for &w in &key {
             h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
