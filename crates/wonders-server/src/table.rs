@@ -132,6 +132,54 @@ impl Live {
     }
 }
 
+/// What changes are planned against while some wait for the writer: the durable game with them
+/// applied, and what the plans read besides (each seat's action count, the stored log's length).
+/// The durable state's history, record, summaries and Age ends are not copied: they are built
+/// once, when a change becomes durable.
+#[derive(Clone)]
+struct Ahead {
+    game: Game,
+    acted: Vec<u64>,
+    stored: usize,
+}
+
+impl Ahead {
+    fn of(live: &Live) -> Ahead {
+        Ahead { game: live.game.clone(), acted: live.acted.clone(), stored: live.stored }
+    }
+
+    /// Applies a plan as [`apply_to`] does to a [`Live`], to the parts planning reads.
+    fn apply(&mut self, plan: &Plan) -> Result<(), String> {
+        let count = |acted: &mut Vec<u64>, seat: u8| {
+            if let Some(n) = acted.get_mut(seat as usize) {
+                *n += 1;
+            }
+        };
+        if let Some(seat) = plan.retract {
+            self.game
+                .retract(seat as usize)
+                .map_err(|e| format!("a planned retraction failed to apply: {e}"))?;
+            count(&mut self.acted, seat);
+            self.stored += 1;
+        }
+        for &(seat, action) in &plan.actions {
+            self.game
+                .submit(seat as usize, action)
+                .map_err(|e| format!("a planned action failed to apply: {e}"))?;
+            count(&mut self.acted, seat);
+            self.stored += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The state a change is planned against: the durable one, or the one ahead of it.
+struct PlanBase<'a> {
+    game: &'a Game,
+    acted: &'a [u64],
+    stored: usize,
+}
+
 /// Actions planned by [`Table::plan_action`] or [`Table::plan_seat`], to store then apply.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -203,7 +251,7 @@ pub struct Table {
     /// A waiting table nobody filled in time: deleted.
     expired: bool,
     /// The durable game with the changes waiting for the writer applied (none: nothing waits).
-    ahead: Option<Live>,
+    ahead: Option<Ahead>,
     /// How many planned changes wait for the writer.
     pending: usize,
     /// Changes queued with another epoch are stale: it increases when queued changes are dropped.
@@ -537,9 +585,18 @@ impl Table {
         }
         let game = &live.game;
         let catalog = game.catalog();
+        // A state's view leaves out the view's whole history and the hands seen this Age
+        // (`SeatView` has neither: the state carries the history once, in `history`), so they
+        // are not converted to their wire form only to be dropped.
+        let view = |seat: usize| {
+            let mut v = game.view(seat);
+            v.history.clear();
+            v.seen_hands.clear();
+            WireView::from_view(catalog, &v)
+        };
         msg.view = Some(match you {
-            Some(seat) => SeatView::own(WireView::from_view(catalog, &game.view(seat as usize))),
-            None => SeatView::public(WireView::from_view(catalog, &game.view(0))),
+            Some(seat) => SeatView::own(view(seat as usize)),
+            None => SeatView::public(view(0)),
         });
         if let Some(seat) = you
             && game.must_act(seat as usize)
@@ -633,9 +690,12 @@ impl Table {
 
     /// The state changes are planned against: ahead of the durable one while changes wait for
     /// the writer.
-    fn planning(&self) -> Result<&Live, ApiError> {
+    fn planning(&self) -> Result<PlanBase<'_>, ApiError> {
         let live = self.live()?;
-        Ok(self.ahead.as_ref().unwrap_or(live))
+        Ok(match &self.ahead {
+            Some(a) => PlanBase { game: &a.game, acted: &a.acted, stored: a.stored },
+            None => PlanBase { game: &live.game, acted: &live.acted, stored: live.stored },
+        })
     }
 
     /// Queues planned changes for the writer: they apply to the state ahead (later plans build
@@ -644,9 +704,9 @@ impl Table {
     pub fn apply_ahead(&mut self, plan: &Plan) -> Result<u64, ApiError> {
         let mut ahead = match self.ahead.take() {
             Some(a) => a,
-            None => self.live()?.clone(),
+            None => Ahead::of(self.live()?),
         };
-        if let Err(e) = apply_to(&mut ahead, plan) {
+        if let Err(e) = ahead.apply(plan) {
             self.break_with(e.clone());
             return Err(ApiError::Conflict(e));
         }
@@ -672,14 +732,10 @@ impl Table {
         }
         self.pending -= 1;
         if self.pending == 0 {
-            // The state ahead is the durable state with exactly this change applied.
-            let Some(ahead) = self.ahead.take() else { return };
-            let step = self.step();
-            self.live = Ok(ahead);
-            self.after_apply(step);
-        } else {
-            self.apply(plan);
+            // Nothing waits any more: the durable state is the one ahead.
+            self.ahead = None;
         }
+        self.apply(plan);
     }
 
     /// Storing a change queued at `epoch` failed: every queued change is dropped (those after it
@@ -741,10 +797,11 @@ impl Table {
         if self.expired || !self.started() {
             return Vec::new();
         }
-        let Some(live) = self.ahead.as_ref().or(self.live.as_ref().ok()) else {
-            return Vec::new();
+        let game = match (&self.ahead, &self.live) {
+            (Some(a), Ok(_)) => &a.game,
+            (None, Ok(live)) => &live.game,
+            (_, Err(_)) => return Vec::new(),
         };
-        let game = &live.game;
         let key = step_key(game);
         let mut jobs = Vec::new();
         for seat in game.to_act() {
@@ -936,8 +993,9 @@ impl Table {
     /// resolved. Nothing changes.
     pub fn plan_retract(&mut self, seat: u8) -> Result<Plan, ApiError> {
         let live = self.planning()?;
-        let mut copy = live.clone();
-        copy.retract(seat).map_err(|e| ApiError::Illegal(format!("cannot take the choice back: {e}")))?;
+        let mut game = live.game.clone();
+        game.retract(seat as usize)
+            .map_err(|e| ApiError::Illegal(format!("cannot take the choice back: {e}")))?;
         Ok(Plan {
             actions: Vec::new(),
             retract: Some(seat),
