@@ -113,6 +113,26 @@ fn proc_status(pid: u32, key: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// What a seat's client reads of a server message: serde skips every other field without
+/// building it (the client shares the machine's cores with the server, so it reads no more than
+/// it needs).
+#[derive(serde::Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    id: Option<u64>,
+    table: Option<TableStatus>,
+    you: Option<u8>,
+    turn_id: Option<u64>,
+    #[serde(default)]
+    legal: Vec<Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct TableStatus {
+    status: String,
+}
+
 #[derive(Default)]
 struct Totals {
     actions: AtomicU64,
@@ -138,17 +158,17 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
     let mut next_id = 0u64;
     while let Some(Ok(msg)) = ws.next().await {
         let Message::Text(text) = msg else { continue };
-        let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else { continue };
-        match v["type"].as_str() {
-            Some("state") => {
-                if v["table"]["status"] == "over" {
-                    if v["you"] == json!(0) {
+        let Ok(v) = serde_json::from_str::<Incoming>(text.as_str()) else { continue };
+        match v.kind.as_str() {
+            "state" => {
+                if v.table.is_some_and(|t| t.status == "over") {
+                    if v.you == Some(0) {
                         totals.games_over.fetch_add(1, Ordering::Relaxed);
                     }
                     break;
                 }
-                let legal = v["legal"].as_array().map_or(&[][..], |l| l.as_slice());
-                let turn_id = v["turn_id"].as_u64().unwrap_or(0);
+                let legal = &v.legal;
+                let turn_id = v.turn_id.unwrap_or(0);
                 if legal.is_empty() || acted == Some(turn_id) || sent.is_some() {
                     continue;
                 }
@@ -164,13 +184,13 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
                     break;
                 }
             }
-            Some("accepted") | Some("error") => {
+            "accepted" | "error" => {
                 if let Some((id, at)) = sent
-                    && v["id"].as_u64() == Some(id)
+                    && v.id == Some(id)
                 {
                     latencies.push(at.elapsed());
                     sent = None;
-                    if v["type"] == "accepted" {
+                    if v.kind == "accepted" {
                         totals.actions.fetch_add(1, Ordering::Relaxed);
                     } else {
                         totals.errors.fetch_add(1, Ordering::Relaxed);
