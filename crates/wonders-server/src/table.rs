@@ -1111,3 +1111,56 @@ pub fn score_lines(game: &Game) -> Vec<ScoreLine> {
         .map(|(i, (score, coins))| ScoreLine { score, coins, rank: ranks.get(i).copied() })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Changes queued ahead of the durable state stay invisible until the writer commits them,
+    /// then become durable in order: the table ends exactly where the same actions played
+    /// straight on a game end, and each seat's state shows that game's view of the seat (its view
+    /// is built without the whole history, which a state's view never carries).
+    #[test]
+    fn queued_changes_become_durable_in_order_and_states_show_the_seats_views() {
+        let req: crate::msg::CreateTable = serde_json::from_value(serde_json::json!({"players": 3})).unwrap();
+        let (mut table, _) = Table::create("t".into(), 0, 7, &req).unwrap();
+        for s in 0..3 {
+            table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
+        }
+        let catalog = table.setup.catalog();
+        let mut reference = Game::new(&table.setup).unwrap();
+        // Two whole turns (each seat's first legal action, in seat order), all queued at once.
+        let mut queued = Vec::new();
+        for _ in 0..2 {
+            for seat in 0..3u8 {
+                let action = table.planning().unwrap().game.legal_actions(seat as usize)[0];
+                let plan = table.plan_action(seat, None, &WireAction::from_action(catalog, &action)).unwrap();
+                let epoch = table.apply_ahead(&plan).unwrap();
+                reference.submit(seat as usize, action).unwrap();
+                queued.push((plan, epoch));
+            }
+        }
+        // Planned against the state ahead, shown from the durable one: nothing stored yet.
+        assert_eq!((table.turn_id_ahead(0), table.turn_id(Some(0))), (2, 0));
+        assert_eq!(table.step(), 0);
+        assert_eq!(table.state(Some(1)).turn_id, 0);
+        for (plan, epoch) in &queued {
+            table.commit(plan, *epoch);
+        }
+        assert!(table.ahead.is_none());
+        // Two turns resolved: two steps; Age 1, turn 3.
+        assert_eq!(table.step(), 2);
+        let game = table.game().unwrap();
+        assert_eq!((game.age(), game.turn()), (1, 3));
+        assert_eq!((reference.age(), reference.turn()), (1, 3));
+        for seat in 0..3u8 {
+            let state = table.state(Some(seat));
+            assert_eq!(state.turn_id, 2);
+            let view = reference.view(seat as usize);
+            assert_eq!(state.view, Some(SeatView::own(WireView::from_view(catalog, &view))));
+            let history: Vec<WireLogEntry> =
+                view.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+            assert_eq!(state.history, history);
+        }
+    }
+}
