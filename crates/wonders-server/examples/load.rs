@@ -126,6 +126,8 @@ struct Incoming {
     turn_id: Option<u64>,
     #[serde(default)]
     legal: Vec<Value>,
+    /// An error's explanation.
+    message: Option<String>,
 }
 
 #[derive(serde::Deserialize)]
@@ -193,7 +195,9 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
                     if v.kind == "accepted" {
                         totals.actions.fetch_add(1, Ordering::Relaxed);
                     } else {
-                        totals.errors.fetch_add(1, Ordering::Relaxed);
+                        if totals.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                            eprintln!("load: action refused: {}", v.message.as_deref().unwrap_or("?"));
+                        }
                         acted = None;
                         let refresh = json!({"type": "refresh"}).to_string();
                         let _ = ws.send(Message::Text(refresh.into())).await;
