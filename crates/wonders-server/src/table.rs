@@ -1164,3 +1164,169 @@ mod tests {
         }
     }
 }
+
+/// The queue of changes ahead of the durable state against the way it was kept before `Ahead`
+/// (a whole `Live` copied when the first change is queued, with every queued change applied to
+/// it, and made the durable state when the last one is stored).
+#[cfg(test)]
+mod ahead_tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// Every seat's view of a game (history included), its seats to act and their legal actions:
+    /// what the server shows or checks of it.
+    fn fingerprint(game: &Game) -> (Vec<WireView>, Vec<usize>, Vec<Vec<Action>>) {
+        let catalog = game.catalog();
+        let seats = 0..game.players();
+        (
+            seats.clone().map(|s| WireView::from_view(catalog, &game.view(s))).collect(),
+            game.to_act().to_vec(),
+            seats.map(|s| game.legal_actions(s)).collect(),
+        )
+    }
+
+    /// The durable state matches `reference` in everything a reader sees, and the state planned
+    /// against matches `ahead` (or `reference` when nothing is queued).
+    fn check(table: &Table, reference: &Live, ahead: Option<&Live>, what: &str) {
+        let live = table.live.as_ref().unwrap_or_else(|e| panic!("{what}: the table broke: {e}"));
+        assert_eq!(fingerprint(&live.game), fingerprint(&reference.game), "{what}: durable game");
+        assert_eq!(live.step, reference.step, "{what}: step");
+        assert_eq!(live.history, reference.history, "{what}: history");
+        assert_eq!(live.actions, reference.actions, "{what}: record");
+        assert_eq!(live.acted, reference.acted, "{what}: turn ids");
+        assert_eq!(live.stored, reference.stored, "{what}: stored log length");
+        assert_eq!(live.age_ends, reference.age_ends, "{what}: Age ends");
+        assert_eq!(live.summaries, reference.summaries, "{what}: summaries");
+        let expected = ahead.unwrap_or(reference);
+        let plan = table.planning().unwrap();
+        assert_eq!(fingerprint(plan.game), fingerprint(&expected.game), "{what}: game ahead");
+        assert_eq!(plan.acted, expected.acted.as_slice(), "{what}: turn ids ahead");
+        assert_eq!(plan.stored, expected.stored, "{what}: stored log length ahead");
+        assert_eq!(table.ahead.is_some(), table.pending > 0, "{what}: ahead iff changes wait");
+    }
+
+    fn table(players: u8, seed: u64) -> Table {
+        let req: crate::msg::CreateTable =
+            serde_json::from_value(serde_json::json!({"players": players})).unwrap();
+        let (mut table, _) = Table::create("t".into(), 0, seed, &req).unwrap();
+        for s in 0..players as usize {
+            table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
+        }
+        table
+    }
+
+    /// Whole games where every seat's actions, refused actions (stale turn ids, seats that must
+    /// not act), retractions and the writer's commits and failures interleave as they may under
+    /// load: after each step the durable state is exactly the old full-copy reference with the
+    /// committed changes applied, the state ahead is exactly the reference with every queued
+    /// change applied, a refused action changes nothing, and every game reaches its end.
+    #[test]
+    fn interleaved_actions_refusals_retractions_and_commits_match_the_full_copy() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let (mut refused, mut retracted, mut abandoned, mut deepest) = (0, 0, 0, 0);
+        for (players, seed) in [(3u8, 11u64), (4, 12), (7, 13)] {
+            let mut table = table(players, seed);
+            let catalog = table.setup.catalog();
+            let mut reference = table.live.as_ref().unwrap().clone();
+            let mut ahead: Option<Live> = None;
+            let mut queue: VecDeque<(Plan, u64)> = VecDeque::new();
+            for round in 0..20_000 {
+                let over = table.planning().unwrap().game.is_over();
+                if over && queue.is_empty() {
+                    break;
+                }
+                let what = format!("{players} players, round {round}");
+                let roll = if over { 99 } else { next(100) };
+                match roll {
+                    // A seat to act (ahead) acts: queued.
+                    0..=44 => {
+                        let game = table.planning().unwrap().game;
+                        let to_act = game.to_act();
+                        let seat = to_act[next(to_act.len())];
+                        let legal = game.legal_actions(seat);
+                        let action = legal[next(legal.len())];
+                        let turn_id = table.turn_id_ahead(seat as u8);
+                        let wire = WireAction::from_action(catalog, &action);
+                        let plan = table.plan_action(seat as u8, Some(turn_id), &wire).unwrap();
+                        let epoch = table.apply_ahead(&plan).unwrap();
+                        let a = ahead.get_or_insert_with(|| reference.clone());
+                        apply_to(a, &plan).unwrap();
+                        queue.push_back((plan, epoch));
+                    }
+                    // A refused action: sent twice (a stale turn id), or from a seat that has
+                    // nothing to do now. Nothing changes.
+                    45..=54 => {
+                        let game = table.planning().unwrap().game;
+                        let seat = next(players as usize);
+                        let pending = table.pending;
+                        let result = if game.must_act(seat) {
+                            let action = game.legal_actions(seat)[0];
+                            let stale = table.turn_id_ahead(seat as u8) + 1;
+                            let wire = WireAction::from_action(catalog, &action);
+                            let r = table.plan_action(seat as u8, Some(stale), &wire);
+                            assert!(
+                                matches!(r, Err(ApiError::Stale(_))),
+                                "{what}: a stale turn id is refused"
+                            );
+                            r
+                        } else {
+                            // An action legal for a seat that must act.
+                            let action = game.legal_actions(game.to_act()[0])[0];
+                            let wire = WireAction::from_action(catalog, &action);
+                            table.plan_action(seat as u8, None, &wire)
+                        };
+                        assert!(result.is_err(), "{what}: seat {seat} may not act now");
+                        assert_eq!(table.pending, pending, "{what}: a refusal queues nothing");
+                        refused += 1;
+                    }
+                    // A seat takes its choice back (while other changes wait, often).
+                    55..=64 => {
+                        let seat = next(players as usize) as u8;
+                        if let Ok(plan) = table.plan_retract(seat) {
+                            let epoch = table.apply_ahead(&plan).unwrap();
+                            let a = ahead.get_or_insert_with(|| reference.clone());
+                            apply_to(a, &plan).unwrap();
+                            queue.push_back((plan, epoch));
+                            retracted += 1;
+                        }
+                    }
+                    // Storing the oldest queued change failed: every queued change is dropped.
+                    65..=66 => {
+                        if let Some((_, epoch)) = queue.front() {
+                            table.abandon(*epoch);
+                            queue.clear();
+                            ahead = None;
+                            abandoned += 1;
+                        }
+                    }
+                    // The writer stored the oldest queued change: it becomes durable.
+                    _ => {
+                        if let Some((plan, epoch)) = queue.pop_front() {
+                            table.commit(&plan, epoch);
+                            apply_to(&mut reference, &plan).unwrap();
+                            if queue.is_empty() {
+                                ahead = None;
+                            }
+                        }
+                    }
+                }
+                deepest = deepest.max(queue.len());
+                check(&table, &reference, ahead.as_ref(), &what);
+            }
+            let game = table.game().unwrap();
+            assert!(game.is_over(), "{players} players: the game reached its end");
+            assert_eq!(table.state(Some(0)).table.status, "over");
+        }
+        // The scenarios did happen, several times each.
+        assert!(
+            refused > 20 && retracted > 5 && abandoned > 2 && deepest >= 4,
+            "{refused} {retracted} {abandoned} {deepest}"
+        );
+    }
+}
