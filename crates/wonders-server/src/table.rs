@@ -22,7 +22,7 @@
 //! ([`Table::reclaim`]).
 
 use crate::bots::make_bot;
-use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, StateMsg, TableInfo};
+use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, SharedJson, StateMsg, TableInfo};
 use crate::store::{StoredSeat, StoredTable};
 use crate::summary::{AgeEnd, ArmadaAgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
@@ -63,11 +63,16 @@ struct Live {
     age_ends: Vec<AgeEnd>,
     /// Every city's summary, computed once per resolved step (cities change only then).
     summaries: Vec<CitySummary>,
+    /// `summaries` and `age_ends` as JSON, serialised once when they change: every seat's state
+    /// carries the same bytes.
+    summaries_json: SharedJson,
+    age_ends_json: SharedJson,
 }
 
 impl Live {
     fn new(game: Game) -> Live {
         let acted = vec![0; game.players()];
+        let summaries = summaries(game.catalog(), game.cities());
         Live {
             step: 0,
             history: Vec::new(),
@@ -76,7 +81,9 @@ impl Live {
             acted,
             stored: 0,
             age_ends: Vec::new(),
-            summaries: summaries(game.catalog(), game.cities()),
+            summaries_json: SharedJson::of(&summaries),
+            age_ends_json: SharedJson::empty_array(),
+            summaries,
             game,
         }
     }
@@ -113,6 +120,7 @@ impl Live {
             });
             let teams = self.game.teams();
             self.age_ends.push(age_end(before.0, &cities_before, self.game.cities(), teams, armada.as_ref()));
+            self.age_ends_json = SharedJson::of(&self.age_ends);
         }
         let catalog = self.game.catalog();
         self.actions.push(RecordedAction { seat, action: WireAction::from_action(catalog, &action) });
@@ -122,6 +130,7 @@ impl Live {
         if step_key(&self.game) != before {
             self.step += 1;
             self.summaries = summaries(self.game.catalog(), self.game.cities());
+            self.summaries_json = SharedJson::of(&self.summaries);
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
@@ -571,8 +580,8 @@ impl Table {
             history: Vec::new(),
             history_from: 0,
             scores: None,
-            summaries: Vec::new(),
-            age_ends: Vec::new(),
+            summaries: SharedJson::empty_array(),
+            age_ends: SharedJson::empty_array(),
             pending: Vec::new(),
             reasons: Vec::new(),
             stage_reason: None,
@@ -611,8 +620,8 @@ impl Table {
         let from = if from <= live.history.len() { from } else { 0 };
         msg.history = live.history[from..].to_vec();
         msg.history_from = from;
-        msg.summaries = live.summaries.clone();
-        msg.age_ends = live.age_ends.clone();
+        msg.summaries = live.summaries_json.clone();
+        msg.age_ends = live.age_ends_json.clone();
         if let Some(seat) = you {
             let s = seat as usize;
             msg.pending = [
@@ -1197,6 +1206,10 @@ mod ahead_tests {
         assert_eq!(live.stored, reference.stored, "{what}: stored log length");
         assert_eq!(live.age_ends, reference.age_ends, "{what}: Age ends");
         assert_eq!(live.summaries, reference.summaries, "{what}: summaries");
+        // The shared JSON every seat's state carries is byte for byte the values' own.
+        let (summaries, age_ends) = (&live.summaries_json, &live.age_ends_json);
+        assert_eq!(summaries.json(), serde_json::to_string(&live.summaries).unwrap(), "{what}");
+        assert_eq!(age_ends.json(), serde_json::to_string(&live.age_ends).unwrap(), "{what}");
         let expected = ahead.unwrap_or(reference);
         let plan = table.planning().unwrap();
         assert_eq!(fingerprint(plan.game), fingerprint(&expected.game), "{what}: game ahead");
