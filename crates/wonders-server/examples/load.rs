@@ -113,10 +113,37 @@ fn proc_status(pid: u32, key: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// What a seat's client reads of a server message: serde skips every other field without
+/// building it (the client shares the machine's cores with the server, so it reads no more than
+/// it needs).
+#[derive(serde::Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    id: Option<u64>,
+    table: Option<TableStatus>,
+    you: Option<u8>,
+    turn_id: Option<u64>,
+    #[serde(default)]
+    legal: Vec<Value>,
+    /// An error's explanation.
+    message: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct TableStatus {
+    status: String,
+}
+
+/// How many times a seat's client tries to open its WebSocket before giving up.
+const CONNECT_ATTEMPTS: u64 = 10;
+
 #[derive(Default)]
 struct Totals {
     actions: AtomicU64,
     errors: AtomicU64,
+    /// WebSocket connections that failed and were tried again (or given up: then also an error).
+    connect_failures: AtomicU64,
     games_over: AtomicU64,
 }
 
@@ -124,31 +151,64 @@ struct Totals {
 /// send-to-acknowledgment times.
 async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>) -> Vec<Duration> {
     let mut latencies = Vec::new();
-    let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
-        totals.errors.fetch_add(1, Ordering::Relaxed);
-        return latencies;
+    // 800 clients connect at once: a connection the loopback refuses or drops during the
+    // handshake is tried again (a seat whose client gave up would leave its table unfinished
+    // until the timeout); each failure is counted and the first ones are printed.
+    let mut attempt = 0u64;
+    let mut ws = loop {
+        match tokio_tungstenite::connect_async(url.as_str()).await {
+            Ok((ws, _)) => break ws,
+            Err(e) => {
+                attempt += 1;
+                if totals.connect_failures.fetch_add(1, Ordering::Relaxed) < 5 {
+                    eprintln!("load: connecting failed (attempt {attempt} of {CONNECT_ATTEMPTS}): {e}");
+                }
+                if attempt == CONNECT_ATTEMPTS {
+                    totals.errors.fetch_add(1, Ordering::Relaxed);
+                    return latencies;
+                }
+                tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+            }
+        }
+    };
+    // A client that stops before its game is over leaves its table unfinished: it says why.
+    let lost = |why: String| {
+        if totals.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+            eprintln!("load: a seat's client stopped before its game ended: {why}");
+        }
     };
     let auth = json!({"type": "auth", "token": token}).to_string();
-    if ws.send(Message::Text(auth.into())).await.is_err() {
+    if let Err(e) = ws.send(Message::Text(auth.into())).await {
+        lost(format!("sending `auth` failed: {e}"));
         return latencies;
     }
     let mut rng = seed | 1;
     let mut acted: Option<u64> = None;
     let mut sent: Option<(u64, Instant)> = None;
     let mut next_id = 0u64;
-    while let Some(Ok(msg)) = ws.next().await {
+    let mut over = false;
+    let mut ended = "the server closed the connection".to_string();
+    while let Some(msg) = ws.next().await {
+        let msg = match msg {
+            Ok(msg) => msg,
+            Err(e) => {
+                ended = format!("reading failed: {e}");
+                break;
+            }
+        };
         let Message::Text(text) = msg else { continue };
-        let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else { continue };
-        match v["type"].as_str() {
-            Some("state") => {
-                if v["table"]["status"] == "over" {
-                    if v["you"] == json!(0) {
+        let Ok(v) = serde_json::from_str::<Incoming>(text.as_str()) else { continue };
+        match v.kind.as_str() {
+            "state" => {
+                if v.table.is_some_and(|t| t.status == "over") {
+                    if v.you == Some(0) {
                         totals.games_over.fetch_add(1, Ordering::Relaxed);
                     }
+                    over = true;
                     break;
                 }
-                let legal = v["legal"].as_array().map_or(&[][..], |l| l.as_slice());
-                let turn_id = v["turn_id"].as_u64().unwrap_or(0);
+                let legal = &v.legal;
+                let turn_id = v.turn_id.unwrap_or(0);
                 if legal.is_empty() || acted == Some(turn_id) || sent.is_some() {
                     continue;
                 }
@@ -160,20 +220,23 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
                 let msg = json!({"type": "act", "id": next_id, "turn_id": turn_id, "action": action});
                 sent = Some((next_id, Instant::now()));
                 acted = Some(turn_id);
-                if ws.send(Message::Text(msg.to_string().into())).await.is_err() {
+                if let Err(e) = ws.send(Message::Text(msg.to_string().into())).await {
+                    ended = format!("sending an action failed: {e}");
                     break;
                 }
             }
-            Some("accepted") | Some("error") => {
+            "accepted" | "error" => {
                 if let Some((id, at)) = sent
-                    && v["id"].as_u64() == Some(id)
+                    && v.id == Some(id)
                 {
                     latencies.push(at.elapsed());
                     sent = None;
-                    if v["type"] == "accepted" {
+                    if v.kind == "accepted" {
                         totals.actions.fetch_add(1, Ordering::Relaxed);
                     } else {
-                        totals.errors.fetch_add(1, Ordering::Relaxed);
+                        if totals.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                            eprintln!("load: action refused: {}", v.message.as_deref().unwrap_or("?"));
+                        }
                         acted = None;
                         let refresh = json!({"type": "refresh"}).to_string();
                         let _ = ws.send(Message::Text(refresh.into())).await;
@@ -182,6 +245,9 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
             }
             _ => {}
         }
+    }
+    if !over {
+        lost(ended);
     }
     latencies
 }
@@ -244,6 +310,10 @@ fn main() {
         o.players
     );
     println!("actions: {actions} accepted, {} refused or failed", totals.errors.load(Ordering::Relaxed));
+    let connect_failures = totals.connect_failures.load(Ordering::Relaxed);
+    if connect_failures > 0 {
+        println!("connections: {connect_failures} attempts failed and were tried again (or given up)");
+    }
     println!("time: {:.2} s, {:.0} actions/s", elapsed.as_secs_f64(), actions as f64 / elapsed.as_secs_f64());
     println!(
         "send → acknowledgment: median {:.2} ms, p99 {:.2} ms, max {:.2} ms",

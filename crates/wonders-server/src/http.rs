@@ -289,6 +289,8 @@ async fn websocket(
         .max_message_size(max)
         .max_frame_size(max)
         .read_buffer_size(ws::READ_BUFFER)
-        .write_buffer_size(0);
+        // Messages are buffered until the flush that ends each send: an answer and the state
+        // that follows it leave in one write (every send in `ws` flushes).
+        .write_buffer_size(ws::WRITE_BUFFER);
     Ok(upgrade.on_upgrade(move |socket| ws::run(server, net, id, cell, socket)))
 }

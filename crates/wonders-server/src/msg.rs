@@ -410,6 +410,46 @@ pub struct ScoreLine {
     pub rank: Option<u8>,
 }
 
+/// A part of a state that every seat's state shares, serialised to JSON once when it changes and
+/// written as those bytes into each seat's message (the same JSON as serialising the value each
+/// time).
+#[derive(Clone, Debug)]
+pub struct SharedJson(std::sync::Arc<Box<serde_json::value::RawValue>>);
+
+impl SharedJson {
+    /// `value` serialised once.
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> SharedJson {
+        let raw = serde_json::value::to_raw_value(value).unwrap_or_else(|_| SharedJson::raw("null"));
+        SharedJson(std::sync::Arc::new(raw))
+    }
+
+    /// An empty JSON array.
+    pub fn empty_array() -> SharedJson {
+        SharedJson(std::sync::Arc::new(SharedJson::raw("[]")))
+    }
+
+    fn raw(json: &str) -> Box<serde_json::value::RawValue> {
+        serde_json::value::RawValue::from_string(json.to_string()).expect("a valid JSON literal")
+    }
+
+    /// The JSON text.
+    pub fn json(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl PartialEq for SharedJson {
+    fn eq(&self, other: &SharedJson) -> bool {
+        self.json() == other.json()
+    }
+}
+
+impl Serialize for SharedJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.as_ref().serialize(s)
+    }
+}
+
 /// The state of a table for one client.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StateMsg {
@@ -438,9 +478,11 @@ pub struct StateMsg {
     pub scores: Option<Vec<ScoreLine>>,
     /// Every city at a glance (production, what it sells, science, a running score), from
     /// public information; empty before the game starts.
-    pub summaries: Vec<crate::summary::CitySummary>,
+    /// (A JSON array of [`crate::summary::CitySummary`], serialised once per change.)
+    pub summaries: SharedJson,
     /// The military conflicts of every Age that has ended, oldest first.
-    pub age_ends: Vec<crate::summary::AgeEnd>,
+    /// (A JSON array of [`crate::summary::AgeEnd`], serialised once per change.)
+    pub age_ends: SharedJson,
     /// `you`'s choices of the current step not yet resolved (its own, then the Free City's): it
     /// may take the last one back (`retract`) until the step resolves.
     pub pending: Vec<WireAction>,

@@ -22,7 +22,7 @@
 //! ([`Table::reclaim`]).
 
 use crate::bots::make_bot;
-use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, StateMsg, TableInfo};
+use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, SharedJson, StateMsg, TableInfo};
 use crate::store::{StoredSeat, StoredTable};
 use crate::summary::{AgeEnd, ArmadaAgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
@@ -63,11 +63,16 @@ struct Live {
     age_ends: Vec<AgeEnd>,
     /// Every city's summary, computed once per resolved step (cities change only then).
     summaries: Vec<CitySummary>,
+    /// `summaries` and `age_ends` as JSON, serialised once when they change: every seat's state
+    /// carries the same bytes.
+    summaries_json: SharedJson,
+    age_ends_json: SharedJson,
 }
 
 impl Live {
     fn new(game: Game) -> Live {
         let acted = vec![0; game.players()];
+        let summaries = summaries(game.catalog(), game.cities());
         Live {
             step: 0,
             history: Vec::new(),
@@ -76,7 +81,9 @@ impl Live {
             acted,
             stored: 0,
             age_ends: Vec::new(),
-            summaries: summaries(game.catalog(), game.cities()),
+            summaries_json: SharedJson::of(&summaries),
+            age_ends_json: SharedJson::empty_array(),
+            summaries,
             game,
         }
     }
@@ -113,6 +120,7 @@ impl Live {
             });
             let teams = self.game.teams();
             self.age_ends.push(age_end(before.0, &cities_before, self.game.cities(), teams, armada.as_ref()));
+            self.age_ends_json = SharedJson::of(&self.age_ends);
         }
         let catalog = self.game.catalog();
         self.actions.push(RecordedAction { seat, action: WireAction::from_action(catalog, &action) });
@@ -122,6 +130,7 @@ impl Live {
         if step_key(&self.game) != before {
             self.step += 1;
             self.summaries = summaries(self.game.catalog(), self.game.cities());
+            self.summaries_json = SharedJson::of(&self.summaries);
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
@@ -130,6 +139,54 @@ impl Live {
         }
         Ok(())
     }
+}
+
+/// What changes are planned against while some wait for the writer: the durable game with them
+/// applied, and what the plans read besides (each seat's action count, the stored log's length).
+/// The durable state's history, record, summaries and Age ends are not copied: they are built
+/// once, when a change becomes durable.
+#[derive(Clone)]
+struct Ahead {
+    game: Game,
+    acted: Vec<u64>,
+    stored: usize,
+}
+
+impl Ahead {
+    fn of(live: &Live) -> Ahead {
+        Ahead { game: live.game.clone(), acted: live.acted.clone(), stored: live.stored }
+    }
+
+    /// Applies a plan as [`apply_to`] does to a [`Live`], to the parts planning reads.
+    fn apply(&mut self, plan: &Plan) -> Result<(), String> {
+        let count = |acted: &mut Vec<u64>, seat: u8| {
+            if let Some(n) = acted.get_mut(seat as usize) {
+                *n += 1;
+            }
+        };
+        if let Some(seat) = plan.retract {
+            self.game
+                .retract(seat as usize)
+                .map_err(|e| format!("a planned retraction failed to apply: {e}"))?;
+            count(&mut self.acted, seat);
+            self.stored += 1;
+        }
+        for &(seat, action) in &plan.actions {
+            self.game
+                .submit(seat as usize, action)
+                .map_err(|e| format!("a planned action failed to apply: {e}"))?;
+            count(&mut self.acted, seat);
+            self.stored += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The state a change is planned against: the durable one, or the one ahead of it.
+struct PlanBase<'a> {
+    game: &'a Game,
+    acted: &'a [u64],
+    stored: usize,
 }
 
 /// Actions planned by [`Table::plan_action`] or [`Table::plan_seat`], to store then apply.
@@ -203,7 +260,7 @@ pub struct Table {
     /// A waiting table nobody filled in time: deleted.
     expired: bool,
     /// The durable game with the changes waiting for the writer applied (none: nothing waits).
-    ahead: Option<Live>,
+    ahead: Option<Ahead>,
     /// How many planned changes wait for the writer.
     pending: usize,
     /// Changes queued with another epoch are stale: it increases when queued changes are dropped.
@@ -523,8 +580,8 @@ impl Table {
             history: Vec::new(),
             history_from: 0,
             scores: None,
-            summaries: Vec::new(),
-            age_ends: Vec::new(),
+            summaries: SharedJson::empty_array(),
+            age_ends: SharedJson::empty_array(),
             pending: Vec::new(),
             reasons: Vec::new(),
             stage_reason: None,
@@ -537,9 +594,18 @@ impl Table {
         }
         let game = &live.game;
         let catalog = game.catalog();
+        // A state's view leaves out the view's whole history and the hands seen this Age
+        // (`SeatView` has neither: the state carries the history once, in `history`), so they
+        // are not converted to their wire form only to be dropped.
+        let view = |seat: usize| {
+            let mut v = game.view(seat);
+            v.history.clear();
+            v.seen_hands.clear();
+            WireView::from_view(catalog, &v)
+        };
         msg.view = Some(match you {
-            Some(seat) => SeatView::own(WireView::from_view(catalog, &game.view(seat as usize))),
-            None => SeatView::public(WireView::from_view(catalog, &game.view(0))),
+            Some(seat) => SeatView::own(view(seat as usize)),
+            None => SeatView::public(view(0)),
         });
         if let Some(seat) = you
             && game.must_act(seat as usize)
@@ -554,8 +620,8 @@ impl Table {
         let from = if from <= live.history.len() { from } else { 0 };
         msg.history = live.history[from..].to_vec();
         msg.history_from = from;
-        msg.summaries = live.summaries.clone();
-        msg.age_ends = live.age_ends.clone();
+        msg.summaries = live.summaries_json.clone();
+        msg.age_ends = live.age_ends_json.clone();
         if let Some(seat) = you {
             let s = seat as usize;
             msg.pending = [
@@ -633,9 +699,12 @@ impl Table {
 
     /// The state changes are planned against: ahead of the durable one while changes wait for
     /// the writer.
-    fn planning(&self) -> Result<&Live, ApiError> {
+    fn planning(&self) -> Result<PlanBase<'_>, ApiError> {
         let live = self.live()?;
-        Ok(self.ahead.as_ref().unwrap_or(live))
+        Ok(match &self.ahead {
+            Some(a) => PlanBase { game: &a.game, acted: &a.acted, stored: a.stored },
+            None => PlanBase { game: &live.game, acted: &live.acted, stored: live.stored },
+        })
     }
 
     /// Queues planned changes for the writer: they apply to the state ahead (later plans build
@@ -644,9 +713,9 @@ impl Table {
     pub fn apply_ahead(&mut self, plan: &Plan) -> Result<u64, ApiError> {
         let mut ahead = match self.ahead.take() {
             Some(a) => a,
-            None => self.live()?.clone(),
+            None => Ahead::of(self.live()?),
         };
-        if let Err(e) = apply_to(&mut ahead, plan) {
+        if let Err(e) = ahead.apply(plan) {
             self.break_with(e.clone());
             return Err(ApiError::Conflict(e));
         }
@@ -672,14 +741,10 @@ impl Table {
         }
         self.pending -= 1;
         if self.pending == 0 {
-            // The state ahead is the durable state with exactly this change applied.
-            let Some(ahead) = self.ahead.take() else { return };
-            let step = self.step();
-            self.live = Ok(ahead);
-            self.after_apply(step);
-        } else {
-            self.apply(plan);
+            // Nothing waits any more: the durable state is the one ahead.
+            self.ahead = None;
         }
+        self.apply(plan);
     }
 
     /// Storing a change queued at `epoch` failed: every queued change is dropped (those after it
@@ -741,10 +806,11 @@ impl Table {
         if self.expired || !self.started() {
             return Vec::new();
         }
-        let Some(live) = self.ahead.as_ref().or(self.live.as_ref().ok()) else {
-            return Vec::new();
+        let game = match (&self.ahead, &self.live) {
+            (Some(a), Ok(_)) => &a.game,
+            (None, Ok(live)) => &live.game,
+            (_, Err(_)) => return Vec::new(),
         };
-        let game = &live.game;
         let key = step_key(game);
         let mut jobs = Vec::new();
         for seat in game.to_act() {
@@ -936,8 +1002,9 @@ impl Table {
     /// resolved. Nothing changes.
     pub fn plan_retract(&mut self, seat: u8) -> Result<Plan, ApiError> {
         let live = self.planning()?;
-        let mut copy = live.clone();
-        copy.retract(seat).map_err(|e| ApiError::Illegal(format!("cannot take the choice back: {e}")))?;
+        let mut game = live.game.clone();
+        game.retract(seat as usize)
+            .map_err(|e| ApiError::Illegal(format!("cannot take the choice back: {e}")))?;
         Ok(Plan {
             actions: Vec::new(),
             retract: Some(seat),
@@ -1052,4 +1119,227 @@ pub fn score_lines(game: &Game) -> Vec<ScoreLine> {
         .enumerate()
         .map(|(i, (score, coins))| ScoreLine { score, coins, rank: ranks.get(i).copied() })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Changes queued ahead of the durable state stay invisible until the writer commits them,
+    /// then become durable in order: the table ends exactly where the same actions played
+    /// straight on a game end, and each seat's state shows that game's view of the seat (its view
+    /// is built without the whole history, which a state's view never carries).
+    #[test]
+    fn queued_changes_become_durable_in_order_and_states_show_the_seats_views() {
+        let req: crate::msg::CreateTable = serde_json::from_value(serde_json::json!({"players": 3})).unwrap();
+        let (mut table, _) = Table::create("t".into(), 0, 7, &req).unwrap();
+        for s in 0..3 {
+            table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
+        }
+        let catalog = table.setup.catalog();
+        let mut reference = Game::new(&table.setup).unwrap();
+        // Two whole turns (each seat's first legal action, in seat order), all queued at once.
+        let mut queued = Vec::new();
+        for _ in 0..2 {
+            for seat in 0..3u8 {
+                let action = table.planning().unwrap().game.legal_actions(seat as usize)[0];
+                let plan = table.plan_action(seat, None, &WireAction::from_action(catalog, &action)).unwrap();
+                let epoch = table.apply_ahead(&plan).unwrap();
+                reference.submit(seat as usize, action).unwrap();
+                queued.push((plan, epoch));
+            }
+        }
+        // Planned against the state ahead, shown from the durable one: nothing stored yet.
+        assert_eq!((table.turn_id_ahead(0), table.turn_id(Some(0))), (2, 0));
+        assert_eq!(table.step(), 0);
+        assert_eq!(table.state(Some(1)).turn_id, 0);
+        for (plan, epoch) in &queued {
+            table.commit(plan, *epoch);
+        }
+        assert!(table.ahead.is_none());
+        // Two turns resolved: two steps; Age 1, turn 3.
+        assert_eq!(table.step(), 2);
+        let game = table.game().unwrap();
+        assert_eq!((game.age(), game.turn()), (1, 3));
+        assert_eq!((reference.age(), reference.turn()), (1, 3));
+        for seat in 0..3u8 {
+            let state = table.state(Some(seat));
+            assert_eq!(state.turn_id, 2);
+            let view = reference.view(seat as usize);
+            assert_eq!(state.view, Some(SeatView::own(WireView::from_view(catalog, &view))));
+            let history: Vec<WireLogEntry> =
+                view.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+            assert_eq!(state.history, history);
+        }
+    }
+}
+
+/// The queue of changes ahead of the durable state against the way it was kept before `Ahead`
+/// (a whole `Live` copied when the first change is queued, with every queued change applied to
+/// it, and made the durable state when the last one is stored).
+#[cfg(test)]
+mod ahead_tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// Every seat's view of a game (history included), its seats to act and their legal actions:
+    /// what the server shows or checks of it.
+    fn fingerprint(game: &Game) -> (Vec<WireView>, Vec<usize>, Vec<Vec<Action>>) {
+        let catalog = game.catalog();
+        let seats = 0..game.players();
+        (
+            seats.clone().map(|s| WireView::from_view(catalog, &game.view(s))).collect(),
+            game.to_act().to_vec(),
+            seats.map(|s| game.legal_actions(s)).collect(),
+        )
+    }
+
+    /// The durable state matches `reference` in everything a reader sees, and the state planned
+    /// against matches `ahead` (or `reference` when nothing is queued).
+    fn check(table: &Table, reference: &Live, ahead: Option<&Live>, what: &str) {
+        let live = table.live.as_ref().unwrap_or_else(|e| panic!("{what}: the table broke: {e}"));
+        assert_eq!(fingerprint(&live.game), fingerprint(&reference.game), "{what}: durable game");
+        assert_eq!(live.step, reference.step, "{what}: step");
+        assert_eq!(live.history, reference.history, "{what}: history");
+        assert_eq!(live.actions, reference.actions, "{what}: record");
+        assert_eq!(live.acted, reference.acted, "{what}: turn ids");
+        assert_eq!(live.stored, reference.stored, "{what}: stored log length");
+        assert_eq!(live.age_ends, reference.age_ends, "{what}: Age ends");
+        assert_eq!(live.summaries, reference.summaries, "{what}: summaries");
+        // The shared JSON every seat's state carries is byte for byte the values' own.
+        let (summaries, age_ends) = (&live.summaries_json, &live.age_ends_json);
+        assert_eq!(summaries.json(), serde_json::to_string(&live.summaries).unwrap(), "{what}");
+        assert_eq!(age_ends.json(), serde_json::to_string(&live.age_ends).unwrap(), "{what}");
+        let expected = ahead.unwrap_or(reference);
+        let plan = table.planning().unwrap();
+        assert_eq!(fingerprint(plan.game), fingerprint(&expected.game), "{what}: game ahead");
+        assert_eq!(plan.acted, expected.acted.as_slice(), "{what}: turn ids ahead");
+        assert_eq!(plan.stored, expected.stored, "{what}: stored log length ahead");
+        assert_eq!(table.ahead.is_some(), table.pending > 0, "{what}: ahead iff changes wait");
+    }
+
+    fn table(players: u8, seed: u64) -> Table {
+        let req: crate::msg::CreateTable =
+            serde_json::from_value(serde_json::json!({"players": players})).unwrap();
+        let (mut table, _) = Table::create("t".into(), 0, seed, &req).unwrap();
+        for s in 0..players as usize {
+            table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
+        }
+        table
+    }
+
+    /// Whole games where every seat's actions, refused actions (stale turn ids, seats that must
+    /// not act), retractions and the writer's commits and failures interleave as they may under
+    /// load: after each step the durable state is exactly the old full-copy reference with the
+    /// committed changes applied, the state ahead is exactly the reference with every queued
+    /// change applied, a refused action changes nothing, and every game reaches its end.
+    #[test]
+    fn interleaved_actions_refusals_retractions_and_commits_match_the_full_copy() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let (mut refused, mut retracted, mut abandoned, mut deepest) = (0, 0, 0, 0);
+        for (players, seed) in [(3u8, 11u64), (4, 12), (7, 13)] {
+            let mut table = table(players, seed);
+            let catalog = table.setup.catalog();
+            let mut reference = table.live.as_ref().unwrap().clone();
+            let mut ahead: Option<Live> = None;
+            let mut queue: VecDeque<(Plan, u64)> = VecDeque::new();
+            for round in 0..20_000 {
+                let over = table.planning().unwrap().game.is_over();
+                if over && queue.is_empty() {
+                    break;
+                }
+                let what = format!("{players} players, round {round}");
+                let roll = if over { 99 } else { next(100) };
+                match roll {
+                    // A seat to act (ahead) acts: queued.
+                    0..=44 => {
+                        let game = table.planning().unwrap().game;
+                        let to_act = game.to_act();
+                        let seat = to_act[next(to_act.len())];
+                        let legal = game.legal_actions(seat);
+                        let action = legal[next(legal.len())];
+                        let turn_id = table.turn_id_ahead(seat as u8);
+                        let wire = WireAction::from_action(catalog, &action);
+                        let plan = table.plan_action(seat as u8, Some(turn_id), &wire).unwrap();
+                        let epoch = table.apply_ahead(&plan).unwrap();
+                        let a = ahead.get_or_insert_with(|| reference.clone());
+                        apply_to(a, &plan).unwrap();
+                        queue.push_back((plan, epoch));
+                    }
+                    // A refused action: sent twice (a stale turn id), or from a seat that has
+                    // nothing to do now. Nothing changes.
+                    45..=54 => {
+                        let game = table.planning().unwrap().game;
+                        let seat = next(players as usize);
+                        let pending = table.pending;
+                        let result = if game.must_act(seat) {
+                            let action = game.legal_actions(seat)[0];
+                            let stale = table.turn_id_ahead(seat as u8) + 1;
+                            let wire = WireAction::from_action(catalog, &action);
+                            let r = table.plan_action(seat as u8, Some(stale), &wire);
+                            assert!(
+                                matches!(r, Err(ApiError::Stale(_))),
+                                "{what}: a stale turn id is refused"
+                            );
+                            r
+                        } else {
+                            // An action legal for a seat that must act.
+                            let action = game.legal_actions(game.to_act()[0])[0];
+                            let wire = WireAction::from_action(catalog, &action);
+                            table.plan_action(seat as u8, None, &wire)
+                        };
+                        assert!(result.is_err(), "{what}: seat {seat} may not act now");
+                        assert_eq!(table.pending, pending, "{what}: a refusal queues nothing");
+                        refused += 1;
+                    }
+                    // A seat takes its choice back (while other changes wait, often).
+                    55..=64 => {
+                        let seat = next(players as usize) as u8;
+                        if let Ok(plan) = table.plan_retract(seat) {
+                            let epoch = table.apply_ahead(&plan).unwrap();
+                            let a = ahead.get_or_insert_with(|| reference.clone());
+                            apply_to(a, &plan).unwrap();
+                            queue.push_back((plan, epoch));
+                            retracted += 1;
+                        }
+                    }
+                    // Storing the oldest queued change failed: every queued change is dropped.
+                    65..=66 => {
+                        if let Some((_, epoch)) = queue.front() {
+                            table.abandon(*epoch);
+                            queue.clear();
+                            ahead = None;
+                            abandoned += 1;
+                        }
+                    }
+                    // The writer stored the oldest queued change: it becomes durable.
+                    _ => {
+                        if let Some((plan, epoch)) = queue.pop_front() {
+                            table.commit(&plan, epoch);
+                            apply_to(&mut reference, &plan).unwrap();
+                            if queue.is_empty() {
+                                ahead = None;
+                            }
+                        }
+                    }
+                }
+                deepest = deepest.max(queue.len());
+                check(&table, &reference, ahead.as_ref(), &what);
+            }
+            let game = table.game().unwrap();
+            assert!(game.is_over(), "{players} players: the game reached its end");
+            assert_eq!(table.state(Some(0)).table.status, "over");
+        }
+        // The scenarios did happen, several times each.
+        assert!(
+            refused > 20 && retracted > 5 && abandoned > 2 && deepest >= 4,
+            "{refused} {retracted} {abandoned} {deepest}"
+        );
+    }
 }

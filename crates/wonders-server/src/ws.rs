@@ -29,21 +29,47 @@ use crate::msg::{ApiError, ClientMsg, ServerMsg};
 use crate::net::Net;
 use crate::server::{Pending, Server, TableCell};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
+use futures_util::SinkExt;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// The size of a connection's read buffer: client messages are small.
 pub const READ_BUFFER: usize = 4 * 1024;
 
+/// How many bytes of outgoing frames are buffered before they are written (every send ends with a
+/// flush, so this only lets several messages of one send share a write).
+pub const WRITE_BUFFER: usize = 64 * 1024;
+
 fn error(id: Option<u64>, e: &ApiError) -> ServerMsg {
     ServerMsg::Error { id, code: e.code().to_string(), message: e.to_string() }
 }
 
+/// Serialises a message into a buffer sized after the connection's previous message (a state is
+/// several KiB: growing a small buffer step by step costs more than the serialisation).
+fn encode(msg: &ServerMsg, size_hint: &mut usize) -> Option<Message> {
+    let mut buf = Vec::with_capacity(*size_hint);
+    serde_json::to_writer(&mut buf, msg).ok()?;
+    *size_hint = (*size_hint).max(buf.len() + buf.len() / 8);
+    // serde_json writes valid UTF-8.
+    let text = String::from_utf8(buf).ok()?;
+    Some(Message::Text(Utf8Bytes::from(text)))
+}
+
 async fn send(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
-    match serde_json::to_string(msg) {
-        Ok(text) => socket.send(Message::Text(Utf8Bytes::from(text))).await.is_ok(),
-        Err(_) => false,
+    send_all(socket, std::slice::from_ref(msg), &mut 256).await
+}
+
+/// Sends messages in order with one flush (one write to the socket for all of them).
+async fn send_all(socket: &mut WebSocket, msgs: &[ServerMsg], size_hint: &mut usize) -> bool {
+    for msg in msgs {
+        let Some(message) = encode(msg, size_hint) else {
+            return false;
+        };
+        if socket.feed(message).await.is_err() {
+            return false;
+        }
     }
+    socket.flush().await.is_ok()
 }
 
 async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
@@ -81,7 +107,9 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
         sent_history = s.history_from + s.history.len();
         ServerMsg::State(Box::new(s))
     };
-    if !send(&mut socket, &state(seat, true)).await {
+    // The size of the largest message so far (the next state's buffer starts at it).
+    let mut size_hint = 4096usize;
+    if !send_all(&mut socket, &[state(seat, true)], &mut size_hint).await {
         return;
     }
     loop {
@@ -104,7 +132,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     return;
                 }
                 changes.mark_unchanged();
-                if !send(&mut socket, &state(seat, false)).await {
+                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
             }
@@ -183,10 +211,15 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                         }
                     },
                 };
-                for msg in &reply {
-                    if !send(&mut socket, msg).await {
-                        return;
-                    }
+                let mut reply = reply;
+                // A stored change was made visible before it was acknowledged: its state goes
+                // out with the answer, in the same write (answer first, as before).
+                if changes.has_changed().unwrap_or(false) {
+                    changes.mark_unchanged();
+                    reply.push(state(seat, false));
+                }
+                if !send_all(&mut socket, &reply, &mut size_hint).await {
+                    return;
                 }
             }
         }

@@ -207,3 +207,75 @@ fn a_closed_server_writes_nothing_more_and_the_next_one_finishes_the_game() {
     assert!(total >= 72 && total > at_close, "{total} actions stored");
     again.close();
 }
+
+/// Every seat of a table plays at once from its own thread, as fast as it may (its actions and
+/// the others' share the writer's transactions and wait in the table's queue ahead of the
+/// durable state), choosing random legal actions and often taking its choice back: each action
+/// chosen from the seat's state with its `turn_id` is accepted (nothing the others queued
+/// meanwhile can make it illegal or stale), a retraction is refused only once the others' queued
+/// choices resolved the step, the game reaches its end, and a server started again from the file
+/// shows exactly the same final states.
+#[test]
+fn every_seat_acting_and_taking_back_at_once_plays_a_whole_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("concurrent.db");
+    let server = Server::open(&db).unwrap();
+    let (id, tokens) = table_of_people(&server, 4);
+    let counts: Vec<(usize, usize, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = tokens
+            .iter()
+            .enumerate()
+            .map(|(seat, token)| {
+                let (server, id) = (&server, &id);
+                scope.spawn(move || {
+                    let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (seat as u64 + 1);
+                    let mut next = move |n: usize| {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        (rng % n as u64) as usize
+                    };
+                    let (mut acted, mut retracted, mut too_late) = (0, 0, 0);
+                    for _ in 0..2_000_000 {
+                        let state = server.state(id, Some(token)).unwrap();
+                        assert_ne!(state.table.status, "broken", "seat {seat}: the table broke");
+                        if state.table.status == "over" {
+                            break;
+                        }
+                        if state.legal.is_empty() {
+                            // Chosen, waiting for the others: sometimes take it back.
+                            if !state.pending.is_empty() && next(4) == 0 {
+                                match server.retract(id, token) {
+                                    Ok(_) => retracted += 1,
+                                    Err(ApiError::Illegal(_)) => too_late += 1,
+                                    Err(e) => panic!("seat {seat}: a retraction failed: {e}"),
+                                }
+                            }
+                            std::thread::yield_now();
+                            continue;
+                        }
+                        let action = &state.legal[next(state.legal.len())];
+                        let turn_id = server
+                            .act(id, token, Some(state.turn_id), action)
+                            .unwrap_or_else(|e| panic!("seat {seat}: {action:?} refused: {e}"));
+                        assert_eq!(turn_id, state.turn_id + 1, "seat {seat}: the acknowledged turn id");
+                        acted += 1;
+                    }
+                    (acted, retracted, too_late)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let end = states(&server, &id, &tokens);
+    assert_eq!(end[0]["table"]["status"], json!("over"));
+    // Each seat's turn id counts its actions and its retractions.
+    for (seat, (acted, retracted, _)) in counts.iter().enumerate() {
+        assert_eq!(end[seat]["turn_id"], json!(acted + retracted), "seat {seat}");
+    }
+    let retracted: usize = counts.iter().map(|c| c.1).sum();
+    assert!(retracted >= 4, "the seats took choices back while others' changes waited: {counts:?}");
+    drop(server);
+    let again = Server::open(&db).unwrap();
+    assert_eq!(states(&again, &id, &tokens), end, "the stored log rebuilds the same game");
+}
