@@ -859,10 +859,16 @@ impl Game {
                 let city = self.acting_city(seat);
                 if Some(city as u8) == self.free_city {
                     let hand = self.acting_hand(seat);
-                    self.hand_actions(city, &hand, out);
+                    self.hand_actions::<true>(city, &hand, out);
                     self.free_city_rules(out);
                 } else {
-                    self.hand_actions(city, &self.hands[seat], out);
+                    // Armada: a city with a trading zone has its paid builds and stages listed by
+                    // armada::trade::rewrite_hand, which drops the base ones: they are not solved.
+                    if self.armada.is_some() && armada::trade::has_zone(self, city) {
+                        self.hand_actions::<false>(city, &self.hands[seat], out);
+                    } else {
+                        self.hand_actions::<true>(city, &self.hands[seat], out);
+                    }
                     if self.armada.is_some() {
                         armada::turn::extend_actions(self, city, out);
                     }
@@ -917,12 +923,15 @@ impl Game {
         }
     }
 
-    fn hand_actions(&self, city_index: usize, hand: &[CardId], out: &mut Vec<Action>) {
+    /// The hand step's actions of `city_index` with `hand`; without `PAID`, only the free builds
+    /// and the discards (the paid builds and stages are listed by the caller's own solver). A
+    /// constant, so the base game's loop is compiled as before.
+    fn hand_actions<const PAID: bool>(&self, city_index: usize, hand: &[CardId], out: &mut Vec<Action>) {
         let city = &self.cities[city_index];
         let market = self.market(city_index);
         let mut stage = Options::new();
         let stages = self.catalog.wonder(city.wonder).stages(city.side);
-        if let Some(next) = stages.get(city.stages as usize) {
+        if PAID && let Some(next) = stages.get(city.stages as usize) {
             payment::solve(&market, &next.cost, city.coins, &mut stage);
         }
         let free_build = self.free_build_available(city_index);
@@ -931,7 +940,7 @@ impl Game {
         let mut variants = ArrayVec::new();
         let plain =
             self.edifice.is_none() && stages.get(city.stages as usize).is_none_or(|s| !s.has_choice());
-        if !plain {
+        if !plain && PAID {
             edifice::stage_variants(self, city_index, &stage, &mut variants);
         }
         let mut opts = Options::new();
@@ -947,11 +956,15 @@ impl Game {
                 if let Some(by) = self.automatic_free_for(city, def) {
                     out.push(Action::Build { card, pay: Payment::free(by), naval: Naval::NONE });
                 } else {
-                    if city.coins < def.coins as u16 {
-                        // Unaffordable: only a free build can take it.
+                    if !PAID || city.coins < def.coins as u16 {
+                        // Unaffordable (or listed by the caller): only a free build can take it.
                     } else if def.cost.le(&city.production.fixed) {
                         // What the solver answers at once: the city makes every unit itself.
-                        out.push(Action::Build { card, pay: Payment::paid(0, 0, def.coins), naval: Naval::NONE });
+                        out.push(Action::Build {
+                            card,
+                            pay: Payment::paid(0, 0, def.coins),
+                            naval: Naval::NONE,
+                        });
                     } else {
                         payment::solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
                         for &(left, right) in &opts {

@@ -32,7 +32,7 @@
 //! limit), the rest to the 2nd right ([`canonical`]). A game without Armada, or a city without a
 //! trading zone, never comes here: [`market`] is the one cheap check, then the base path runs.
 
-use super::Direction;
+use super::{ArmadaEffect, Direction};
 use crate::action::{Action, FreeBy, Payment, SecondPay};
 use crate::card::CardId;
 use crate::catalog::Edition;
@@ -273,6 +273,18 @@ pub(crate) fn market(game: &Game, city: usize) -> Option<TradeMarket<'_>> {
     let left_units = a.second_neighbour_purchases(state.data, Direction::Left);
     let right_units = a.second_neighbour_purchases(state.data, Direction::Right);
     market_with(game, city, left_units, right_units)
+}
+
+/// Whether `city` buys from its 2nd players (a trading zone, 4 or more players): its hand's
+/// paid builds and stages are then listed by [`rewrite_hand`] alone. Same test as [`market`].
+pub(crate) fn has_zone(game: &Game, city: usize) -> bool {
+    let Some(state) = game.armada.as_deref() else {
+        return false;
+    };
+    game.cities_n >= 4
+        && state.cities[city]
+            .effects(state.data)
+            .any(|e| matches!(e, ArmadaEffect::BuySecondNeighbour { per_turn, .. } if *per_turn > 0))
 }
 
 /// [`market`], with the units the city's trading zones allow per payment already read (West
