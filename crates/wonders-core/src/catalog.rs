@@ -443,7 +443,18 @@ impl Catalog {
         let armada_first = cards.len() as u8;
         let hot = hot_table(&cards);
         let decks = Decks::of(&cards);
-        Ok(Catalog { edition, cards, wonders, names, edifice: None, armada: None, armada_first, lookup, hot, decks })
+        Ok(Catalog {
+            edition,
+            cards,
+            wonders,
+            names,
+            edifice: None,
+            armada: None,
+            armada_first,
+            lookup,
+            hot,
+            decks,
+        })
     }
 
     /// The built-in data of an edition extended with the Edifice expansion

@@ -293,7 +293,8 @@ mod tests {
             for b in 0..10u8 {
                 let x = Resources::new([a, b, 9 - a, 0, 3, a, 9]);
                 let y = Resources::new([b, a, 4, 9 - b, 3, 0, b]);
-                let want: Vec<u8> = x.counts().iter().zip(y.counts()).map(|(p, q)| p.saturating_sub(q)).collect();
+                let want: Vec<u8> =
+                    x.counts().iter().zip(y.counts()).map(|(p, q)| p.saturating_sub(q)).collect();
                 assert_eq!(x.saturating_sub(&y).counts().to_vec(), want, "{x:?} - {y:?}");
             }
         }
