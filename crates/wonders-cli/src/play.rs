@@ -999,11 +999,14 @@ pub(crate) fn entry_text(catalog: &Catalog, e: &LogEntry, names: &SeatNames, tra
         Played::BuiltDiscarded(c) => format!("{who} built {} from the discard pile", catalog.card(c).name),
         Played::Passed => format!("{who} built nothing from the discard pile"),
         Played::Edifice(ev) => {
-            let project = format!("the Age {} great project", roman(e.age));
+            let project = format!("the Age {} great project", roman(ev.project_age(e.age)));
             match ev {
                 EdificeEvent::TookPart => format!("{who} took part in {project} (took a pawn)"),
                 EdificeEvent::UrPawn(a) => format!("{who} took an Age {} pawn from the box (Ur)", roman(a)),
-                EdificeEvent::Rewarded => format!("{project} is COMPLETED: {who} gains its reward"),
+                EdificeEvent::Rewarded(a) if a != e.age => {
+                    format!("{who} joins {project}, completed, with an Ur pawn and gains its reward")
+                }
+                EdificeEvent::Rewarded(_) => format!("{project} is COMPLETED: {who} gains its reward"),
                 EdificeEvent::Spared => format!("{project} FAILED: {who} holds a pawn and suffers nothing"),
                 EdificeEvent::Paid => format!("{project} FAILED: {who} pays the penalty"),
                 EdificeEvent::Discarded(c) => {
@@ -1053,7 +1056,7 @@ pub(crate) fn edifice_age_text(text: &mut String, game: &Game, age: u8, names: &
     match state.outcome[a] {
         Outcome::Completed => {
             let rewarded: Vec<(&LogEntry, EdificeEvent)> =
-                events.filter(|(_, ev)| *ev == EdificeEvent::Rewarded).collect();
+                events.filter(|(_, ev)| *ev == EdificeEvent::Rewarded(age)).collect();
             let turn = rewarded.first().map_or(String::new(), |(e, _)| format!(" on turn {}", e.turn));
             say!(text, "== End of Age {}: great project {} COMPLETED{turn} ==", roman(age), p.name);
             say!(text, "   reward: {}", p.reward_text());
@@ -1185,6 +1188,37 @@ mod tests {
             bots: "random".into(),
             exp: ExpansionArgs::default(),
         }
+    }
+
+    /// A project's reward reads as its completion, except an Ur pawn's reward for an earlier
+    /// Age's completed project, logged when it happens (Age II) and naming that project (Age I).
+    #[test]
+    fn an_ur_pawns_late_reward_names_the_earlier_project() {
+        let catalog = Catalog::extended(Edition::First);
+        let game =
+            Game::new(&Setup { expansions: wonders_core::Expansions::EDIFICE, ..Setup::new(3, 4) }).unwrap();
+        let names = SeatNames::new(&game, None);
+        let entry = |age, ev| LogEntry {
+            age,
+            turn: 2,
+            seat: 1,
+            played: Played::Edifice(ev),
+            pay: wonders_core::Payment::default(),
+            income: 4,
+        };
+        let who = names.get(1);
+        assert_eq!(
+            entry_text(catalog, &entry(1, EdificeEvent::Rewarded(1)), &names, 0),
+            format!(
+                "the Age I great project is COMPLETED: {who} gains its reward; +4 coins (from the card or stage)"
+            )
+        );
+        assert_eq!(
+            entry_text(catalog, &entry(2, EdificeEvent::Rewarded(1)), &names, 0),
+            format!(
+                "{who} joins the Age I great project, completed, with an Ur pawn and gains its reward; +4 coins (from the card or stage)"
+            )
+        );
     }
 
     #[test]

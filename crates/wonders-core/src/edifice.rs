@@ -532,7 +532,9 @@ pub struct EdificeState {
 }
 
 /// What happened with the projects, as an entry of the public log ([`Played::Edifice`]). The
-/// project is the one of the entry's Age, except for [`EdificeEvent::UrPawn`].
+/// entry's Age and turn are when it happened; the project is the one of that Age, except for
+/// [`EdificeEvent::UrPawn`] and [`EdificeEvent::Rewarded`], which name their project's Age
+/// ([`EdificeEvent::project_age`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EdificeEvent {
     /// The city took part with the stage it built this turn (a pawn from the card, or from the
@@ -540,9 +542,9 @@ pub enum EdificeEvent {
     TookPart,
     /// An Ur stage gave the city a pawn of this Age from the box.
     UrPawn(u8),
-    /// The project was completed (or the city joined a completed one with Ur): the city, a pawn
-    /// holder, gained the reward.
-    Rewarded,
+    /// The project of this Age was completed (or the city joined a completed one of an earlier
+    /// Age with an Ur pawn): the city, a pawn holder, gained the reward.
+    Rewarded(u8),
     /// The project failed; the city holds a pawn and suffers nothing.
     Spared,
     /// The project failed; the city paid the penalty (coins or tokens).
@@ -551,6 +553,22 @@ pub enum EdificeEvent {
     Discarded(CardId),
     /// The project failed; the city could not meet the penalty and took the Age's debt token.
     Debt,
+}
+
+impl EdificeEvent {
+    /// The Age of the project this event is about, for an entry logged in Age `logged`.
+    ///
+    /// ```
+    /// use wonders_core::edifice::EdificeEvent;
+    /// assert_eq!(EdificeEvent::Rewarded(1).project_age(2), 1); // Ur joined Age I's late
+    /// assert_eq!(EdificeEvent::Spared.project_age(2), 2);
+    /// ```
+    pub fn project_age(self, logged: u8) -> u8 {
+        match self {
+            EdificeEvent::UrPawn(age) | EdificeEvent::Rewarded(age) => age,
+            _ => logged,
+        }
+    }
 }
 
 /// Draws the projects (one per Age, from the seed) and puts the pawns on them (001 遊戲準備).
@@ -729,10 +747,8 @@ pub(crate) fn after_placement(
                 let project = data.project(state.projects[pi]);
                 let before = income[city];
                 gain_reward(catalog, &mut game.cities[city], p, project, &mut income[city]);
-                let _ = log.try_push(LogEntry {
-                    age: p,
-                    ..entry(city, EdificeEvent::Rewarded, income[city] - before)
-                });
+                // Logged when it happens (this Age, this turn), naming the earlier project.
+                let _ = log.try_push(entry(city, EdificeEvent::Rewarded(p), income[city] - before));
             }
         }
     }
@@ -747,7 +763,7 @@ pub(crate) fn after_placement(
                 if c.edifice.pawns[a] > 0 && c.edifice.held[a] == 0 {
                     let before = *coins;
                     gain_reward(catalog, c, age, project, coins);
-                    let _ = log.try_push(entry(city, EdificeEvent::Rewarded, *coins - before));
+                    let _ = log.try_push(entry(city, EdificeEvent::Rewarded(age), *coins - before));
                 }
             }
         }

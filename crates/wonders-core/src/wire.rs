@@ -500,6 +500,11 @@ pub struct WireLogEntry {
     /// Edifice `edifice_ur_pawn`: the Age of the pawn taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pawn_age: Option<u8>,
+    /// Edifice (`edifice_*`): the Age of the project the event is about. It is the entry's
+    /// `age` except for an Ur pawn and the reward of an earlier Age's completed project that an
+    /// Ur pawn brings (`age` and `turn` are always when the event happened).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_age: Option<u8>,
     /// Armada (`played` is `armada_` + [`crate::armada::ArmadaEvent::kind`]): the event's values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub armada: Option<WireArmadaEvent>,
@@ -609,7 +614,7 @@ impl WireLogEntry {
             Played::Edifice(ev) => match ev {
                 EdificeEvent::TookPart => ("edifice_took_part", None, None),
                 EdificeEvent::UrPawn(_) => ("edifice_ur_pawn", None, None),
-                EdificeEvent::Rewarded => ("edifice_rewarded", None, None),
+                EdificeEvent::Rewarded(_) => ("edifice_rewarded", None, None),
                 EdificeEvent::Spared => ("edifice_spared", None, None),
                 EdificeEvent::Paid => ("edifice_paid", None, None),
                 EdificeEvent::Discarded(c) => ("edifice_discarded", Some(catalog.card(c).name.clone()), None),
@@ -636,6 +641,10 @@ impl WireLogEntry {
             income: e.income,
             pawn_age: match e.played {
                 Played::Edifice(EdificeEvent::UrPawn(a)) => Some(a),
+                _ => None,
+            },
+            project_age: match e.played {
+                Played::Edifice(ev) => Some(ev.project_age(e.age)),
                 _ => None,
             },
             armada: match e.played {

@@ -183,8 +183,8 @@ fn two_players_joining_on_the_last_pawn_are_both_rewarded() {
         vec![
             (0, EdificeEvent::TookPart),
             (1, EdificeEvent::TookPart),
-            (0, EdificeEvent::Rewarded),
-            (1, EdificeEvent::Rewarded)
+            (0, EdificeEvent::Rewarded(1)),
+            (1, EdificeEvent::Rewarded(1))
         ]
     );
     // Completed: nobody can take part any more this Age, and the Age's end costs nothing.
@@ -334,6 +334,61 @@ fn an_ur_pawn_spares_the_penalty_without_using_the_participation() {
     assert!(matches!(Game::new(&bare), Err(SetupError::Wonders(_))));
 }
 
+/// An Ur pawn of an earlier Age whose project was completed brings its reward when the stage is
+/// built, and the log says so at that moment: the entry's Age and turn are when it happened (so
+/// the log stays in order), and the event names the earlier project's Age. Ur Day's second stage
+/// (PAWN:any) takes an Age I pawn on Age II's first turn; Money Changer's reward is 4 coins.
+#[test]
+fn an_ur_pawn_for_a_completed_project_is_rewarded_and_logged_when_it_happens() {
+    let boards = ["Ur", "Alexandria", "Ephesos"].map(|w| (ext().find_wonder(w).unwrap(), Some(Side::A)));
+    let setup = Setup {
+        wonders: WonderDeal::Chosen(boards.to_vec()),
+        expansions: Expansions::EDIFICE,
+        ..Setup::new(3, 5)
+    };
+    let mut g = Game::new(&setup).unwrap();
+    g.edifice_mut().unwrap().projects[0] = project("Money Changer");
+    g.edifice_mut().unwrap().left[0] = 1;
+    rich(&mut g, 1);
+    let join = taking_part(&g, 1)[0];
+    turn(&mut g, &[(1, join)]);
+    assert_eq!(g.edifice().unwrap().outcome[0], Outcome::Completed);
+    for _ in 0..5 {
+        turn(&mut g, &[]);
+    }
+    assert_eq!(g.age(), 2);
+    // Ur discarded six times: 3 + 6 × 3 coins.
+    assert_eq!(g.city(0).coins, 21);
+    g.city_mut(0).build_stage(ext());
+    rich(&mut g, 0);
+    let late = g
+        .legal_actions(0)
+        .into_iter()
+        .find(|a| matches!(a, Action::Wonder { extra, .. } if extra.pawn_age() == 1 && !extra.take_part()))
+        .unwrap();
+    assert_eq!(late.payment(), Some(Payment::default()));
+    turn(&mut g, &[(0, late)]);
+    assert_eq!(g.city(0).edifice.pawns, [1, 0, 0]);
+    assert_eq!(g.city(0).coins, 21 + 4);
+    let logged: Vec<_> = g
+        .last_log()
+        .iter()
+        .filter(|e| matches!(e.played, Played::Edifice(_)))
+        .map(|e| (e.age, e.turn, e.seat, e.played, e.income))
+        .collect();
+    assert_eq!(
+        logged,
+        vec![
+            (2, 1, 0, Played::Edifice(EdificeEvent::UrPawn(1)), 0),
+            (2, 1, 0, Played::Edifice(EdificeEvent::Rewarded(1)), 4),
+        ]
+    );
+    assert_eq!(EdificeEvent::Rewarded(1).project_age(2), 1);
+    // The whole log is in the order things happened.
+    let when: Vec<(u8, u8)> = g.history().iter().map(|e| (e.age, e.turn)).collect();
+    assert!(when.is_sorted(), "{when:?}");
+}
+
 /// edifice.md §5.4: Carthage's stage offers two effects and the builder chooses (the choice is
 /// part of the action). Carthage plays without Edifice when chosen.
 #[test]
@@ -474,4 +529,50 @@ fn the_table_format_records_carthage_choices() {
     assert_eq!(Table::from_json(&table("[]")).unwrap().scores()[0].wonder, 3);
     let err = Table::from_json(&table("[1]")).unwrap_err().to_string();
     assert!(err.contains("stage 1 was not built with a second effect"), "{err}");
+}
+
+/// Whole random games with Ur at the table: the log's Ages never go back, so a reader that puts
+/// each Age's end after its last entry finds one end per Age (an Ur pawn's late reward was once
+/// logged under its project's Age, and the browser's log showed five Age ends). Within an Age,
+/// what follows Babylon's 7th card (a pick from the discard pile, the project's end) keeps
+/// turn 6.
+#[test]
+fn the_log_of_random_games_with_ur_is_in_order() {
+    let mut late_rewards = 0;
+    for seed in 0..300u64 {
+        let ur = (ext().find_wonder("Ur").unwrap(), Some(if seed % 2 == 0 { Side::A } else { Side::B }));
+        let others = ["Alexandria", "Ephesos", "Babylon"].map(|w| (ext().find_wonder(w).unwrap(), None));
+        let setup = Setup {
+            wonders: WonderDeal::Chosen([ur, others[0], others[1], others[2]].to_vec()),
+            expansions: Expansions::EDIFICE,
+            ..Setup::new(4, seed)
+        };
+        let mut g = Game::new(&setup).unwrap();
+        let mut pick = seed;
+        while !g.is_over() {
+            let seat = g.to_act()[0];
+            let legal = g.legal_actions(seat);
+            pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            // Stages (taking part when offered) whenever possible, else any action.
+            let stages: Vec<Action> =
+                legal.iter().copied().filter(|a| matches!(a, Action::Wonder { .. })).collect();
+            let joins: Vec<Action> = taking_part(&g, seat);
+            let from = if !joins.is_empty() {
+                &joins
+            } else if !stages.is_empty() {
+                &stages
+            } else {
+                &legal
+            };
+            g.submit(seat, from[(pick >> 33) as usize % from.len()]).unwrap();
+        }
+        let ages: Vec<u8> = g.history().iter().map(|e| e.age).collect();
+        assert!(ages.is_sorted(), "seed {seed}: {ages:?}");
+        late_rewards += g
+            .history()
+            .iter()
+            .filter(|e| matches!(e.played, Played::Edifice(EdificeEvent::Rewarded(a)) if a < e.age))
+            .count();
+    }
+    assert!(late_rewards > 0, "no game had an Ur pawn's late reward");
 }

@@ -1269,12 +1269,16 @@ function edificeActionText(a) {
 }
 
 function edificeLogText(page, e) {
-  const p = (page.state.view.projects || [])[e.age - 1];
+  // The project the event is about: the entry's Age's, or an earlier one for an Ur pawn.
+  const age = e.project_age || e.age;
+  const p = (page.state.view.projects || [])[age - 1];
   const name = p ? (store.lang === 'zh' && p.zh ? p.zh : p.name) : ed('the project', '宏偉項目');
   switch (e.played) {
     case 'edifice_took_part': return ed(`took part in ${name}`, `參與了${name}`);
     case 'edifice_ur_pawn': return ed(`took an Age ${ROMAN[e.pawn_age]} pawn (Ur)`, `拿取了時代${ROMAN[e.pawn_age]}的參與棋子（烏爾）`);
-    case 'edifice_rewarded': return ed(`${name} completed: gains its reward`, `${name}建造完成：獲得獎勵`);
+    case 'edifice_rewarded': return age !== e.age
+      ? ed(`joins ${name} (Age ${ROMAN[age]}, completed) with an Ur pawn: gains its reward`, `以烏爾的棋子加入已完成的${name}（時代${ROMAN[age]}）：獲得獎勵`)
+      : ed(`${name} completed: gains its reward`, `${name}建造完成：獲得獎勵`);
     case 'edifice_spared': return ed(`${name} failed: holds a pawn, no penalty`, `${name}建造失敗：持有棋子，不受懲罰`);
     case 'edifice_paid': return ed(`${name} failed: pays the penalty`, `${name}建造失敗：承受懲罰`);
     case 'edifice_discarded': return ed(`${name} failed: discards ${cardName(page.cat, e.card)}`, `${name}建造失敗：棄掉${cardName(page.cat, e.card)}`);
@@ -1370,7 +1374,10 @@ function edificeAgeEnd(page, age) {
   const v = page.state.view;
   const p = (v.projects || [])[age - 1];
   if (!p) return null;
-  const events = (page.state.history || []).filter(e => e.age === age && e.played.startsWith('edifice_')
+  // What happened to the project by the end of its Age (an Ur pawn's later reward is in the log
+  // at its own turn).
+  const events = (page.state.history || []).filter(e => e.age === age && (e.project_age || e.age) === age
+    && e.played.startsWith('edifice_')
     && e.played !== 'edifice_took_part' && e.played !== 'edifice_ur_pawn');
   const head = h('b', {}, ed('Great project ', '宏偉項目 '), `${ROMAN[age]} · ${projectName(p)}: `,
     h('span', { class: 'tag ' + p.outcome }, p.outcome === 'completed' ? ed('completed', '已完成')
