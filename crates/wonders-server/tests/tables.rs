@@ -110,12 +110,12 @@ async fn the_turn_timer_hands_the_seat_to_a_bot_until_its_player_is_back() {
     let (status, info) = s
         .post(
             "/api/tables",
-            &json!({"players": 3, "seats": [{}, {}, {"bot": "random"}], "turn_timer_secs": 1}),
+            &json!({"players": 3, "seats": [{}, {}, {"bot": "random"}], "turn_timer_secs": 3}),
             None,
         )
         .await;
     assert_eq!(status, 201, "{info}");
-    assert_eq!(info["turn_timer_secs"], 1);
+    assert_eq!(info["turn_timer_secs"], 3);
     let id = info["id"].as_str().unwrap().to_string();
     for bad in [0, 86_401] {
         let (status, e) = s.post("/api/tables", &json!({"players": 3, "turn_timer_secs": bad}), None).await;
@@ -125,14 +125,15 @@ async fn the_turn_timer_hands_the_seat_to_a_bot_until_its_player_is_back() {
     let ann = s.take(&id, 0, "Ann").await;
     let bob = s.take(&id, 1, "Bob").await;
 
-    // Bob plays at once; Ann does not: after a second her seat is played by a bot, which chooses
-    // her card, and the turn resolves.
+    // Bob plays at once; Ann does not: after the timer's 3 seconds her seat is played by a bot,
+    // which chooses her card, and the turn resolves. (3 seconds, not 1: where Ann acts herself
+    // below, a loaded machine must not let the timer run out first.)
     let st = s.state(&id, Some(&bob)).await;
     let (status, _) = s.act(&id, &bob, st["turn_id"].as_u64(), &st["legal"][0]).await;
     assert_eq!(status, 200);
     let began = Instant::now();
     let st = s.wait_state(&id, Some(&ann), "the turn to resolve", |st| st["step"] == 1).await;
-    assert!(began.elapsed() >= Duration::from_millis(900), "the timer waited its second");
+    assert!(began.elapsed() >= Duration::from_millis(2900), "the timer waited its 3 seconds");
     assert_eq!(st["table"]["seats"][0]["away"], true, "{}", st["table"]["seats"][0]);
     assert_eq!(st["table"]["seats"][1]["away"], false);
     assert!(st["turn_id"].as_u64().unwrap() >= 1, "Ann's seat acted, by the stand-in bot");
@@ -159,7 +160,7 @@ async fn the_turn_timer_hands_the_seat_to_a_bot_until_its_player_is_back() {
     assert_eq!(s.state(&id, Some(&ann)).await["turn_id"], 3);
     drop(ws);
 
-    // Acting also takes the seat back: Ann goes away again (a second without acting); her next
+    // Acting also takes the seat back: Ann goes away again (3 seconds without acting); her next
     // action (refused here: the stand-in already chose) makes the seat hers again.
     let st_bob =
         s.wait_state(&id, Some(&bob), "Bob's turn", |st| !st["legal"].as_array().unwrap().is_empty()).await;
