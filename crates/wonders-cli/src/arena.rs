@@ -22,12 +22,14 @@
 //! share is the fraction of its seat-games it won (rank 1; a shared win counts as a win), so
 //! parity is 1/N; the interval is the Wilson score interval at 95%.
 
+use crate::play::say;
 use crate::simulate::{
     ExpansionArgs, Mean, bot_seed, edition_name, expansions_text, game_seed, parse_edition, progress_bar,
     setup_for, thread_pool,
 };
 use rayon::prelude::*;
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use wonders_bots::{BOT_NAMES_HELP, Bot, Faults, bot_from_name, normalize_bot_name, play_out};
@@ -325,12 +327,15 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     if let Some(path) = &args.plot {
         plot(path, &distinct, &tallies)?;
     }
+    // Written at once, and quietly cut short when the reader has gone (`… | head`).
+    let mut out = std::io::stdout().lock();
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{text}");
-        return Ok(());
+        return crate::play::emit(&mut out, &format!("{text}\n"));
     }
-    println!(
+    let mut text = String::new();
+    say!(
+        text,
         "{} games of {n} players, {}{}{} (seed {}, {threads} thread{}), {seconds:.1} s",
         args.games,
         edition_name(args.edition),
@@ -339,20 +344,22 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         args.seed,
         if threads == 1 { "" } else { "s" },
     );
-    println!("seats of the first game: {}", list.join(", "));
+    say!(text, "seats of the first game: {}", list.join(", "));
     if args.exp.teams {
         let teams: Vec<String> = list.chunks(2).map(|t| t.join("+")).collect();
-        println!("teams (seats 2k and 2k+1, kept together): {}; a win is the team's", teams.join(", "));
+        say!(text, "teams (seats 2k and 2k+1, kept together): {}; a win is the team's", teams.join(", "));
     }
     let group = group_size(args) as u64;
     if !args.games.is_multiple_of(group) {
-        println!(
+        say!(
+            text,
             "note: {} games is not a multiple of {group}: the last {} game(s) leave the seats unbalanced",
             args.games,
             args.games % group
         );
     }
-    println!(
+    say!(
+        text,
         "win share: games won (a shared win counts) per seat-game; parity is {:.1}%",
         100.0 / group_size(args) as f64
     );
@@ -365,7 +372,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     for i in Score::shown(armada) {
         head.push_str(&format!(" {:>10}", Score::CATEGORIES[i]));
     }
-    println!("{head}");
+    say!(text, "{head}");
     for b in &report.bots {
         let m = b.mean;
         let mut line = format!(
@@ -383,13 +390,14 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         for i in Score::shown(armada) {
             line.push_str(&format!(" {:>10.2}", values[i]));
         }
-        println!("{line}");
+        say!(text, "{line}");
     }
     for b in report.bots.iter().filter(|b| b.faults.total() > 0) {
-        println!("faults of {}: {}", b.name, b.faults.describe());
+        say!(text, "faults of {}: {}", b.name, b.faults.describe());
     }
     if let Some(done) = report.projects_completed {
-        println!(
+        say!(
+            text,
             "great projects completed: Age I {:.1}%, Age II {:.1}%, Age III {:.1}% of games (provisional data)",
             done[0] * 100.0,
             done[1] * 100.0,
@@ -397,9 +405,9 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         );
     }
     if let Some(path) = &args.plot {
-        println!("score distributions drawn in {}", path.display());
+        say!(text, "score distributions drawn in {}", path.display());
     }
-    Ok(())
+    crate::play::emit(&mut out, &text)
 }
 
 /// Line colours, distinct on white (the "category10" palette): one per seat of the largest

@@ -208,7 +208,11 @@ fn save_record(path: &std::path::Path, json: &str) -> Result<(), String> {
 
 /// Writes text to `out` and flushes it.
 pub(crate) fn emit(out: &mut dyn Write, text: &str) -> Result<(), String> {
-    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| format!("writing the output: {e}"))
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // The reader has gone (`wonders simulate | head`): nothing more to say, and no error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.map_err(|e| format!("writing the output: {e}")),
+    }
 }
 
 /// Plays a game reading the human's choices from `input` and writing to `out`.

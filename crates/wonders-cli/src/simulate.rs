@@ -5,9 +5,11 @@
 //! edition, the player count and the number of games — never on the number of threads. Results are summed as
 //! integers, an order-independent reduction, so every thread count prints the same statistics.
 
+use crate::play::say;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -452,12 +454,15 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
         catalog.armada.is_some(),
         args.exp.teams,
     );
+    // Written at once, and quietly cut short when the reader has gone (`… | head`).
+    let mut out = std::io::stdout().lock();
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{text}");
-        return Ok(());
+        return crate::play::emit(&mut out, &format!("{text}\n"));
     }
-    println!(
+    let mut text = String::new();
+    say!(
+        text,
         "{} random games of {players} players, {}{}{} (seed {seed}, {threads} thread{})",
         report.games,
         edition_name(edition),
@@ -465,14 +470,15 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
         if args.exp.teams { ", in teams" } else { "" },
         if threads == 1 { "" } else { "s" }
     );
-    println!("elapsed: {seconds:.3} s, {:.0} games per second", report.games_per_second);
-    println!("mean points per player:");
+    say!(text, "elapsed: {seconds:.3} s, {:.0} games per second", report.games_per_second);
+    say!(text, "mean points per player:");
     let values = report.mean.values();
     for i in Score::shown(report.mean.armada()) {
-        println!("  {:<11}{:>7.2}", Score::CATEGORIES[i], values[i]);
+        say!(text, "  {:<11}{:>7.2}", Score::CATEGORIES[i], values[i]);
     }
     if let Some(done) = report.projects_completed {
-        println!(
+        say!(
+            text,
             "great projects completed: Age I {:.1}%, Age II {:.1}%, Age III {:.1}% (provisional data)",
             done[0] * 100.0,
             done[1] * 100.0,
@@ -480,17 +486,17 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
         );
     }
     if let Some(teams) = &report.team_win_share {
-        println!("share of wins by team (a shared win counts for each winning team):");
+        say!(text, "share of wins by team (a shared win counts for each winning team):");
         for (k, share) in teams.iter().enumerate() {
-            println!("  seats {}+{}  {:>5.1}%", 2 * k, 2 * k + 1, share * 100.0);
+            say!(text, "  seats {}+{}  {:>5.1}%", 2 * k, 2 * k + 1, share * 100.0);
         }
-        return Ok(());
+        return crate::play::emit(&mut out, &text);
     }
-    println!("share of wins by seat (a shared win counts for each winner):");
+    say!(text, "share of wins by seat (a shared win counts for each winner):");
     for (seat, share) in report.win_share.iter().enumerate() {
-        println!("  seat {seat}  {:>5.1}%", share * 100.0);
+        say!(text, "  seat {seat}  {:>5.1}%", share * 100.0);
     }
-    Ok(())
+    crate::play::emit(&mut out, &text)
 }
 
 #[cfg(test)]

@@ -171,3 +171,32 @@ fn team_games_report_team_win_shares() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("teams: 5 players") && err.contains("4, 6 or 8"), "{err}");
 }
+
+/// A reader that goes away before the report is written (`wonders simulate | head`, or here a
+/// pipe closed before anything is read) ends the command quietly: exit status 0, nothing on
+/// standard error (it used to panic on the broken pipe with status 101).
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    for args in [
+        &["simulate", "--players", "3", "--games", "50", "--seed", "1"][..],
+        &["simulate", "--players", "3", "--games", "50", "--json"],
+        &["arena", "--players", "3", "--games", "3", "--bots", "random,random,random"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wonders"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // Close the reading end at once: every write to standard output fails with EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {:?}, stderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
