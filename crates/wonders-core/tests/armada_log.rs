@@ -7,6 +7,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wonders_core::armada::state::{ARMADA_HISTORY_BOUND, ARMADA_HISTORY_MAX};
+use wonders_core::armada::wire::WireArmada;
 use wonders_core::armada::{ArmadaEvent, Fleet};
 use wonders_core::wire::WireLogEntry;
 use wonders_core::{Action, CardId, Game, LogEntry, Naval, Payment, Phase, Played, Setup};
@@ -226,6 +227,16 @@ fn an_exploration_logs_only_the_island_kept() {
     let c = g.hand(2)[0];
     g.submit(2, Action::Discard { card: c }).unwrap();
     assert_eq!(g.phase(), Phase::Explore { city: 0 });
+    // What the table sees on the wire (seat 2, not exploring): a level-1 exploration with
+    // seats 0 and 1 to choose, 4 islands each, which stay hidden from it; nothing kept yet.
+    let table = |g: &Game| WireArmada::from_view(g.view(2).armada.as_ref().unwrap());
+    let w = table(&g);
+    let explorers = |w: &WireArmada| {
+        let e = w.exploring.as_ref().unwrap();
+        (e.level, e.waiting.iter().map(|x| (x.city, x.cards)).collect::<Vec<_>>(), e.kept.len())
+    };
+    assert_eq!(explorers(&w), (1, vec![(0, 4), (1, 4)], 0));
+    assert!(w.dealt.is_empty() && w.explore_due.is_empty());
     // The turn's log: the free moves (green 1 → 2), no island yet.
     assert_eq!(
         armada(g.last_log()),
@@ -244,6 +255,11 @@ fn an_exploration_logs_only_the_island_kept() {
     };
     let a0 = choice(&g, 0, dealt0[1]);
     g.submit(0, a0).unwrap();
+    // Seat 0's island is face up for everyone; seat 1 still holds its 4.
+    let w = table(&g);
+    assert_eq!(explorers(&w), (1, vec![(1, 4)], 1));
+    let def = g.catalog().armada.as_deref().unwrap().island(dealt0[1]);
+    assert_eq!(w.exploring.as_ref().unwrap().kept[0].name, def.name);
     // This step's log starts with seat 0's kept island (then the ships it moved, if any).
     let log = armada(g.last_log());
     assert_eq!(log[0], (0, ArmadaEvent::Explored(dealt0[1]), 0));

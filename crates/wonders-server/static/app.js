@@ -1825,7 +1825,32 @@ function armadaPanel(page) {
     h('p', { class: 'muted fleet-key' }, ed('★ the fleet with the wonder symbol: building a wonder stage may move its ship. ⚓ naval strength decides the naval conflict at each Age end; a tax costs you (tax − your trade level) coins, pirates 1 coin per trade level (armada.md §2.7).',
       '★ 有奇蹟標誌的艦隊：建造奇蹟階段時可移動此船。⚓ 海軍實力決定每個時代結束時的海軍衝突；稅收使你失去（稅額 − 你的貿易等級）錢幣，海盜使你每貿易等級失去 1 錢幣（armada.md §2.7）。')),
     a.incursions && a.incursions.length ? h('p', { class: 'note' }, ed('Incursions this Age: ', '本時代的侵襲：'),
-      a.incursions.map((x, k) => [k ? ', ' : '', `${page.cityLabel(x.holder)} → ${page.cityLabel(x.target)}`])) : null);
+      a.incursions.map((x, k) => [k ? ', ' : '', `${page.cityLabel(x.holder)} → ${page.cityLabel(x.target)}`])) : null,
+    armadaExplorationNote(page, a),
+    a.stay_out && a.stay_out.length ? h('p', { class: 'note stay-out' }, ed('Staying out of this Age\'s naval conflict (Forgotten Port): ', '不參與本時代海軍衝突（遺忘港）：'),
+      a.stay_out.map(c => page.cityLabel(c)).join(', ')) : null);
+}
+
+// The exploration under way and those still due this turn, as the whole table sees them
+// (armada.md §2.6): who chooses among how many islands, the islands kept so far (face up), who
+// explores next; the islands a player holds stay hidden from the others.
+function armadaExplorationNote(page, a) {
+  const e = a.exploring;
+  const due = a.explore_due || [];
+  if (!e && !due.length) return null;
+  const parts = [];
+  if (e) {
+    const [first, ...rest] = e.waiting;
+    parts.push(ed(`Exploration, level ${e.level}: `, `探索 ${e.level} 級：`));
+    if (first) parts.push(ed(`${page.cityLabel(first.city)} chooses among ${first.cards} island${first.cards === 1 ? '' : 's'}`,
+      `${page.cityLabel(first.city)}從 ${first.cards} 張島嶼中選擇`));
+    if (rest.length) parts.push(ed('; then ', '；接著 '), rest.map(w => `${page.cityLabel(w.city)} (${w.cards})`).join(', '));
+    if (e.kept && e.kept.length) parts.push(ed('. Kept: ', '。已保留：'), e.kept.map(islandName).join(', '));
+    parts.push('.');
+  }
+  if (due.length) parts.push(e ? ' ' : '', ed('Still to explore this turn: ', '本回合尚待探索：'),
+    due.map(d => ed(`${page.cityLabel(d.city)} (level ${d.level})`, `${page.cityLabel(d.city)}（${d.level} 級）`)).join(', '), '.');
+  return h('p', { class: 'note exploring', id: 'exploring' }, parts);
 }
 
 // Exploration (armada.md §2.6): the islands dealt to this player drawn as cards; keep one, with

@@ -1317,6 +1317,32 @@ async fn armada_drawn_choices(c: &Client) {
     assert_eq!(shown, json!([["Topaz Isle", "Misty Isle"], 2, true]));
     c.execute("document.getElementById('explore').scrollIntoView()", vec![]).await.unwrap();
     shot(c, "33-armada-exploration.png").await;
+    // The same exploration watched by a player who is not exploring: who chooses among how many
+    // islands, who follows, the island kept so far, the explorations still due, and who stays
+    // out of the naval conflict (the wire's `exploring`, `explore_due` and `stay_out`).
+    let shown = js(
+        c,
+        "const copy = JSON.parse(JSON.stringify(current.state));
+         const n = copy.view.cities.length, other = (copy.you + 1) % n, third = (copy.you + 2) % n;
+         copy.view.phase = 'explore'; copy.view.phase_city = other; copy.legal = [];
+         copy.view.armada.dealt = [];
+         copy.view.armada.exploring = {level: 2, waiting: [{city: other, cards: 3}, {city: third, cards: 2}],
+           kept: [{name: 'Topaz Isle', zh: '黃玉島', level: 2, effect: 'free 1-step move of the yellow ship'}]};
+         copy.view.armada.explore_due = [{city: copy.you, level: 1}];
+         copy.view.armada.stay_out = [third];
+         current.state = copy; current.render();
+         const p = document.getElementById('exploring');
+         return [!!document.getElementById('explore'), p.textContent.includes('Exploration, level 2: ' + current.cityLabel(other) + ' chooses among 3 islands'),
+                 p.textContent.includes('then ' + current.cityLabel(third) + ' (2)'), p.textContent.includes('Kept: Topaz Isle'),
+                 p.textContent.includes('Still to explore this turn: ' + current.cityLabel(copy.you) + ' (level 1)'),
+                 document.querySelector('.stay-out').textContent.includes(current.cityLabel(third))]",
+    )
+    .await;
+    assert_eq!(shown, json!([false, true, true, true, true, true]));
+    c.execute("document.getElementById('exploring').scrollIntoView({block: 'center'})", vec![])
+        .await
+        .unwrap();
+    shot(c, "33c-armada-exploration-watched.png").await;
     let shown = js(
         c,
         "const copy = JSON.parse(JSON.stringify(current.state));

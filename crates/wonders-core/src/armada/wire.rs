@@ -32,6 +32,56 @@ pub struct WireArmada {
     /// The incursion tokens handed out this Age (§2.8): one extra land conflict at Age end.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub incursions: Vec<WireIncursion>,
+    /// The explorations still due this turn, in the order they are played (§2.6: everyone saw
+    /// the ships reach their exploration spaces); empty when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explore_due: Vec<WireExploreDue>,
+    /// The exploration under way, as the whole table sees it (§2.6); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exploring: Option<WireExploring>,
+    /// Forgotten Port at this Age's end (§6): the cities that have chosen whether to take part
+    /// in the naval conflict; empty when nobody has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub naval_decided: Vec<u8>,
+    /// Forgotten Port: the cities staying out of this Age's naval conflict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stay_out: Vec<u8>,
+}
+
+/// An exploration still due this turn (armada.md §2.6): `city` explores a level-`level` island.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireExploreDue {
+    /// The exploring city.
+    pub city: u8,
+    /// The level of the island deck it explores (1–3).
+    pub level: u8,
+}
+
+/// The public part of an exploration under way (armada.md §2.6): which islands each explorer
+/// holds stays hidden, how many it holds does not; the islands kept are face up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireExploring {
+    /// The level explored (1–3).
+    pub level: u8,
+    /// The explorers still to choose, in order, with the number of islands dealt to each.
+    pub waiting: Vec<WireExplorer>,
+    /// The islands kept so far in this exploration.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<WireIsland>,
+}
+
+/// An explorer still to choose, and how many islands it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireExplorer {
+    /// The exploring city.
+    pub city: u8,
+    /// The islands dealt to it.
+    pub cards: u8,
+}
+
+/// The cities of a bitset, in order.
+fn cities_of(bits: u8) -> Vec<u8> {
+    (0..8).filter(|c| bits & (1 << c) != 0).collect()
 }
 
 /// An incursion token: `holder`'s city fights `target` at the end of the Age (§2.8).
@@ -244,6 +294,14 @@ impl WireArmada {
                 .iter()
                 .map(|&(holder, target)| WireIncursion { holder, target })
                 .collect(),
+            explore_due: v.explore_due.iter().map(|&(city, level)| WireExploreDue { city, level }).collect(),
+            exploring: v.exploring.as_ref().map(|e| WireExploring {
+                level: e.level,
+                waiting: e.waiting.iter().map(|&(city, cards)| WireExplorer { city, cards }).collect(),
+                kept: e.kept.iter().map(|&i| island(data, i)).collect(),
+            }),
+            naval_decided: cities_of(v.naval_decided),
+            stay_out: cities_of(v.stay_out),
         }
     }
 }
@@ -252,6 +310,36 @@ impl WireArmada {
 mod tests {
     use super::*;
     use crate::game::{Game, Setup};
+
+    /// The public parts of a turn's explorations and of Forgotten Port's choice reach the wire:
+    /// the explorations still due, in order, and the cities that chose and stay out, as lists.
+    #[test]
+    fn explorations_due_and_forgotten_ports_choices_are_on_the_wire() {
+        let mut setup = Setup::new(4, 7);
+        setup.expansions = crate::edifice::Expansions::ARMADA;
+        let game = Game::new(&setup).unwrap();
+        let mut view = game.view(0).armada.unwrap();
+        let empty = serde_json::to_value(WireArmada::from_view(&view)).unwrap();
+        for key in ["explore_due", "exploring", "naval_decided", "stay_out"] {
+            assert!(empty.get(key).is_none(), "{key} is left out when empty: {empty}");
+        }
+        view.explore_due.push((2, 1));
+        view.explore_due.push((0, 3));
+        view.naval_decided = 0b1010;
+        view.stay_out = 0b1000;
+        let w = WireArmada::from_view(&view);
+        assert_eq!(
+            w.explore_due,
+            vec![WireExploreDue { city: 2, level: 1 }, WireExploreDue { city: 0, level: 3 }]
+        );
+        assert_eq!((w.naval_decided, w.stay_out), (vec![1, 3], vec![3]));
+        let json = serde_json::to_value(WireArmada::from_view(&view)).unwrap();
+        assert_eq!(
+            json["explore_due"],
+            serde_json::json!([{"city": 2, "level": 1}, {"city": 0, "level": 3}])
+        );
+        assert_eq!(json["stay_out"], serde_json::json!([3]));
+    }
 
     #[test]
     fn a_new_armada_view_has_every_ship_on_its_start_space() {
