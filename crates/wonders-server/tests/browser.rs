@@ -304,20 +304,27 @@ async fn a_whole_game_in_headless_chromium() {
                 click(&c, &ch).await;
                 wait_for(&c, "the payment chooser", "document.querySelector('.chooser.open button.act')")
                     .await;
-                // Defect 4: cheapest first, each with its total and the coins at hand.
-                let totals = js(
+                // Defect 4: cheapest first, each with its total and the coins at hand. Each open
+                // chooser on its own (one opened at an earlier turn may still be open beside it).
+                let open = js(
                     &c,
-                    "return [...document.querySelectorAll('.chooser.open .options button')].map(b => b.textContent)",
+                    "return [...document.querySelectorAll('.chooser.open')]
+                       .map(ch => [...ch.querySelectorAll('.options button')].map(b => b.textContent))",
                 )
                 .await;
-                let totals: Vec<String> =
-                    totals.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-                let numbers: Vec<u32> = totals
-                    .iter()
-                    .map(|t| t.split_whitespace().next().unwrap().parse().unwrap_or(0))
-                    .collect();
-                assert!(numbers.windows(2).all(|w| w[0] <= w[1]), "{totals:?}");
-                assert!(totals.iter().all(|t| t.contains("you have") || t.contains("free")), "{totals:?}");
+                for totals in open.as_array().unwrap() {
+                    let totals: Vec<String> =
+                        totals.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+                    let numbers: Vec<u32> = totals
+                        .iter()
+                        .map(|t| t.split_whitespace().next().unwrap().parse().unwrap_or(0))
+                        .collect();
+                    assert!(numbers.windows(2).all(|w| w[0] <= w[1]), "{totals:?}");
+                    assert!(
+                        totals.iter().all(|t| t.contains("you have") || t.contains("free")),
+                        "{totals:?}"
+                    );
+                }
                 if !chooser_seen {
                     chooser_seen = true;
                     shot(&c, "06-payment-chooser.png").await;
