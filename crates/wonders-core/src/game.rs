@@ -1523,7 +1523,10 @@ impl Game {
                 self.memory[seat] = Default::default();
                 self.used[seat] = Default::default();
             }
-            self.memory[seat][t] = self.hands[seat].clone();
+            // A copy of the hand's cards in one go (`ArrayVec::clone` copies them one by one).
+            let seen = &mut self.memory[seat][t];
+            seen.clear();
+            let _ = seen.try_extend_from_slice(&self.hands[seat]);
         }
     }
 
