@@ -56,6 +56,13 @@ pub const DISCARD_COINS: u16 = 3;
 /// A hand of cards.
 pub type Hand = ArrayVec<CardId, HAND_MAX>;
 
+/// Makes `dst` hold the cards of `src` (at most [`HAND_MAX`]), copied in one go
+/// (`ArrayVec::clone` copies them one by one, and this runs every turn for every seat).
+fn copy_hand(dst: &mut Hand, src: &[CardId]) {
+    dst.clear();
+    let _ = dst.try_extend_from_slice(&src[..src.len().min(HAND_MAX)]);
+}
+
 /// The cards one seat used in one turn (its own, and the Free City's when it held its card).
 pub type Used = ArrayVec<CardId, 2>;
 
@@ -1523,10 +1530,7 @@ impl Game {
                 self.memory[seat] = Default::default();
                 self.used[seat] = Default::default();
             }
-            // A copy of the hand's cards in one go (`ArrayVec::clone` copies them one by one).
-            let seen = &mut self.memory[seat][t];
-            seen.clear();
-            let _ = seen.try_extend_from_slice(&self.hands[seat]);
+            copy_hand(&mut self.memory[seat][t], &self.hands[seat]);
         }
     }
 
@@ -1709,7 +1713,10 @@ impl Game {
         }
         self.age += 1;
         self.turn = 1;
-        self.hands = self.later_hands[self.age as usize - 2].clone();
+        let later = &self.later_hands[self.age as usize - 2];
+        for (hand, dealt) in self.hands.iter_mut().zip(later) {
+            copy_hand(hand, dealt);
+        }
         for city in &mut self.cities[..n] {
             city.free_build_used = false;
         }
