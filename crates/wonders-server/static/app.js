@@ -919,7 +919,9 @@ class TablePage {
       const coinDiscard = discards.find(a => !a.yellow);
       const yellowDiscard = discards.find(a => a.yellow);
       const controls = canAct ? h('div', { class: 'card-actions' },
-        navalGroups(builds).map(([key, list]) => this.actionGroup('b' + key + name, navalLabel(this, city, t('build'), list[0]), list, city)),
+        // Keyed by the card's place in the hand too: two copies of a card open their choosers
+        // one at a time.
+        navalGroups(builds).map(([key, list]) => this.actionGroup('b' + key + name + '#' + i, navalLabel(this, city, t('build'), list[0]), list, city)),
         coinDiscard ? h('button', { class: 'act act-discard', type: 'button', disabled: this.pending, onclick: () => this.send(coinDiscard) }, t('discard')) : null,
         yellowDiscard ? h('button', { class: 'act act-discard act-discard-yellow', type: 'button', disabled: this.pending, onclick: () => this.send(yellowDiscard) },
           ed('Discard: yellow ship +1 step (no coins)', '棄牌：黃色船前進1格（不拿錢）')) : null)

@@ -186,21 +186,30 @@ async fn a_whole_game_in_headless_chromium() {
     assert_eq!(js(&c, "return document.title").await, json!("● Your move · 7 Wonders"));
 
     // Defect 1: two copies of a card in the hand both get their buttons (the page used to
-    // match actions by name and consume the first match).
+    // match actions by name and consume the first match). The hand is made to hold exactly two
+    // copies of its first card (the deal may already hold two of a card), each with two ways to
+    // pay: the chooser of the copy clicked opens alone.
     let dup = js(
         &c,
         "const st = current.state; const copy = JSON.parse(JSON.stringify(st));
-         const name = copy.view.hand[0]; copy.view.hand[1] = name;
+         const name = copy.view.hand[0];
+         copy.view.hand = [name, name].concat(copy.view.hand.filter(n => n !== name)).slice(0, st.view.hand.length);
+         copy.legal = copy.legal.filter(a => a.card !== name || a.type !== 'build')
+           .concat([{type: 'build', card: name, left: 2, right: 0, bank: 0}, {type: 'build', card: name, left: 0, right: 2, bank: 0}]);
          current.state = copy; current.render();
-         const cards = [...document.querySelectorAll('.hand .card')].filter(e => e.dataset.card === name);
-         const counts = cards.map(e => e.querySelectorAll('button').length);
-         current.state = st; current.render();
-         return counts",
+         const cards = () => [...document.querySelectorAll('.hand .card')].filter(e => e.dataset.card === name);
+         const counts = cards().map(e => e.querySelectorAll('button').length);
+         let opened = null;
+         const toggle = cards()[0].querySelector('button.choose');
+         if (toggle) { toggle.click(); opened = cards().map(e => e.querySelectorAll('.chooser.open').length); }
+         current.open.clear(); current.state = st; current.render();
+         return [counts, opened]",
     )
     .await;
-    let dup: Vec<u64> = dup.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
-    assert_eq!(dup.len(), 2);
-    assert!(dup[0] > 0 && dup[0] == dup[1], "both copies have the same buttons: {dup:?}");
+    let counts: Vec<u64> = dup[0].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(counts.len(), 2);
+    assert!(counts[0] > 0 && counts[0] == counts[1], "both copies have the same buttons: {counts:?}");
+    assert_eq!(dup[1], json!([1, 0]), "only the copy clicked opens its chooser");
     // Defect 8: trade income is told apart from the discard's coins.
     assert_eq!(
         js(&c, "return tradeIncome([{seat: 0, left: 2, right: 1}, {seat: 1, left: 0, right: 0}], 3)").await,
