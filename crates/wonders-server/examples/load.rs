@@ -30,6 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 struct Options {
     games: usize,
@@ -140,6 +141,9 @@ struct TableStatus<'a> {
     status: &'a str,
 }
 
+/// The read buffer of a seat's client's WebSocket.
+const CLIENT_READ_BUFFER: usize = 16 * 1024;
+
 /// How many times a seat's client tries to open its WebSocket before giving up.
 const CONNECT_ATTEMPTS: u64 = 10;
 
@@ -161,7 +165,10 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
     // until the timeout); each failure is counted and the first ones are printed.
     let mut attempt = 0u64;
     let mut ws = loop {
-        match tokio_tungstenite::connect_async(url.as_str()).await {
+        // tungstenite zero-fills the free part of its read buffer before each read (128 KiB by
+        // default: most of a client's time went to that); a state is a few KiB.
+        let config = WebSocketConfig::default().read_buffer_size(CLIENT_READ_BUFFER);
+        match tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false).await {
             Ok((ws, _)) => break ws,
             Err(e) => {
                 attempt += 1;

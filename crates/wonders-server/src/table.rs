@@ -69,13 +69,14 @@ struct Live {
     summaries_json: SharedJson,
     age_ends_json: SharedJson,
     /// The view's cities (every seat's view has the same) as JSON: serialised by the first
-    /// state built after a change, shared by the others; emptied by every change of the game.
+    /// state built after a step resolved, shared by the others; emptied with the summaries
+    /// (cities change only when a step resolves: a choice, or taking it back, changes none).
     cities_json: OnceLock<SharedJson>,
 }
 
 impl Live {
     /// Every city of the game now as the views' JSON array of [`WireCity`]s (what
-    /// `WireView::from_view` makes of the view's cities), serialised once per change.
+    /// `WireView::from_view` makes of the view's cities), serialised once per resolved step.
     fn cities_json(&self) -> SharedJson {
         self.cities_json
             .get_or_init(|| {
@@ -110,7 +111,6 @@ impl Live {
     /// choice was never played).
     fn retract(&mut self, seat: u8) -> Result<(), wonders_core::ActionError> {
         self.game.retract(seat as usize)?;
-        self.cities_json = OnceLock::new();
         if let Some(i) = self.actions.iter().rposition(|a| a.seat == seat) {
             self.actions.remove(i);
         }
@@ -128,7 +128,6 @@ impl Live {
         // Armada: the Age's incursion tokens, before the Age end clears them.
         let incursions_before = self.game.armada().map(|a| a.incursions.to_vec());
         self.game.submit(seat as usize, action)?;
-        self.cities_json = OnceLock::new();
         self.stored += 1;
         if self.game.age() != before.0 || (self.game.is_over() && before.2 != Phase::Over) {
             let armada = self.game.armada().zip(incursions_before).map(|(a, incursions)| ArmadaAgeEnd {
@@ -151,6 +150,7 @@ impl Live {
             self.step += 1;
             self.summaries = summaries(self.game.catalog(), self.game.cities());
             self.summaries_json = SharedJson::of(&self.summaries);
+            self.cities_json = OnceLock::new();
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
@@ -617,7 +617,7 @@ impl Table {
         // A state's view leaves out the view's whole history and the hands seen this Age
         // (`SeatView` has neither: the state carries the history once, in `history`), so they
         // are not copied nor converted to their wire form only to be dropped. Its cities, the
-        // same in every seat's view, are converted and serialised once per change
+        // same in every seat's view, are converted and serialised once per resolved step
         // (`Live::cities_json`): the view's own copy is converted only when Edifice's projects
         // are worked out from it.
         let view = |seat: usize| {
