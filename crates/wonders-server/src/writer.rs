@@ -7,7 +7,7 @@
 //! happens with no table locked, and other actions (of this table or others) are planned
 //! meanwhile. The writer takes everything waiting (up to [`MAX_BATCH`] changes), appends it in one
 //! transaction and commits; then, in the order the changes were queued, makes each durable in its
-//! table ([`Table::commit`]), acknowledges the changes and wakes each table's watchers once.
+//! table ([`Table::commit`]), wakes each table's watchers once and acknowledges the changes.
 //! Nothing is acknowledged, sent to a watcher or shown in a state before its transaction
 //! committed.
 //!
@@ -272,11 +272,11 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
             }
         }
         let results = write(store, &batch, &mut failed);
-        // Every change becomes durable in its table, in order; then the changes are
-        // acknowledged, then each table's watchers are woken once for the whole batch (one state
-        // message for several actions). Acknowledging first puts the answers ahead of the
-        // watchers' states in the async workers' queue: an answer is small, the states are
-        // built and serialised for every seat.
+        // Every change becomes durable in its table, in order; then each table's watchers are
+        // woken once for the whole batch (one state message for several actions), then the
+        // changes are acknowledged: a connection that sent one of them finds its table changed
+        // and sends the answer and the state in one write (the page must not see an `accepted`
+        // before the state it leads to: it would enable the old state's buttons meanwhile).
         let mut changed: Vec<Arc<TableCell>> = Vec::new();
         let results: Vec<Stored> = batch
             .iter()
@@ -296,11 +296,11 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
             })
             .collect();
         let done = batch.len();
-        for (job, result) in batch.into_iter().zip(results) {
-            send(job.reply, result);
-        }
         for cell in changed {
             cell.notify();
+        }
+        for (job, result) in batch.into_iter().zip(results) {
+            send(job.reply, result);
         }
         // The queue's room is given back once the watchers are told ([`Writer::wait_idle`]
         // returns with every change shown).
