@@ -101,7 +101,14 @@ impl Game {
     /// assert_eq!(view.hand_sizes.as_slice(), &[7, 7, 7]);
     /// ```
     pub fn view(&self, seat: usize) -> View {
-        let mut view = View {
+        let mut view = self.empty_view();
+        self.view_into(seat, &mut view);
+        view
+    }
+
+    /// A view with nothing in it yet, to fill.
+    fn empty_view(&self) -> View {
+        View {
             seat: 0,
             edition: self.edition(),
             age: 0,
@@ -128,14 +135,42 @@ impl Game {
             teammate_hand: None,
             armada: None,
             data: DataRef(self.catalog()),
-        };
-        self.view_into(seat, &mut view);
+        }
+    }
+
+    /// [`Game::view`] without the game's whole history and the hands seen this Age (both left
+    /// empty): for a reader that keeps the history itself (the server sends each log entry
+    /// once), so they are not copied only to be dropped.
+    ///
+    /// ```
+    /// use wonders_core::{Game, Setup};
+    /// let mut game = Game::new(&Setup::new(3, 1)).unwrap();
+    /// for _ in 0..2 {
+    ///     for seat in 0..3 {
+    ///         let action = game.legal_actions(seat)[0];
+    ///         game.submit(seat, action).unwrap();
+    ///     }
+    /// }
+    /// let mut full = game.view(1);
+    /// assert!(!full.history.is_empty() && !full.seen_hands.is_empty());
+    /// full.history.clear();
+    /// full.seen_hands.clear();
+    /// assert_eq!(game.view_without_history(1), full);
+    /// ```
+    pub fn view_without_history(&self, seat: usize) -> View {
+        let mut view = self.empty_view();
+        self.fill_view(seat, &mut view, false);
         view
     }
 
     /// Refills `view` with what `seat` may know now, reusing its buffers: a game loop that keeps
     /// one view per seat allocates nothing once they have grown.
     pub fn view_into(&self, seat: usize, view: &mut View) {
+        self.fill_view(seat, view, true);
+    }
+
+    /// [`Game::view_into`]; `history`: also the whole history and the hands seen this Age.
+    fn fill_view(&self, seat: usize, view: &mut View, history: bool) {
         let n = self.players();
         let picking = matches!(self.phase(), Phase::BuildFromDiscard { .. }) && self.must_act(seat);
         view.seat = seat as u8;
@@ -166,9 +201,11 @@ impl Game {
         view.log.clear();
         view.log.extend(self.last_log().iter().copied());
         view.history.clear();
-        view.history.extend_from_slice(self.history());
         view.seen_hands.clear();
-        view.seen_hands.extend(self.seen_hands(seat).iter().cloned());
+        if history {
+            view.history.extend_from_slice(self.history());
+            view.seen_hands.extend(self.seen_hands(seat).iter().cloned());
+        }
         view.used_cards.clear();
         view.used_cards.extend(self.used_cards(seat).iter().cloned());
         view.own_choice = self.own_choice(seat);

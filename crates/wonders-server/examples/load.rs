@@ -2,8 +2,9 @@
 //! whose seats are all taken by WebSocket client bots (random legal moves from the legal actions
 //! the server sends), played to the end concurrently. Reports actions per second, the time from
 //! sending an action to its acknowledgment (median, 99th percentile, max), the server's CPU time
-//! per action (user + system, from /proc: on a shared machine it varies less than the rate) and
-//! its memory (VmHWM, VmRSS from /proc).
+//! per action (user + system, from /proc: on a shared machine it varies less than the rate), the
+//! load client's own CPU time per action (it shares the cores with the server) and the server's
+//! memory (VmHWM, VmRSS from /proc).
 //!
 //! ```sh
 //! cargo run --release -p wonders-server --example load -- --games 200
@@ -21,6 +22,7 @@
 //! It stops by itself when every game is over or the time is up, and only ever talks to 127.0.0.1.
 
 use futures_util::{SinkExt, StreamExt};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::io::BufRead;
 use std::process::{Command, Stdio};
@@ -28,6 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 struct Options {
     games: usize,
@@ -116,24 +119,30 @@ fn proc_status(pid: u32, key: &str) -> Option<u64> {
 /// What a seat's client reads of a server message: serde skips every other field without
 /// building it (the client shares the machine's cores with the server, so it reads no more than
 /// it needs).
+/// The legal actions are kept as their JSON text (borrowed from the message), copied as they are
+/// into the chosen action's message.
 #[derive(serde::Deserialize)]
-struct Incoming {
-    #[serde(rename = "type")]
-    kind: String,
+struct Incoming<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: &'a str,
     id: Option<u64>,
-    table: Option<TableStatus>,
+    #[serde(borrow)]
+    table: Option<TableStatus<'a>>,
     you: Option<u8>,
     turn_id: Option<u64>,
-    #[serde(default)]
-    legal: Vec<Value>,
+    #[serde(default, borrow)]
+    legal: Vec<&'a RawValue>,
     /// An error's explanation.
     message: Option<String>,
 }
 
 #[derive(serde::Deserialize)]
-struct TableStatus {
-    status: String,
+struct TableStatus<'a> {
+    status: &'a str,
 }
+
+/// The read buffer of a seat's client's WebSocket.
+const CLIENT_READ_BUFFER: usize = 16 * 1024;
 
 /// How many times a seat's client tries to open its WebSocket before giving up.
 const CONNECT_ATTEMPTS: u64 = 10;
@@ -156,7 +165,10 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
     // until the timeout); each failure is counted and the first ones are printed.
     let mut attempt = 0u64;
     let mut ws = loop {
-        match tokio_tungstenite::connect_async(url.as_str()).await {
+        // tungstenite zero-fills the free part of its read buffer before each read (128 KiB by
+        // default: most of a client's time went to that); a state is a few KiB.
+        let config = WebSocketConfig::default().read_buffer_size(CLIENT_READ_BUFFER);
+        match tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false).await {
             Ok((ws, _)) => break ws,
             Err(e) => {
                 attempt += 1;
@@ -198,7 +210,7 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
         };
         let Message::Text(text) = msg else { continue };
         let Ok(v) = serde_json::from_str::<Incoming>(text.as_str()) else { continue };
-        match v.kind.as_str() {
+        match v.kind {
             "state" => {
                 if v.table.is_some_and(|t| t.status == "over") {
                     if v.you == Some(0) {
@@ -215,12 +227,12 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
                 rng ^= rng << 17;
-                let action = &legal[(rng % legal.len() as u64) as usize];
+                let action = legal[(rng % legal.len() as u64) as usize].get();
                 next_id += 1;
-                let msg = json!({"type": "act", "id": next_id, "turn_id": turn_id, "action": action});
+                let msg = format!(r#"{{"type":"act","id":{next_id},"turn_id":{turn_id},"action":{action}}}"#);
                 sent = Some((next_id, Instant::now()));
                 acted = Some(turn_id);
-                if let Err(e) = ws.send(Message::Text(msg.to_string().into())).await {
+                if let Err(e) = ws.send(Message::Text(msg.into())).await {
                     ended = format!("sending an action failed: {e}");
                     break;
                 }
@@ -284,6 +296,7 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let result = runtime.block_on(run(&o, &addr, pid));
     let cpu = proc_cpu(pid);
+    let client_cpu = proc_cpu(std::process::id());
     let hwm = proc_status(pid, "VmHWM:");
     let rss = proc_status(pid, "VmRSS:");
     let settled = (o.settle > 0).then(|| {
@@ -325,6 +338,14 @@ fn main() {
         // Includes creating the tables and taking the seats.
         println!(
             "server CPU time: {:.2} s, {:.0} µs per accepted action",
+            cpu.as_secs_f64(),
+            cpu.as_secs_f64() * 1e6 / actions.max(1) as f64
+        );
+    }
+    if let Some(cpu) = client_cpu {
+        // The clients share the cores with the server: what they take, the server cannot use.
+        println!(
+            "load client CPU time: {:.2} s, {:.0} µs per accepted action",
             cpu.as_secs_f64(),
             cpu.as_secs_f64() * 1e6 / actions.max(1) as f64
         );

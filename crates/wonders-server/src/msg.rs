@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use wonders_core::score::Score;
-use wonders_core::wire::{WireAction, WireCity, WireLogEntry, WireView};
+use wonders_core::wire::{WireAction, WireLogEntry, WireView};
 
 /// An API error: a code for programs, a message for people. Nothing changes when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -329,8 +329,9 @@ pub struct SeatView {
     /// The seat's hand; absent from the public view.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hand: Option<Vec<String>>,
-    /// Every city, seated clockwise.
-    pub cities: Vec<WireCity>,
+    /// Every city, seated clockwise (a JSON array of [`wonders_core::wire::WireCity`]: the same in every seat's view,
+    /// serialised once per change of the game).
+    pub cities: SharedJson,
     /// Cards in each hand.
     pub hand_sizes: Vec<u8>,
     /// Who has chosen in the current step.
@@ -360,6 +361,13 @@ pub struct SeatView {
 impl SeatView {
     /// A seat's own view.
     pub fn own(w: WireView) -> SeatView {
+        let cities = SharedJson::of(&w.cities);
+        SeatView::own_with_cities(w, cities)
+    }
+
+    /// [`SeatView::own`] with its cities already serialised (`cities`, every city of the game
+    /// now as [`wonders_core::wire::WireCity`]s: what `w.cities` holds when it was built from the whole view).
+    pub fn own_with_cities(w: WireView, cities: SharedJson) -> SeatView {
         SeatView {
             seat: Some(w.seat),
             edition: w.edition,
@@ -372,7 +380,7 @@ impl SeatView {
             free_city_holder: w.free_city_holder,
             draw_pile_size: w.draw_pile_size,
             hand: Some(w.hand),
-            cities: w.cities,
+            cities,
             hand_sizes: w.hand_sizes,
             chosen: w.chosen,
             discard_size: w.discard_size,
@@ -387,8 +395,14 @@ impl SeatView {
 
     /// The public view: a seat's view with its hand and the discard pile dropped.
     pub fn public(w: WireView) -> SeatView {
-        let mut v =
-            SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..SeatView::own(w) };
+        let cities = SharedJson::of(&w.cities);
+        SeatView::public_with_cities(w, cities)
+    }
+
+    /// [`SeatView::public`] with its cities already serialised, as [`SeatView::own_with_cities`].
+    pub fn public_with_cities(w: WireView, cities: SharedJson) -> SeatView {
+        let own = SeatView::own_with_cities(w, cities);
+        let mut v = SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..own };
         // The islands dealt to the view's seat in an exploration are its own secret.
         if let Some(a) = v.armada.as_mut() {
             a.dealt.clear();
@@ -441,6 +455,14 @@ impl SharedJson {
 impl PartialEq for SharedJson {
     fn eq(&self, other: &SharedJson) -> bool {
         self.json() == other.json()
+    }
+}
+
+impl Eq for SharedJson {}
+
+impl<'de> Deserialize<'de> for SharedJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SharedJson, D::Error> {
+        Box::<serde_json::value::RawValue>::deserialize(d).map(|raw| SharedJson(std::sync::Arc::new(raw)))
     }
 }
 

@@ -21,7 +21,7 @@ use crate::msg::{ApiError, CreateTable, SeatToken, StateMsg, TableInfo, TableLis
 use crate::store::{Store, StoreError};
 use crate::table::{BotJob, BotMove, Plan, Table, check_name};
 use crate::token;
-use crate::writer::{Ticket, Writer};
+use crate::writer::{Permit, Ticket, Writer};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -322,6 +322,19 @@ impl Server {
         plan: impl FnOnce(&mut Table, u8) -> Result<Plan, ApiError>,
     ) -> Result<Pending, ApiError> {
         let permit = self.inner.writer.reserve();
+        self.submit_with(permit, cell, token, asynchronous, reclaim, plan)
+    }
+
+    /// [`Server::submit`] with the writer's room already reserved.
+    fn submit_with(
+        &self,
+        permit: Permit,
+        cell: &Arc<TableCell>,
+        token: &str,
+        asynchronous: bool,
+        reclaim: bool,
+        plan: impl FnOnce(&mut Table, u8) -> Result<Plan, ApiError>,
+    ) -> Result<Pending, ApiError> {
         if self.closing() {
             return Err(ApiError::Unavailable("the server is shutting down: try again in a moment".into()));
         }
@@ -512,6 +525,33 @@ impl Server {
     ) -> Result<Pending, ApiError> {
         let cell = self.table(id)?;
         self.submit(&cell, token, asynchronous, true, |table, seat| table.plan_action(seat, turn_id, action))
+    }
+
+    /// [`Server::submit_act`] from an async task (`asynchronous` true), without blocking: `None`
+    /// when the writer's queue is full (nothing done: then call [`Server::submit_act`] on a
+    /// thread that may wait). The table's lock is held only while the action is checked and
+    /// queued, as with [`Server::submit_act`].
+    pub fn try_submit_act(
+        &self,
+        id: &str,
+        token: &str,
+        turn_id: Option<u64>,
+        action: &WireAction,
+    ) -> Option<Result<Pending, ApiError>> {
+        let permit = self.inner.writer.try_reserve()?;
+        Some(self.table(id).and_then(|cell| {
+            self.submit_with(permit, &cell, token, true, true, |table, seat| {
+                table.plan_action(seat, turn_id, action)
+            })
+        }))
+    }
+
+    /// [`Server::submit_retract`] without blocking, like [`Server::try_submit_act`].
+    pub fn try_submit_retract(&self, id: &str, token: &str) -> Option<Result<Pending, ApiError>> {
+        let permit = self.inner.writer.try_reserve()?;
+        Some(self.table(id).and_then(|cell| {
+            self.submit_with(permit, &cell, token, true, false, |table, seat| table.plan_retract(seat))
+        }))
     }
 
     /// Takes back the last choice of the seat of `token` in the current step (stored, then

@@ -26,10 +26,11 @@ use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, SharedJson, StateMsg, 
 use crate::store::{StoredSeat, StoredTable};
 use crate::summary::{AgeEnd, ArmadaAgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use wonders_bots::Bot;
 use wonders_core::score::ranks;
-use wonders_core::wire::{RecordedAction, WireAction, WireLogEntry, WireView};
+use wonders_core::wire::{RecordedAction, WireAction, WireCity, WireLogEntry, WireView};
 use wonders_core::{
     Action, Edition, Expansions, Game, LogEntry, Phase, Record, Setup, Side, View, WonderDeal,
 };
@@ -67,9 +68,26 @@ struct Live {
     /// carries the same bytes.
     summaries_json: SharedJson,
     age_ends_json: SharedJson,
+    /// The view's cities (every seat's view has the same) as JSON: serialised by the first
+    /// state built after a step resolved, shared by the others; emptied with the summaries
+    /// (cities change only when a step resolves: a choice, or taking it back, changes none).
+    cities_json: OnceLock<SharedJson>,
 }
 
 impl Live {
+    /// Every city of the game now as the views' JSON array of [`WireCity`]s (what
+    /// `WireView::from_view` makes of the view's cities), serialised once per resolved step.
+    fn cities_json(&self) -> SharedJson {
+        self.cities_json
+            .get_or_init(|| {
+                let catalog = self.game.catalog();
+                let cities: Vec<WireCity> =
+                    self.game.cities().iter().map(|c| WireCity::from_city(catalog, c)).collect();
+                SharedJson::of(&cities)
+            })
+            .clone()
+    }
+
     fn new(game: Game) -> Live {
         let acted = vec![0; game.players()];
         let summaries = summaries(game.catalog(), game.cities());
@@ -83,6 +101,7 @@ impl Live {
             age_ends: Vec::new(),
             summaries_json: SharedJson::of(&summaries),
             age_ends_json: SharedJson::empty_array(),
+            cities_json: OnceLock::new(),
             summaries,
             game,
         }
@@ -131,6 +150,7 @@ impl Live {
             self.step += 1;
             self.summaries = summaries(self.game.catalog(), self.game.cities());
             self.summaries_json = SharedJson::of(&self.summaries);
+            self.cities_json = OnceLock::new();
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
@@ -596,16 +616,21 @@ impl Table {
         let catalog = game.catalog();
         // A state's view leaves out the view's whole history and the hands seen this Age
         // (`SeatView` has neither: the state carries the history once, in `history`), so they
-        // are not converted to their wire form only to be dropped.
+        // are not copied nor converted to their wire form only to be dropped. Its cities, the
+        // same in every seat's view, are converted and serialised once per resolved step
+        // (`Live::cities_json`): the view's own copy is converted only when Edifice's projects
+        // are worked out from it.
         let view = |seat: usize| {
-            let mut v = game.view(seat);
-            v.history.clear();
-            v.seen_hands.clear();
+            let mut v = game.view_without_history(seat);
+            if v.edifice.is_none() {
+                v.cities.clear();
+            }
             WireView::from_view(catalog, &v)
         };
+        let cities = live.cities_json();
         msg.view = Some(match you {
-            Some(seat) => SeatView::own(view(seat as usize)),
-            None => SeatView::public(view(0)),
+            Some(seat) => SeatView::own_with_cities(view(seat as usize), cities),
+            None => SeatView::public_with_cities(view(0), cities),
         });
         if let Some(seat) = you
             && game.must_act(seat as usize)
@@ -1218,6 +1243,66 @@ mod ahead_tests {
         assert_eq!(table.ahead.is_some(), table.pending > 0, "{what}: ahead iff changes wait");
     }
 
+    /// Every seat's state, and a spectator's, is byte for byte the JSON of the state whose view
+    /// is built from the whole `Game::view` (history and seen hands cleared, every city
+    /// converted in it): the view built without the history, with the cities serialised once
+    /// per change and shared by the seats, is the same (and never a stale one).
+    fn states_show_the_views(table: &Table, what: &str, seats: &[Option<u8>]) {
+        let Ok(live) = &table.live else { return };
+        let (game, catalog) = (&live.game, live.game.catalog());
+        for &you in seats {
+            let state = table.state(you);
+            let mut v = game.view(you.unwrap_or(0) as usize);
+            v.history.clear();
+            v.seen_hands.clear();
+            let w = WireView::from_view(catalog, &v);
+            let cities = serde_json::to_value(&w.cities).unwrap();
+            let view = if you.is_some() { SeatView::own(w) } else { SeatView::public(w) };
+            let expected = StateMsg { view: Some(view), ..state.clone() };
+            let json = serde_json::to_string(&state).unwrap();
+            assert_eq!(json, serde_json::to_string(&expected).unwrap(), "{what}: the state of {you:?}");
+            let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(parsed["view"]["cities"], cities, "{what}: the cities of {you:?}");
+        }
+    }
+
+    /// Edifice and Armada games (Edifice's projects are worked out from the view's cities) to
+    /// their end, each seat acting in turn and the writer committing every change at once: after
+    /// each change every state shows its seat's view ([`states_show_the_views`]).
+    #[test]
+    fn expansion_games_states_show_the_views_after_every_change() {
+        for (players, expansion, seed) in [(3u8, "edifice", 21u64), (3, "armada", 22)] {
+            let req: crate::msg::CreateTable =
+                serde_json::from_value(serde_json::json!({"players": players, "expansions": [expansion]}))
+                    .unwrap();
+            let (mut table, _) = Table::create("t".into(), 0, seed, &req).unwrap();
+            for s in 0..players as usize {
+                table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
+            }
+            let catalog = table.setup.catalog();
+            let mut changes = 0;
+            for round in 0..5_000 {
+                let game = table.planning().unwrap().game;
+                if game.is_over() {
+                    break;
+                }
+                let seat = game.to_act()[round % game.to_act().len()];
+                let action = game.legal_actions(seat)[round % game.legal_actions(seat).len()];
+                let wire = WireAction::from_action(catalog, &action);
+                let plan = table.plan_action(seat as u8, None, &wire).unwrap();
+                let epoch = table.apply_ahead(&plan).unwrap();
+                table.commit(&plan, epoch);
+                let what = format!("{expansion}, {players} players, round {round}");
+                let seats: Vec<Option<u8>> = (0..players).map(Some).chain([None]).collect();
+                states_show_the_views(&table, &what, &seats);
+                changes += 1;
+            }
+            assert!(table.game().unwrap().is_over(), "{expansion}: the game reached its end");
+            // Every seat's 18 turns at least (Armada's steps add more).
+            assert!(changes >= players as usize * 18, "{expansion}: {changes} changes");
+        }
+    }
+
     fn table(players: u8, seed: u64) -> Table {
         let req: crate::msg::CreateTable =
             serde_json::from_value(serde_json::json!({"players": players})).unwrap();
@@ -1322,6 +1407,10 @@ mod ahead_tests {
                     _ => {
                         if let Some((plan, epoch)) = queue.pop_front() {
                             table.commit(&plan, epoch);
+                            // One seat's state (in turn) and a spectator's: the cities they
+                            // share are never those of an earlier change.
+                            let seat = (round % players as usize) as u8;
+                            states_show_the_views(&table, &what, &[Some(seat), None]);
                             apply_to(&mut reference, &plan).unwrap();
                             if queue.is_empty() {
                                 ahead = None;

@@ -94,37 +94,73 @@ impl Ticket {
     }
 }
 
-/// A counter of the changes waiting for the writer, bounded by [`MAX_IN_FLIGHT`].
+/// A counter of the changes waiting for the writer, bounded by [`MAX_IN_FLIGHT`]. The condition
+/// variables are signalled only when a thread waits on them (a signal is a system call even when
+/// nobody waits, and every change releases a permit).
 #[derive(Default)]
 struct Permits {
-    used: Mutex<usize>,
+    count: Mutex<PermitCount>,
     freed: Condvar,
     /// Signalled when the count falls to zero.
     idle: Condvar,
 }
 
+#[derive(Default)]
+struct PermitCount {
+    used: usize,
+    /// Threads waiting for room ([`Permits::acquire`]).
+    waiting_room: usize,
+    /// Threads waiting for the count to fall to zero ([`Permits::wait_idle`]).
+    waiting_idle: usize,
+}
+
 impl Permits {
     fn acquire(&self) {
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        while *used >= MAX_IN_FLIGHT {
-            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
+        while count.used >= MAX_IN_FLIGHT {
+            count.waiting_room += 1;
+            count = self.freed.wait(count).unwrap_or_else(|e| e.into_inner());
+            count.waiting_room -= 1;
         }
-        *used += 1;
+        count.used += 1;
+    }
+
+    /// [`Permits::acquire`] if there is room now; false (nothing taken) otherwise.
+    fn try_acquire(&self) -> bool {
+        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
+        let room = count.used < MAX_IN_FLIGHT;
+        if room {
+            count.used += 1;
+        }
+        room
     }
 
     fn release(&self) {
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        *used = used.saturating_sub(1);
-        self.freed.notify_one();
-        if *used == 0 {
+        self.release_many(1);
+    }
+
+    /// Gives back `n` permits at once.
+    fn release_many(&self, n: usize) {
+        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
+        count.used = count.used.saturating_sub(n);
+        if count.waiting_room > 0 {
+            if n == 1 {
+                self.freed.notify_one();
+            } else {
+                self.freed.notify_all();
+            }
+        }
+        if count.used == 0 && count.waiting_idle > 0 {
             self.idle.notify_all();
         }
     }
 
     fn wait_idle(&self) {
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        while *used > 0 {
-            used = self.idle.wait(used).unwrap_or_else(|e| e.into_inner());
+        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
+        while count.used > 0 {
+            count.waiting_idle += 1;
+            count = self.idle.wait(count).unwrap_or_else(|e| e.into_inner());
+            count.waiting_idle -= 1;
         }
     }
 }
@@ -168,6 +204,12 @@ impl Writer {
     pub fn reserve(&self) -> Permit {
         self.permits.acquire();
         Permit { permits: self.permits.clone(), used: false }
+    }
+
+    /// [`Writer::reserve`] without waiting: `None` when the queue is full (then reserve on a
+    /// thread that may block). For async tasks, which must not block their worker thread.
+    pub fn try_reserve(&self) -> Option<Permit> {
+        self.permits.try_acquire().then(|| Permit { permits: self.permits.clone(), used: false })
     }
 
     /// Blocks until no change waits for the writer: every change handed to it (or reserved for)
@@ -232,8 +274,10 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
         let results = write(store, &batch, &mut failed);
         // Every change becomes durable in its table, in order; then each table's watchers are
         // woken once for the whole batch (one state message for several actions), then the
-        // changes are acknowledged.
-        let mut changed: Vec<&Arc<TableCell>> = Vec::new();
+        // changes are acknowledged: a connection that sent one of them finds its table changed
+        // and sends the answer and the state in one write (the page must not see an `accepted`
+        // before the state it leads to: it would enable the old state's buttons meanwhile).
+        let mut changed: Vec<Arc<TableCell>> = Vec::new();
         let results: Vec<Stored> = batch
             .iter()
             .zip(results)
@@ -241,7 +285,7 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
                 Ok(()) => {
                     job.cell.lock().commit(&job.plan, job.epoch);
                     if !changed.iter().any(|c| Arc::ptr_eq(c, &job.cell)) {
-                        changed.push(&job.cell);
+                        changed.push(job.cell.clone());
                     }
                     Ok(job.turn_id)
                 }
@@ -251,13 +295,16 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
                 }
             })
             .collect();
+        let done = batch.len();
         for cell in changed {
             cell.notify();
         }
         for (job, result) in batch.into_iter().zip(results) {
-            permits.release();
             send(job.reply, result);
         }
+        // The queue's room is given back once the watchers are told ([`Writer::wait_idle`]
+        // returns with every change shown).
+        permits.release_many(done);
     }
 }
 

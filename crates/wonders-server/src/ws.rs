@@ -77,16 +77,22 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
-/// Waits for an action handed to the store writer (checked and queued on a blocking thread:
-/// it may wait for room in the writer's queue), without holding a thread while it is written.
+/// Waits for an action handed to the store writer, without holding a thread while it is written.
+/// It was checked and queued at once on this task's thread when the writer's queue had room
+/// (`quick`: the table's lock is held only for that), else on a blocking thread, which may wait
+/// for room (`slow`).
 async fn stored(
-    submitted: Result<Result<Pending, ApiError>, tokio::task::JoinError>,
+    quick: Option<Result<Pending, ApiError>>,
+    slow: impl FnOnce() -> Result<Pending, ApiError> + Send + 'static,
 ) -> Result<u64, ApiError> {
-    match submitted {
-        Ok(Ok(pending)) => pending.done().await,
-        Ok(Err(e)) => Err(e),
-        Err(e) => Err(ApiError::Storage(format!("the task failed: {e}"))),
-    }
+    let submitted = match quick {
+        Some(submitted) => submitted,
+        None => match tokio::task::spawn_blocking(slow).await {
+            Ok(submitted) => submitted,
+            Err(e) => Err(ApiError::Storage(format!("the task failed: {e}"))),
+        },
+    };
+    submitted?.done().await
 }
 
 /// Serves one WebSocket connection until it closes.
@@ -180,10 +186,9 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                             &ApiError::Forbidden("send `auth` with the seat's token before taking back a choice".into()),
                         )],
                         Some(t) => {
+                            let quick = server.try_submit_retract(&id, t);
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
-                            let submitted =
-                                tokio::task::spawn_blocking(move || server2.submit_retract(&table, &t, true));
-                            let result = stored(submitted.await).await;
+                            let result = stored(quick, move || server2.submit_retract(&table, &t, true)).await;
                             match result {
                                 Ok(turn_id) => vec![ServerMsg::Accepted { id: msg_id, turn_id }],
                                 Err(e) => vec![error(msg_id, &e)],
@@ -196,11 +201,12 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                             &ApiError::Forbidden("send `auth` with the seat's token before acting".into()),
                         )],
                         Some(t) => {
+                            let quick = server.try_submit_act(&id, t, turn_id, &action);
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
-                            let submitted = tokio::task::spawn_blocking(move || {
+                            let result = stored(quick, move || {
                                 server2.submit_act(&table, &t, turn_id, &action, true)
-                            });
-                            let result = stored(submitted.await).await;
+                            })
+                            .await;
                             match result {
                                 Ok(turn_id) => {
                                     net.metrics.action(arrived.elapsed());

@@ -53,8 +53,18 @@ async fn a_choice_is_taken_back_until_the_turn_resolves_and_survives_a_restart()
     assert_eq!(st["view"]["cities"][0]["coins"], json!(6));
     let (status, _) = s.post(&format!("/api/tables/{table}/retract"), &json!({}), Some(&ada)).await;
     assert_eq!(status, 422, "a resolved turn cannot be taken back");
+    // The bot (seat 2) chooses its move of turn 2 on its own thread once the turn resolved: wait
+    // until it is shown (stored), so that the state before the restart is the whole stored log.
+    let mut before = s.state(&table, Some(&ada)).await;
+    for _ in 0..500 {
+        if before["view"]["chosen"][2] == json!(true) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        before = s.state(&table, Some(&ada)).await;
+    }
+    assert_eq!(before["view"]["chosen"][2], json!(true), "the bot chose its move of turn 2");
     // After a restart the stored log (with its retraction) replays to the same game.
-    let before = s.state(&table, Some(&ada)).await;
     s.stop().await;
     let s = TestServer::start(&db).await;
     let after = s.state(&table, Some(&ada)).await;
