@@ -90,7 +90,7 @@ use wonders_core::game::{count, left_of, right_of};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::score::science_points;
 use wonders_core::{
-    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Payment, Phase, Resource, Side,
+    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Naval, Payment, Phase, Resource, Side,
     StageExtra, View,
 };
 
@@ -418,6 +418,8 @@ struct Persp {
     unit: [Option<[f32; 4]>; 7],
     /// Lazily computed shield values, index = shields added.
     mil: [Option<f32>; 8],
+    /// The city's market's number in the memo ([`Memo::market_id`]), asked once per decision.
+    market_id: Option<u32>,
 }
 
 impl Persp {
@@ -430,7 +432,7 @@ impl Persp {
         } else if c.coins < 3 {
             cv = 1.0 / 3.0 + w.coin_liquidity[age - 1] * 1.5;
         }
-        Persp { t, city, cv, with_hand, unit: [None; 7], mil: [None; 8] }
+        Persp { t, city, cv, with_hand, unit: [None; 7], mil: [None; 8], market_id: None }
     }
 
     /// The value of the (supply + j + 1)-th unit of `res`, j < 4 (rule 6).
@@ -769,7 +771,10 @@ fn gain_for(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -> 
         };
         let budget = city.coins - def.coins as u16;
         let cheapest = match ctx.memo {
-            Some(memo) => memo.cheapest(&market, &def.cost).filter(|&c| c <= budget),
+            Some(memo) => {
+                let id = *p.market_id.get_or_insert_with(|| memo.market_id(&market));
+                memo.cheapest(id, &market, &def.cost).filter(|&c| c <= budget)
+            }
             None => {
                 let mut opts = Options::new();
                 solve(&market, &def.cost, budget, &mut opts);
@@ -919,6 +924,181 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
         };
         f(i, v);
     }
+}
+
+/// One action and where it stands: its value and its place in the legal list's order (the
+/// hand's position of its card, then builds, Olympia's free build, stages, the discard, then the
+/// payment's place in the solver's list).
+#[derive(Clone, Copy)]
+struct Pick {
+    value: f32,
+    order: (u8, u8, u8),
+    action: Action,
+}
+
+impl Pick {
+    /// Keeps the better of `self` and the action `value`, `order`, `action`: the higher value,
+    /// on a tie the earlier in the legal list (as [`best`] scanning the list keeps the first).
+    fn keep(slot: &mut Option<Pick>, value: f32, order: (u8, u8, u8), action: Action) {
+        if slot.is_none_or(|b| value > b.value || (value == b.value && order < b.order)) {
+            *slot = Some(Pick { value, order, action });
+        }
+    }
+}
+
+/// A card whose paid build is not solved yet: what [`choose_in_game`] needs to solve it later.
+#[derive(Clone, Copy)]
+struct Unsolved {
+    pos: u8,
+    card: CardId,
+    /// The value of the build were it paid to the bank only (an upper bound of every payment's).
+    bound: f32,
+    value: f32,
+    deny: f32,
+    coins: u8,
+}
+
+/// The action [`best`] picks among every legal action of `seat` in `game`, found without
+/// listing them (the search's rollouts, issue 13): a base-game turn (no Armada, no Edifice, no
+/// Free City, a wonder stage without a choice), `None` otherwise (the caller lists the actions
+/// and asks [`best`]). `ctx` is [`Ctx::from_game`] of `game` and `seat`.
+///
+/// The same values, the same choice, less work: the legal list of such a turn is, per distinct
+/// card of the hand in order, its builds (a free way, the city's own production, or each
+/// payment the solver finds), Olympia's free build, a stage with each payment of the stage, its
+/// discard ([`Game::legal_actions_into`]). Each action is valued as [`evaluate`] does, with the
+/// same arithmetic; a card's payments are solved only when the build could still be the best
+/// (its value were the coins paid to the bank alone is not below the best found), which gives
+/// the same first maximum as valuing every action, since a payment never costs less than that.
+pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, deny: bool) -> Option<Action> {
+    let catalog = ctx.catalog;
+    if ctx.phase != Phase::Choose
+        || ctx.armada.is_some()
+        || ctx.edifice.is_some()
+        || ctx.free_city.is_some()
+        || ctx.city != seat
+        || ctx.hand.is_empty()
+        || ctx.hand.len() > 16
+    {
+        return None;
+    }
+    let t = tables(catalog);
+    let mut me = Persp::new(ctx, w, t, seat, true);
+    // The bound below needs a payment never to cost less than its coins to the bank.
+    if !(me.cv >= 0.0 && w.feed >= -1.0) {
+        return None;
+    }
+    let city = &ctx.cities[seat];
+    let stages = catalog.wonder(city.wonder).stages(city.side);
+    let next_stage = stages.get(city.stages as usize);
+    if next_stage.is_some_and(|s| s.has_choice()) {
+        return None;
+    }
+    let next = if deny { ctx.next_player() } else { None };
+    let mut next_p = next.map(|s| Persp::new(ctx, w, t, s, false));
+    let n = ctx.n();
+    let market = Market {
+        own: &city.production,
+        left: &ctx.cities[left_of(seat, n)].for_sale,
+        right: &ctx.cities[right_of(seat, n)].for_sale,
+        prices: city.prices,
+    };
+    let free_build = city.free_build_per_age && !city.free_build_used;
+    let discard = 3.0 * me.cv;
+    let mut pick: Option<Pick> = None;
+    let mut unsolved =
+        [Unsolved { pos: 0, card: CardId(0), bound: 0.0, value: 0.0, deny: 0.0, coins: 0 }; 16];
+    let mut n_unsolved = 0;
+    // Each distinct card's hate-drafting value, by its position in the hand (rule 11).
+    let mut denies = [(0u8, CardId(0), 0f32); 16];
+    let mut n_denies = 0;
+    for (pos, &card) in ctx.hand.iter().enumerate() {
+        if ctx.hand[..pos].contains(&card) {
+            continue; // copies give the same actions once
+        }
+        let pos = pos as u8;
+        let d = match next_p.as_mut() {
+            Some(np) => w.deny * gain_for(ctx, w, t, np, card),
+            None => 0.0,
+        };
+        denies[n_denies] = (pos, card, d);
+        n_denies += 1;
+        Pick::keep(&mut pick, discard + d, (pos, 3, 0), Action::Discard { card });
+        if city.has_name(catalog, card) {
+            continue;
+        }
+        let def = catalog.card(card);
+        let build = |pay: Payment| Action::Build { card, pay, naval: Naval::NONE };
+        let naval = naval_value(ctx, None, None);
+        if let Some(by) = game.automatic_free(seat, card) {
+            let pay = Payment::free(by);
+            let cv = card_value(ctx, w, t, &mut me, card);
+            Pick::keep(&mut pick, cv - pay_cost(ctx, w, &me, &pay) + d + naval, (pos, 0, 0), build(pay));
+            continue;
+        }
+        let mut cv = None;
+        if city.coins >= def.coins as u16 {
+            let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
+            let bank = Payment::paid(0, 0, def.coins);
+            let bound = v - pay_cost(ctx, w, &me, &bank) + d + naval;
+            if def.cost.le(&city.production.fixed) {
+                Pick::keep(&mut pick, bound, (pos, 0, 0), build(bank));
+            } else {
+                unsolved[n_unsolved] = Unsolved { pos, card, bound, value: v, deny: d, coins: def.coins };
+                n_unsolved += 1;
+            }
+        }
+        if free_build && (def.coins > 0 || !def.cost.is_empty()) {
+            let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
+            let pay = Payment::free(FreeBy::FreeBuild);
+            Pick::keep(&mut pick, v - pay_cost(ctx, w, &me, &pay) + d + naval, (pos, 1, 0), build(pay));
+        }
+    }
+    let mut opts = Options::new();
+    // The most promising builds first, so that the others are more often left unsolved.
+    let unsolved = &mut unsolved[..n_unsolved];
+    unsolved.sort_unstable_by(|a, b| b.bound.total_cmp(&a.bound));
+    for u in unsolved.iter() {
+        if pick.is_some_and(|b| u.bound < b.value) {
+            continue;
+        }
+        solve(&market, &catalog.card(u.card).cost, city.coins - u.coins as u16, &mut opts);
+        for (j, &(left, right)) in opts.iter().enumerate() {
+            let pay = Payment::paid(left, right, u.coins);
+            let v = u.value - pay_cost(ctx, w, &me, &pay) + u.deny + naval_value(ctx, None, None);
+            Pick::keep(
+                &mut pick,
+                v,
+                (u.pos, 0, j as u8),
+                Action::Build { card: u.card, pay, naval: Naval::NONE },
+            );
+        }
+    }
+    if let Some(stage) = next_stage
+        && let Some(s) = stage_value(ctx, w, &mut me, StageExtra::NONE)
+    {
+        let free = Payment::paid(0, 0, 0);
+        let top = s - pay_cost(ctx, w, &me, &free);
+        let could = denies[..n_denies]
+            .iter()
+            .any(|&(_, _, d)| pick.is_none_or(|b| !(top + d + naval_value(ctx, None, None) < b.value)));
+        if could {
+            solve(&market, &stage.cost, city.coins, &mut opts);
+            for &(pos, card, d) in &denies[..n_denies] {
+                for (j, &(left, right)) in opts.iter().enumerate() {
+                    let pay = Payment::paid(left, right, 0);
+                    let v = s - pay_cost(ctx, w, &me, &pay) + d + naval_value(ctx, None, None);
+                    Pick::keep(
+                        &mut pick,
+                        v,
+                        (pos, 2, j as u8),
+                        Action::Wonder { card, pay, extra: StageExtra::NONE },
+                    );
+                }
+            }
+        }
+    }
+    pick.map(|p| p.action)
 }
 
 /// Rule 14: the holder's values of the Free City's possible actions.
@@ -1201,6 +1381,56 @@ mod tests {
         evaluate(&ctx, &Weights::default(), &legal, true, |_, v| with.push(v));
         evaluate(&ctx, &Weights::default(), &legal, false, |_, v| without.push(v));
         assert_eq!(with, without);
+    }
+
+    #[test]
+    fn choosing_in_the_game_picks_what_best_picks_in_the_legal_list() {
+        // Every decision of whole games (3 to 7 players, both editions, teams; random and
+        // heuristic moves mixed so that every kind of turn comes up): where the shortcut
+        // applies, its action is the one `best` picks among the listed legal actions, with and
+        // without hate-drafting, with and without the memo.
+        use rand::{RngExt, SeedableRng};
+        let w = Weights::default();
+        let memo = Memo::new(&w);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut compared = 0;
+        for (players, seed, edition, teams) in [
+            (3, 1, Edition::First, false),
+            (4, 2, Edition::First, false),
+            (5, 3, Edition::First, false),
+            (7, 4, Edition::First, false),
+            (4, 5, Edition::Second, false),
+            (6, 6, Edition::Second, false),
+            (4, 7, Edition::First, true),
+            (3, 8, Edition::Second, false),
+        ] {
+            let setup = Setup { edition, teams, ..Setup::new(players, seed) };
+            let mut game = Game::new(&setup).unwrap();
+            let mut legal = Vec::new();
+            while !game.is_over() {
+                for seat in game.to_act() {
+                    if !game.must_act(seat) {
+                        continue;
+                    }
+                    game.legal_actions_into(seat, &mut legal);
+                    for (deny, with_memo) in [(true, true), (false, true), (true, false)] {
+                        let ctx = Ctx { memo: with_memo.then_some(&memo), ..Ctx::from_game(&game, seat) };
+                        if let Some(a) = choose_in_game(&game, seat, &ctx, &w, deny) {
+                            let i = best(&ctx, &w, &legal, deny).unwrap();
+                            assert_eq!(a, legal[i], "seat {seat}, {players} players, seed {seed}");
+                            compared += 1;
+                        }
+                    }
+                    let a = if rng.random_range(0..4) == 0 {
+                        legal[rng.random_range(0..legal.len())]
+                    } else {
+                        legal[best(&Ctx::from_game(&game, seat), &w, &legal, true).unwrap()]
+                    };
+                    game.submit(seat, a).unwrap();
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 
     #[test]

@@ -52,7 +52,7 @@
 //! per decision.
 
 use crate::Bot;
-use crate::heuristic::{Ctx, Weights, best, evaluate};
+use crate::heuristic::{Ctx, Weights, best, choose_in_game, evaluate};
 use crate::memo::Memo;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -376,6 +376,16 @@ pub(crate) fn rollout(
         for seat in game.to_act() {
             if !game.must_act(seat) {
                 continue;
+            }
+            if config.epsilon <= 0.0 {
+                // The policy's choice without listing every action, when the turn allows it.
+                let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, seat) };
+                if let Some(action) = choose_in_game(game, seat, &ctx, &config.weights, config.rollout_deny) {
+                    // One of the legal actions of this very state: no second check.
+                    game.submit_trusted(seat, action);
+                    progressed = true;
+                    continue;
+                }
             }
             game.legal_actions_into(seat, legal);
             if legal.is_empty() {
