@@ -90,8 +90,8 @@ use wonders_core::game::{count, left_of, right_of};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::score::science_points;
 use wonders_core::{
-    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Naval, Payment, Phase, Resource, Side,
-    StageExtra, View,
+    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Naval, Payment, Phase, Resource,
+    Resources, Side, StageExtra, View,
 };
 
 /// The tunable weights of the rules (see the [module documentation](self)).
@@ -926,6 +926,37 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
     }
 }
 
+/// The fewest coins any purchase of `cost` in `market` can pay the neighbours, or `None` when no
+/// purchase exists: every unit beyond the most the city can make of its resource is bought at
+/// the cheaper side's price at best (the solver's payments are never cheaper; a unit nobody
+/// makes cannot be bought at all).
+fn purchase_floor(market: &Market, cost: &Resources) -> Option<u16> {
+    let mut coins = 0u16;
+    for r in Resource::ALL {
+        let need = cost.get(r);
+        if need == 0 {
+            continue;
+        }
+        let own = market.own.max_of(r);
+        if need <= own {
+            continue;
+        }
+        let missing = need - own;
+        let (left, right) = (market.left.max_of(r), market.right.max_of(r));
+        if missing as u16 > left as u16 + right as u16 {
+            return None;
+        }
+        let ri = r as usize;
+        let price = match (left > 0, right > 0) {
+            (true, true) => market.prices[0][ri].min(market.prices[1][ri]),
+            (true, false) => market.prices[0][ri],
+            _ => market.prices[1][ri],
+        };
+        coins += missing as u16 * price as u16;
+    }
+    Some(coins)
+}
+
 /// One action and where it stands: its value and its place in the legal list's order (the
 /// hand's position of its card, then builds, Olympia's free build, stages, the discard, then the
 /// payment's place in the solver's list).
@@ -951,7 +982,7 @@ impl Pick {
 struct Unsolved {
     pos: u8,
     card: CardId,
-    /// The value of the build were it paid to the bank only (an upper bound of every payment's).
+    /// The value of the build at the fewest coins a purchase could cost (no payment's is higher).
     bound: f32,
     value: f32,
     deny: f32,
@@ -968,8 +999,10 @@ struct Unsolved {
 /// payment the solver finds), Olympia's free build, a stage with each payment of the stage, its
 /// discard ([`Game::legal_actions_into`]). Each action is valued as [`evaluate`] does, with the
 /// same arithmetic; a card's payments are solved only when the build could still be the best
-/// (its value were the coins paid to the bank alone is not below the best found), which gives
-/// the same first maximum as valuing every action, since a payment never costs less than that.
+/// (its value with the fewest coins any purchase could cost, [`purchase_floor`], is not below the
+/// best found), which gives the same first maximum as valuing every action, since no payment
+/// costs less than that; a purchase the floor shows impossible or over the budget has no
+/// payment at all.
 pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, deny: bool) -> Option<Action> {
     let catalog = ctx.catalog;
     if ctx.phase != Phase::Choose
@@ -1038,12 +1071,15 @@ pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, d
         }
         let mut cv = None;
         if city.coins >= def.coins as u16 {
-            let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
-            let bank = Payment::paid(0, 0, def.coins);
-            let bound = v - pay_cost(ctx, w, &me, &bank) + d + naval;
+            let budget = city.coins - def.coins as u16;
             if def.cost.le(&city.production.fixed) {
-                Pick::keep(&mut pick, bound, (pos, 0, 0), build(bank));
-            } else {
+                let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
+                let bank = Payment::paid(0, 0, def.coins);
+                Pick::keep(&mut pick, v - pay_cost(ctx, w, &me, &bank) + d + naval, (pos, 0, 0), build(bank));
+            } else if let Some(floor) = purchase_floor(&market, &def.cost).filter(|&f| f <= budget) {
+                let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
+                let least = Payment::paid(floor.min(255) as u8, 0, def.coins);
+                let bound = v - pay_cost(ctx, w, &me, &least) + d + naval;
                 unsolved[n_unsolved] = Unsolved { pos, card, bound, value: v, deny: d, coins: def.coins };
                 n_unsolved += 1;
             }
@@ -1077,11 +1113,13 @@ pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, d
     if let Some(stage) = next_stage
         && let Some(s) = stage_value(ctx, w, &mut me, StageExtra::NONE)
     {
-        let free = Payment::paid(0, 0, 0);
-        let top = s - pay_cost(ctx, w, &me, &free);
-        let could = denies[..n_denies]
-            .iter()
-            .any(|&(_, _, d)| pick.is_none_or(|b| !(top + d + naval_value(ctx, None, None) < b.value)));
+        let floor = purchase_floor(&market, &stage.cost).filter(|&f| f <= city.coins);
+        let least = Payment::paid(floor.unwrap_or(0).min(255) as u8, 0, 0);
+        let top = s - pay_cost(ctx, w, &me, &least);
+        let could = floor.is_some()
+            && denies[..n_denies]
+                .iter()
+                .any(|&(_, _, d)| pick.is_none_or(|b| !(top + d + naval_value(ctx, None, None) < b.value)));
         if could {
             solve(&market, &stage.cost, city.coins, &mut opts);
             for &(pos, card, d) in &denies[..n_denies] {

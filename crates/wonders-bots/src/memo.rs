@@ -18,9 +18,9 @@ use wonders_core::payment::{Market, Options, solve};
 use wonders_core::{Production, Resources};
 
 /// Entries of the purchase table (a power of two; direct-mapped).
-const COST_SLOTS: usize = 1 << 11;
+const COST_SLOTS: usize = 1 << 14;
 /// Entries of the market table (a power of two; direct-mapped).
-const MARKET_SLOTS: usize = 1 << 8;
+const MARKET_SLOTS: usize = 1 << 10;
 /// Shield differences memoized: -MIL_D..MIL_D.
 const MIL_D: i32 = 32;
 /// Turns left in the Age memoized: 0..MIL_TURNS.
