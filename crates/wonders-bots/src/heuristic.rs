@@ -597,9 +597,10 @@ fn science_value_of(ctx: &Ctx, w: &Weights, city: &City, which: usize) -> f32 {
 /// Value of one effect for the city of `p` (rules 3–9). `card` is the card bearing it, if any.
 fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<CardId>) -> f32 {
     let city = &ctx.cities[p.city];
-    let colour_bit = card.map_or(0, |c| ctx.catalog.card(c).colour.bit());
+    // Read only by the effects counting cards (the card's colour, the Age III turns left).
+    let colour_bit = || card.map_or(0, |c| ctx.catalog.card(c).colour.bit());
     let own_only = Scope { own: true, neighbours: false };
-    let age3_left = if ctx.age == 3 { ctx.turns_left_in_age() as f32 } else { 6.0 };
+    let age3_left = || if ctx.age == 3 { ctx.turns_left_in_age() as f32 } else { 6.0 };
     match *e {
         Effect::Points(v) => v as f32,
         Effect::Shields(s) => p.military(ctx, w, s),
@@ -647,14 +648,14 @@ fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<
         }
         Effect::CoinsPer { what, scope, coins } => {
             let mut k = count(ctx.cities, p.city, what, scope);
-            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit() != 0) {
                 k += 1;
             }
             k as f32 * coins as f32 * p.cv
         }
         Effect::CoinsAndPointsPer { what, coins, points } => {
             let mut k = count(ctx.cities, p.city, what, own_only) as f32;
-            if matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+            if matches!(what, Counted::Colours(m) if m & colour_bit() != 0) {
                 k += 1.0;
             }
             let mut v = k * (coins as f32 * p.cv + points as f32);
@@ -666,11 +667,11 @@ fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<
         }
         Effect::PointsPer { what, scope, points } => {
             let mut k = count(ctx.cities, p.city, what, scope) as f32;
-            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit() != 0) {
                 k += 1.0;
             }
             if scope.neighbours && !matches!(what, Counted::Defeats) {
-                k += 0.15 * age3_left.min(6.0);
+                k += 0.15 * age3_left().min(6.0);
             }
             k * points as f32
         }
@@ -770,12 +771,13 @@ fn gain_for(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -> 
             prices: city.prices,
         };
         let budget = city.coins - def.coins as u16;
-        let cheapest = match ctx.memo {
-            Some(memo) => {
+        let cheapest = match (plain_cheapest(&market, &def.cost), ctx.memo) {
+            (Some(cheapest), _) => cheapest.filter(|&c| c <= budget),
+            (None, Some(memo)) => {
                 let id = *p.market_id.get_or_insert_with(|| memo.market_id(&market));
                 memo.cheapest(id, &market, &def.cost).filter(|&c| c <= budget)
             }
-            None => {
+            (None, None) => {
                 let mut opts = Options::new();
                 solve(&market, &def.cost, budget, &mut opts);
                 opts.iter().map(|&(l, r)| l as u16 + r as u16).min()
@@ -955,6 +957,45 @@ fn purchase_floor(market: &Market, cost: &Resources) -> Option<u16> {
         coins += missing as u16 * price as u16;
     }
     Some(coins)
+}
+
+/// The fewest coins paid to the neighbours for `cost` in `market` whatever the budget, when it
+/// is plain to see: `Some(None)` when it cannot be bought, `Some(Some(coins))` when every unit
+/// the city lacks (none of its either/or producers offering it) can be bought from what a
+/// neighbour sells for sure (not on an either/or card) at the cheapest price any neighbour asks
+/// for it; `None` otherwise (the solver's work). The payment solver's cheapest answer in those
+/// cases (a unit never costs less than the cheapest price, and these units are all there).
+fn plain_cheapest(market: &Market, cost: &Resources) -> Option<Option<u16>> {
+    let mut coins = 0u16;
+    for r in Resource::ALL {
+        let need = cost.get(r);
+        let fixed = market.own.fixed.get(r);
+        if need <= fixed {
+            continue;
+        }
+        if market.own.max_of(r) > fixed {
+            return None; // an either/or producer of the city's own could give it
+        }
+        let missing = (need - fixed) as u16;
+        let (left, right) = (market.left, market.right);
+        if missing > left.max_of(r) as u16 + right.max_of(r) as u16 {
+            return Some(None);
+        }
+        let ri = r as usize;
+        let (pl, pr) = (market.prices[0][ri], market.prices[1][ri]);
+        let price = match (left.max_of(r) > 0, right.max_of(r) > 0) {
+            (true, true) => pl.min(pr),
+            (true, false) => pl,
+            _ => pr,
+        };
+        let sure = if pl == price { left.fixed.get(r) as u16 } else { 0 }
+            + if pr == price { right.fixed.get(r) as u16 } else { 0 };
+        if sure < missing {
+            return None;
+        }
+        coins += missing * price as u16;
+    }
+    Some(Some(coins))
 }
 
 /// One action and where it stands: its value and its place in the legal list's order (the
@@ -1434,7 +1475,10 @@ mod tests {
         let mut compared = 0;
         for (players, seed, edition, teams) in [
             (3, 1, Edition::First, false),
+            (3, 21, Edition::First, false),
             (4, 2, Edition::First, false),
+            (4, 22, Edition::First, false),
+            (4, 23, Edition::Second, false),
             (5, 3, Edition::First, false),
             (7, 4, Edition::First, false),
             (4, 5, Edition::Second, false),
@@ -1469,6 +1513,59 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+    }
+
+    #[test]
+    fn purchase_shortcuts_agree_with_the_solver() {
+        // Every city and every card of the catalog, at every turn of heuristic games (3 to 7
+        // players, both editions): when `plain_cheapest` answers, it is the solver's cheapest
+        // payment (or none); `purchase_floor` is never above it, and says "none" only when the
+        // solver finds no payment.
+        let (mut plain, mut solved) = (0, 0);
+        for (players, seed, edition) in [
+            (3, 11, Edition::First),
+            (4, 12, Edition::Second),
+            (5, 13, Edition::First),
+            (7, 14, Edition::First),
+        ] {
+            let mut game = Game::new(&Setup { edition, ..Setup::new(players, seed) }).unwrap();
+            let mut bot = HeuristicBot::new();
+            let mut legal = Vec::new();
+            while !game.is_over() {
+                let n = game.cities().len();
+                for c in 0..n {
+                    let city = game.city(c);
+                    let market = Market {
+                        own: &city.production,
+                        left: &game.city(left_of(c, n)).for_sale,
+                        right: &game.city(right_of(c, n)).for_sale,
+                        prices: city.prices,
+                    };
+                    for def in &game.catalog().cards {
+                        let mut opts = Options::new();
+                        solve(&market, &def.cost, u16::MAX, &mut opts);
+                        let cheapest = opts.iter().map(|&(l, r)| l as u16 + r as u16).min();
+                        if let Some(answer) = plain_cheapest(&market, &def.cost) {
+                            assert_eq!(answer, cheapest, "{} for city {c}", def.name);
+                            plain += 1;
+                        }
+                        match purchase_floor(&market, &def.cost) {
+                            Some(floor) => assert!(cheapest.is_none_or(|m| floor <= m), "{}", def.name),
+                            None => assert_eq!(cheapest, None, "{}", def.name),
+                        }
+                        solved += 1;
+                    }
+                }
+                for seat in game.to_act() {
+                    if game.must_act(seat) {
+                        game.legal_actions_into(seat, &mut legal);
+                        let a = bot.choose(&game.view(seat), &legal);
+                        game.submit(seat, a).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(plain > 1000 && solved > plain, "{plain} of {solved}");
     }
 
     #[test]
