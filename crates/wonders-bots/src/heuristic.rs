@@ -934,12 +934,8 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
 /// makes cannot be bought at all).
 fn purchase_floor(market: &Market, cost: &Resources) -> Option<u16> {
     let mut coins = 0u16;
-    for r in Resource::ALL {
-        let need = cost.get(r);
-        if need == 0 {
-            continue;
-        }
-        let own = market.own.max_of(r);
+    for r in cost.saturating_sub(&market.own.fixed).support().iter() {
+        let (need, own) = (cost.get(r), market.own.max_of(r));
         if need <= own {
             continue;
         }
@@ -967,16 +963,12 @@ fn purchase_floor(market: &Market, cost: &Resources) -> Option<u16> {
 /// cases (a unit never costs less than the cheapest price, and these units are all there).
 fn plain_cheapest(market: &Market, cost: &Resources) -> Option<Option<u16>> {
     let mut coins = 0u16;
-    for r in Resource::ALL {
-        let need = cost.get(r);
-        let fixed = market.own.fixed.get(r);
-        if need <= fixed {
-            continue;
-        }
-        if market.own.max_of(r) > fixed {
+    let lacking = cost.saturating_sub(&market.own.fixed);
+    for r in lacking.support().iter() {
+        if market.own.max_of(r) > market.own.fixed.get(r) {
             return None; // an either/or producer of the city's own could give it
         }
-        let missing = (need - fixed) as u16;
+        let missing = lacking.get(r) as u16;
         let (left, right) = (market.left, market.right);
         if missing > left.max_of(r) as u16 + right.max_of(r) as u16 {
             return Some(None);
@@ -1052,7 +1044,7 @@ pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, d
         || ctx.free_city.is_some()
         || ctx.city != seat
         || ctx.hand.is_empty()
-        || ctx.hand.len() > 16
+        || ctx.hand.len() > 8
     {
         return None;
     }
@@ -1080,11 +1072,10 @@ pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, d
     let free_build = city.free_build_per_age && !city.free_build_used;
     let discard = 3.0 * me.cv;
     let mut pick: Option<Pick> = None;
-    let mut unsolved =
-        [Unsolved { pos: 0, card: CardId(0), bound: 0.0, value: 0.0, deny: 0.0, coins: 0 }; 16];
+    let mut unsolved = [Unsolved { pos: 0, card: CardId(0), bound: 0.0, value: 0.0, deny: 0.0, coins: 0 }; 8];
     let mut n_unsolved = 0;
     // Each distinct card's hate-drafting value, by its position in the hand (rule 11).
-    let mut denies = [(0u8, CardId(0), 0f32); 16];
+    let mut denies = [(0u8, CardId(0), 0f32); 8];
     let mut n_denies = 0;
     for (pos, &card) in ctx.hand.iter().enumerate() {
         if ctx.hand[..pos].contains(&card) {
