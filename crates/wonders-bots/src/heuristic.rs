@@ -1142,18 +1142,18 @@ pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, d
             );
         }
     }
+    // A stage with no payment at all (the floor says so) is not valued.
     if let Some(stage) = next_stage
+        && let Some(floor) = purchase_floor(&market, &stage.cost).filter(|&f| f <= city.coins)
         && let Some(s) = stage_value(ctx, w, &mut me, StageExtra::NONE)
     {
-        let floor = purchase_floor(&market, &stage.cost).filter(|&f| f <= city.coins);
-        let least = Payment::paid(floor.unwrap_or(0).min(255) as u8, 0, 0);
+        let least = Payment::paid(floor.min(255) as u8, 0, 0);
         let top = s - pay_cost(ctx, w, &me, &least);
-        let could = floor.is_some()
-            && denies[..n_denies].iter().any(|&(_, _, d)| {
-                // Not below the best (an incomparable value is solved: never skip wrongly).
-                let v = top + d + naval_value(ctx, None, None);
-                pick.is_none_or(|b| v.partial_cmp(&b.value) != Some(std::cmp::Ordering::Less))
-            });
+        let could = denies[..n_denies].iter().any(|&(_, _, d)| {
+            // Not below the best (an incomparable value is solved: never skip wrongly).
+            let v = top + d + naval_value(ctx, None, None);
+            pick.is_none_or(|b| v.partial_cmp(&b.value) != Some(std::cmp::Ordering::Less))
+        });
         if could {
             solve(&market, &stage.cost, city.coins, &mut opts);
             for &(pos, card, d) in &denies[..n_denies] {
