@@ -6,7 +6,10 @@
 //! - **The cheapest purchase** of a cost in a market (own production, what the neighbours sell,
 //!   the prices): what hate-drafting (rule 11 of the heuristic) asks for each card of a hand,
 //!   about the next player. The markets change slowly (the cities are public, the same in every
-//!   sampled deal, and only some cards change them), so most of these are asked before.
+//!   sampled deal, and only some cards change them), so most of these are asked before. Each
+//!   market is packed once per decision and given a number; a purchase is keyed by that number
+//!   and its cost. (Purchases plain to see are priced before the memo is asked:
+//!   `heuristic::plain_cheapest`.)
 //! - **The value of more shields** for a shield difference, an Age and the turns left in it (rule
 //!   5): logistic functions that are the same for every city and every sample.
 //! - **The value of a science symbol** for the symbols a city holds, an Age and the turns left
