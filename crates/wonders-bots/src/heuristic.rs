@@ -90,8 +90,8 @@ use wonders_core::game::{count, left_of, right_of};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::score::science_points;
 use wonders_core::{
-    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Payment, Phase, Resource, Side,
-    StageExtra, View,
+    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Naval, Payment, Phase, Resource,
+    Resources, Side, StageExtra, View,
 };
 
 /// The tunable weights of the rules (see the [module documentation](self)).
@@ -418,6 +418,8 @@ struct Persp {
     unit: [Option<[f32; 4]>; 7],
     /// Lazily computed shield values, index = shields added.
     mil: [Option<f32>; 8],
+    /// The city's market's number in the memo ([`Memo::market_id`]), asked once per decision.
+    market_id: Option<u32>,
 }
 
 impl Persp {
@@ -430,7 +432,7 @@ impl Persp {
         } else if c.coins < 3 {
             cv = 1.0 / 3.0 + w.coin_liquidity[age - 1] * 1.5;
         }
-        Persp { t, city, cv, with_hand, unit: [None; 7], mil: [None; 8] }
+        Persp { t, city, cv, with_hand, unit: [None; 7], mil: [None; 8], market_id: None }
     }
 
     /// The value of the (supply + j + 1)-th unit of `res`, j < 4 (rule 6).
@@ -595,9 +597,10 @@ fn science_value_of(ctx: &Ctx, w: &Weights, city: &City, which: usize) -> f32 {
 /// Value of one effect for the city of `p` (rules 3–9). `card` is the card bearing it, if any.
 fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<CardId>) -> f32 {
     let city = &ctx.cities[p.city];
-    let colour_bit = card.map_or(0, |c| ctx.catalog.card(c).colour.bit());
+    // Read only by the effects counting cards (the card's colour, the Age III turns left).
+    let colour_bit = || card.map_or(0, |c| ctx.catalog.card(c).colour.bit());
     let own_only = Scope { own: true, neighbours: false };
-    let age3_left = if ctx.age == 3 { ctx.turns_left_in_age() as f32 } else { 6.0 };
+    let age3_left = || if ctx.age == 3 { ctx.turns_left_in_age() as f32 } else { 6.0 };
     match *e {
         Effect::Points(v) => v as f32,
         Effect::Shields(s) => p.military(ctx, w, s),
@@ -645,14 +648,14 @@ fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<
         }
         Effect::CoinsPer { what, scope, coins } => {
             let mut k = count(ctx.cities, p.city, what, scope);
-            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit() != 0) {
                 k += 1;
             }
             k as f32 * coins as f32 * p.cv
         }
         Effect::CoinsAndPointsPer { what, coins, points } => {
             let mut k = count(ctx.cities, p.city, what, own_only) as f32;
-            if matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+            if matches!(what, Counted::Colours(m) if m & colour_bit() != 0) {
                 k += 1.0;
             }
             let mut v = k * (coins as f32 * p.cv + points as f32);
@@ -664,11 +667,11 @@ fn effect_value(ctx: &Ctx, w: &Weights, p: &mut Persp, e: &Effect, card: Option<
         }
         Effect::PointsPer { what, scope, points } => {
             let mut k = count(ctx.cities, p.city, what, scope) as f32;
-            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit != 0) {
+            if scope.own && matches!(what, Counted::Colours(m) if m & colour_bit() != 0) {
                 k += 1.0;
             }
             if scope.neighbours && !matches!(what, Counted::Defeats) {
-                k += 0.15 * age3_left.min(6.0);
+                k += 0.15 * age3_left().min(6.0);
             }
             k * points as f32
         }
@@ -768,9 +771,13 @@ fn gain_for(ctx: &Ctx, w: &Weights, t: &Tables, p: &mut Persp, card: CardId) -> 
             prices: city.prices,
         };
         let budget = city.coins - def.coins as u16;
-        let cheapest = match ctx.memo {
-            Some(memo) => memo.cheapest(&market, &def.cost).filter(|&c| c <= budget),
-            None => {
+        let cheapest = match (plain_cheapest(&market, &def.cost), ctx.memo) {
+            (Some(cheapest), _) => cheapest.filter(|&c| c <= budget),
+            (None, Some(memo)) => {
+                let id = *p.market_id.get_or_insert_with(|| memo.market_id(&market));
+                memo.cheapest(id, &market, &def.cost).filter(|&c| c <= budget)
+            }
+            (None, None) => {
                 let mut opts = Options::new();
                 solve(&market, &def.cost, budget, &mut opts);
                 opts.iter().map(|&(l, r)| l as u16 + r as u16).min()
@@ -919,6 +926,251 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
         };
         f(i, v);
     }
+}
+
+/// The fewest coins any purchase of `cost` in `market` can pay the neighbours, or `None` when no
+/// purchase exists: every unit beyond the most the city can make of its resource is bought at
+/// the cheaper side's price at best (the solver's payments are never cheaper; a unit nobody
+/// makes cannot be bought at all).
+fn purchase_floor(market: &Market, cost: &Resources) -> Option<u16> {
+    let mut coins = 0u16;
+    for r in cost.saturating_sub(&market.own.fixed).support().iter() {
+        let (need, own) = (cost.get(r), market.own.max_of(r));
+        if need <= own {
+            continue;
+        }
+        let missing = need - own;
+        let (left, right) = (market.left.max_of(r), market.right.max_of(r));
+        if missing as u16 > left as u16 + right as u16 {
+            return None;
+        }
+        let ri = r as usize;
+        let price = match (left > 0, right > 0) {
+            (true, true) => market.prices[0][ri].min(market.prices[1][ri]),
+            (true, false) => market.prices[0][ri],
+            _ => market.prices[1][ri],
+        };
+        coins += missing as u16 * price as u16;
+    }
+    Some(coins)
+}
+
+/// The fewest coins paid to the neighbours for `cost` in `market` whatever the budget, when it
+/// is plain to see: `Some(None)` when it cannot be bought, `Some(Some(coins))` when every unit
+/// the city lacks (none of its either/or producers offering it) can be bought from what a
+/// neighbour sells for sure (not on an either/or card) at the cheapest price any neighbour asks
+/// for it; `None` otherwise (the solver's work). The payment solver's cheapest answer in those
+/// cases (a unit never costs less than the cheapest price, and these units are all there).
+fn plain_cheapest(market: &Market, cost: &Resources) -> Option<Option<u16>> {
+    let mut coins = 0u16;
+    let lacking = cost.saturating_sub(&market.own.fixed);
+    for r in lacking.support().iter() {
+        if market.own.max_of(r) > market.own.fixed.get(r) {
+            return None; // an either/or producer of the city's own could give it
+        }
+        let missing = lacking.get(r) as u16;
+        let (left, right) = (market.left, market.right);
+        if missing > left.max_of(r) as u16 + right.max_of(r) as u16 {
+            return Some(None);
+        }
+        let ri = r as usize;
+        let (pl, pr) = (market.prices[0][ri], market.prices[1][ri]);
+        let price = match (left.max_of(r) > 0, right.max_of(r) > 0) {
+            (true, true) => pl.min(pr),
+            (true, false) => pl,
+            _ => pr,
+        };
+        let sure = if pl == price { left.fixed.get(r) as u16 } else { 0 }
+            + if pr == price { right.fixed.get(r) as u16 } else { 0 };
+        if sure < missing {
+            return None;
+        }
+        coins += missing * price as u16;
+    }
+    Some(Some(coins))
+}
+
+/// One action and where it stands: its value and its place in the legal list's order (the
+/// hand's position of its card, then builds, Olympia's free build, stages, the discard, then the
+/// payment's place in the solver's list).
+#[derive(Clone, Copy)]
+struct Pick {
+    value: f32,
+    order: (u8, u8, u8),
+    action: Action,
+}
+
+impl Pick {
+    /// Keeps the better of `self` and the action `value`, `order`, `action`: the higher value,
+    /// on a tie the earlier in the legal list (as [`best`] scanning the list keeps the first).
+    fn keep(slot: &mut Option<Pick>, value: f32, order: (u8, u8, u8), action: Action) {
+        if slot.is_none_or(|b| value > b.value || (value == b.value && order < b.order)) {
+            *slot = Some(Pick { value, order, action });
+        }
+    }
+}
+
+/// A card whose paid build is not solved yet: what [`choose_in_game`] needs to solve it later.
+#[derive(Clone, Copy)]
+struct Unsolved {
+    pos: u8,
+    card: CardId,
+    /// The value of the build at the fewest coins a purchase could cost (no payment's is higher).
+    bound: f32,
+    value: f32,
+    deny: f32,
+    coins: u8,
+}
+
+/// The action [`best`] picks among every legal action of `seat` in `game`, found without
+/// listing them (the search's rollouts, issue 13): a base-game turn (no Armada, no Edifice, no
+/// Free City, a wonder stage without a choice), `None` otherwise (the caller lists the actions
+/// and asks [`best`]). `ctx` is [`Ctx::from_game`] of `game` and `seat`.
+///
+/// The same values, the same choice, less work: the legal list of such a turn is, per distinct
+/// card of the hand in order, its builds (a free way, the city's own production, or each
+/// payment the solver finds), Olympia's free build, a stage with each payment of the stage, its
+/// discard ([`Game::legal_actions_into`]). Each action is valued as [`evaluate`] does, with the
+/// same arithmetic; a card's payments are solved only when the build could still be the best
+/// (its value with the fewest coins any purchase could cost, [`purchase_floor`], is not below the
+/// best found), which gives the same first maximum as valuing every action, since no payment
+/// costs less than that; a purchase the floor shows impossible or over the budget has no
+/// payment at all.
+pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, deny: bool) -> Option<Action> {
+    let catalog = ctx.catalog;
+    if ctx.phase != Phase::Choose
+        || ctx.armada.is_some()
+        || ctx.edifice.is_some()
+        || ctx.free_city.is_some()
+        || ctx.city != seat
+        || ctx.hand.is_empty()
+        || ctx.hand.len() > 8
+    {
+        return None;
+    }
+    let t = tables(catalog);
+    let mut me = Persp::new(ctx, w, t, seat, true);
+    // The bound below needs a payment never to cost less than its coins to the bank.
+    if !(me.cv >= 0.0 && w.feed >= -1.0) {
+        return None;
+    }
+    let city = &ctx.cities[seat];
+    let stages = catalog.wonder(city.wonder).stages(city.side);
+    let next_stage = stages.get(city.stages as usize);
+    if next_stage.is_some_and(|s| s.has_choice()) {
+        return None;
+    }
+    let next = if deny { ctx.next_player() } else { None };
+    let mut next_p = next.map(|s| Persp::new(ctx, w, t, s, false));
+    let n = ctx.n();
+    let market = Market {
+        own: &city.production,
+        left: &ctx.cities[left_of(seat, n)].for_sale,
+        right: &ctx.cities[right_of(seat, n)].for_sale,
+        prices: city.prices,
+    };
+    let free_build = city.free_build_per_age && !city.free_build_used;
+    let discard = 3.0 * me.cv;
+    let mut pick: Option<Pick> = None;
+    let mut unsolved = [Unsolved { pos: 0, card: CardId(0), bound: 0.0, value: 0.0, deny: 0.0, coins: 0 }; 8];
+    let mut n_unsolved = 0;
+    // Each distinct card's hate-drafting value, by its position in the hand (rule 11).
+    let mut denies = [(0u8, CardId(0), 0f32); 8];
+    let mut n_denies = 0;
+    for (pos, &card) in ctx.hand.iter().enumerate() {
+        if ctx.hand[..pos].contains(&card) {
+            continue; // copies give the same actions once
+        }
+        let pos = pos as u8;
+        let d = match next_p.as_mut() {
+            Some(np) => w.deny * gain_for(ctx, w, t, np, card),
+            None => 0.0,
+        };
+        denies[n_denies] = (pos, card, d);
+        n_denies += 1;
+        Pick::keep(&mut pick, discard + d, (pos, 3, 0), Action::Discard { card });
+        if city.has_name(catalog, card) {
+            continue;
+        }
+        let def = catalog.card(card);
+        let build = |pay: Payment| Action::Build { card, pay, naval: Naval::NONE };
+        let naval = naval_value(ctx, None, None);
+        if let Some(by) = game.automatic_free(seat, card) {
+            let pay = Payment::free(by);
+            let cv = card_value(ctx, w, t, &mut me, card);
+            Pick::keep(&mut pick, cv - pay_cost(ctx, w, &me, &pay) + d + naval, (pos, 0, 0), build(pay));
+            continue;
+        }
+        let mut cv = None;
+        if city.coins >= def.coins as u16 {
+            let budget = city.coins - def.coins as u16;
+            if def.cost.le(&city.production.fixed) {
+                let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
+                let bank = Payment::paid(0, 0, def.coins);
+                Pick::keep(&mut pick, v - pay_cost(ctx, w, &me, &bank) + d + naval, (pos, 0, 0), build(bank));
+            } else if let Some(floor) = purchase_floor(&market, &def.cost).filter(|&f| f <= budget) {
+                let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
+                let least = Payment::paid(floor.min(255) as u8, 0, def.coins);
+                let bound = v - pay_cost(ctx, w, &me, &least) + d + naval;
+                unsolved[n_unsolved] = Unsolved { pos, card, bound, value: v, deny: d, coins: def.coins };
+                n_unsolved += 1;
+            }
+        }
+        if free_build && (def.coins > 0 || !def.cost.is_empty()) {
+            let v = *cv.get_or_insert_with(|| card_value(ctx, w, t, &mut me, card));
+            let pay = Payment::free(FreeBy::FreeBuild);
+            Pick::keep(&mut pick, v - pay_cost(ctx, w, &me, &pay) + d + naval, (pos, 1, 0), build(pay));
+        }
+    }
+    let mut opts = Options::new();
+    // The most promising builds first, so that the others are more often left unsolved.
+    let unsolved = &mut unsolved[..n_unsolved];
+    unsolved.sort_unstable_by(|a, b| b.bound.total_cmp(&a.bound));
+    for u in unsolved.iter() {
+        if pick.is_some_and(|b| u.bound < b.value) {
+            continue;
+        }
+        solve(&market, &catalog.card(u.card).cost, city.coins - u.coins as u16, &mut opts);
+        for (j, &(left, right)) in opts.iter().enumerate() {
+            let pay = Payment::paid(left, right, u.coins);
+            let v = u.value - pay_cost(ctx, w, &me, &pay) + u.deny + naval_value(ctx, None, None);
+            Pick::keep(
+                &mut pick,
+                v,
+                (u.pos, 0, j as u8),
+                Action::Build { card: u.card, pay, naval: Naval::NONE },
+            );
+        }
+    }
+    // A stage with no payment at all (the floor says so) is not valued.
+    if let Some(stage) = next_stage
+        && let Some(floor) = purchase_floor(&market, &stage.cost).filter(|&f| f <= city.coins)
+        && let Some(s) = stage_value(ctx, w, &mut me, StageExtra::NONE)
+    {
+        let least = Payment::paid(floor.min(255) as u8, 0, 0);
+        let top = s - pay_cost(ctx, w, &me, &least);
+        let could = denies[..n_denies].iter().any(|&(_, _, d)| {
+            // Not below the best (an incomparable value is solved: never skip wrongly).
+            let v = top + d + naval_value(ctx, None, None);
+            pick.is_none_or(|b| v.partial_cmp(&b.value) != Some(std::cmp::Ordering::Less))
+        });
+        if could {
+            solve(&market, &stage.cost, city.coins, &mut opts);
+            for &(pos, card, d) in &denies[..n_denies] {
+                for (j, &(left, right)) in opts.iter().enumerate() {
+                    let pay = Payment::paid(left, right, 0);
+                    let v = s - pay_cost(ctx, w, &me, &pay) + d + naval_value(ctx, None, None);
+                    Pick::keep(
+                        &mut pick,
+                        v,
+                        (pos, 2, j as u8),
+                        Action::Wonder { card, pay, extra: StageExtra::NONE },
+                    );
+                }
+            }
+        }
+    }
+    pick.map(|p| p.action)
 }
 
 /// Rule 14: the holder's values of the Free City's possible actions.
@@ -1201,6 +1453,112 @@ mod tests {
         evaluate(&ctx, &Weights::default(), &legal, true, |_, v| with.push(v));
         evaluate(&ctx, &Weights::default(), &legal, false, |_, v| without.push(v));
         assert_eq!(with, without);
+    }
+
+    #[test]
+    fn choosing_in_the_game_picks_what_best_picks_in_the_legal_list() {
+        // Every decision of whole games (3 to 7 players, both editions, teams; random and
+        // heuristic moves mixed so that every kind of turn comes up): where the shortcut
+        // applies, its action is the one `best` picks among the listed legal actions, with and
+        // without hate-drafting, with and without the memo.
+        use rand::{RngExt, SeedableRng};
+        let w = Weights::default();
+        let memo = Memo::new(&w);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut compared = 0;
+        for (players, seed, edition, teams) in [
+            (3, 1, Edition::First, false),
+            (3, 21, Edition::First, false),
+            (4, 2, Edition::First, false),
+            (4, 22, Edition::First, false),
+            (4, 23, Edition::Second, false),
+            (5, 3, Edition::First, false),
+            (7, 4, Edition::First, false),
+            (4, 5, Edition::Second, false),
+            (6, 6, Edition::Second, false),
+            (4, 7, Edition::First, true),
+            (3, 8, Edition::Second, false),
+        ] {
+            let setup = Setup { edition, teams, ..Setup::new(players, seed) };
+            let mut game = Game::new(&setup).unwrap();
+            let mut legal = Vec::new();
+            while !game.is_over() {
+                for seat in game.to_act() {
+                    if !game.must_act(seat) {
+                        continue;
+                    }
+                    game.legal_actions_into(seat, &mut legal);
+                    for (deny, with_memo) in [(true, true), (false, true), (true, false)] {
+                        let ctx = Ctx { memo: with_memo.then_some(&memo), ..Ctx::from_game(&game, seat) };
+                        if let Some(a) = choose_in_game(&game, seat, &ctx, &w, deny) {
+                            let i = best(&ctx, &w, &legal, deny).unwrap();
+                            assert_eq!(a, legal[i], "seat {seat}, {players} players, seed {seed}");
+                            compared += 1;
+                        }
+                    }
+                    let a = if rng.random_range(0..4) == 0 {
+                        legal[rng.random_range(0..legal.len())]
+                    } else {
+                        legal[best(&Ctx::from_game(&game, seat), &w, &legal, true).unwrap()]
+                    };
+                    game.submit(seat, a).unwrap();
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
+
+    #[test]
+    fn purchase_shortcuts_agree_with_the_solver() {
+        // Every city and every card of the catalog, at every turn of heuristic games (3 to 7
+        // players, both editions): when `plain_cheapest` answers, it is the solver's cheapest
+        // payment (or none); `purchase_floor` is never above it, and says "none" only when the
+        // solver finds no payment.
+        let (mut plain, mut solved) = (0, 0);
+        for (players, seed, edition) in [
+            (3, 11, Edition::First),
+            (4, 12, Edition::Second),
+            (5, 13, Edition::First),
+            (7, 14, Edition::First),
+        ] {
+            let mut game = Game::new(&Setup { edition, ..Setup::new(players, seed) }).unwrap();
+            let mut bot = HeuristicBot::new();
+            let mut legal = Vec::new();
+            while !game.is_over() {
+                let n = game.cities().len();
+                for c in 0..n {
+                    let city = game.city(c);
+                    let market = Market {
+                        own: &city.production,
+                        left: &game.city(left_of(c, n)).for_sale,
+                        right: &game.city(right_of(c, n)).for_sale,
+                        prices: city.prices,
+                    };
+                    for def in &game.catalog().cards {
+                        let mut opts = Options::new();
+                        solve(&market, &def.cost, u16::MAX, &mut opts);
+                        let cheapest = opts.iter().map(|&(l, r)| l as u16 + r as u16).min();
+                        if let Some(answer) = plain_cheapest(&market, &def.cost) {
+                            assert_eq!(answer, cheapest, "{} for city {c}", def.name);
+                            plain += 1;
+                        }
+                        match purchase_floor(&market, &def.cost) {
+                            Some(floor) => assert!(cheapest.is_none_or(|m| floor <= m), "{}", def.name),
+                            None => assert_eq!(cheapest, None, "{}", def.name),
+                        }
+                        solved += 1;
+                    }
+                }
+                for seat in game.to_act() {
+                    if game.must_act(seat) {
+                        game.legal_actions_into(seat, &mut legal);
+                        let a = bot.choose(&game.view(seat), &legal);
+                        game.submit(seat, a).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(plain > 1000 && solved > plain, "{plain} of {solved}");
     }
 
     #[test]

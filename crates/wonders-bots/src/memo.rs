@@ -6,19 +6,24 @@
 //! - **The cheapest purchase** of a cost in a market (own production, what the neighbours sell,
 //!   the prices): what hate-drafting (rule 11 of the heuristic) asks for each card of a hand,
 //!   about the next player. The markets change slowly (the cities are public, the same in every
-//!   sampled deal, and only some cards change them), so most of these are asked before.
+//!   sampled deal, and only some cards change them), so most of these are asked before. Each
+//!   market is packed once per decision and given a number; a purchase is keyed by that number
+//!   and its cost. (Purchases plain to see are priced before the memo is asked:
+//!   `heuristic::plain_cheapest`.)
 //! - **The value of more shields** for a shield difference, an Age and the turns left in it (rule
 //!   5): logistic functions that are the same for every city and every sample.
 //! - **The value of a science symbol** for the symbols a city holds, an Age and the turns left
 //!   in it (rule 4).
 
 use crate::heuristic::Weights;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::{Production, Resources};
 
 /// Entries of the purchase table (a power of two; direct-mapped).
-const COST_SLOTS: usize = 1 << 11;
+const COST_SLOTS: usize = 1 << 14;
+/// Entries of the market table (a power of two; direct-mapped).
+const MARKET_SLOTS: usize = 1 << 10;
 /// Shield differences memoized: -MIL_D..MIL_D.
 const MIL_D: i32 = 32;
 /// Turns left in the Age memoized: 0..MIL_TURNS.
@@ -29,20 +34,35 @@ const MIL_S: usize = 8;
 const SCIENCE_BITS: u32 = 10;
 const SCIENCE_SLOTS: usize = 1 << SCIENCE_BITS;
 
-/// A market and a cost, packed in words (the key of a purchase).
-type CostKey = [u64; 12];
+/// A market packed in words: own production, left and right sales (three words each), prices.
+type MarketKey = [u64; 11];
 
-/// One entry of the purchase table: its key and the answer.
+/// One entry of the market table: a packed market and the number it was given.
+#[derive(Clone, Copy)]
+struct MarketEntry {
+    key: MarketKey,
+    /// `u32::MAX`: empty.
+    id: u32,
+}
+
+/// One entry of the purchase table: the market's number, the cost and the answer.
 #[derive(Clone, Copy)]
 struct CostEntry {
-    key: CostKey,
+    /// `u32::MAX`: empty.
+    market: u32,
+    cost: u64,
     /// The fewest coins paid to the neighbours, `u16::MAX` when it cannot be bought at all.
     coins: u16,
-    used: bool,
 }
 
 /// The tables (see the [module documentation](self)). One per search thread.
 pub(crate) struct Memo {
+    /// Markets seen, each with its number: a number is never given twice, so a purchase is
+    /// keyed by its market's number and its cost (two words instead of twelve), and a market
+    /// evicted from this table and seen again only gets a new number (its purchases are solved
+    /// again).
+    markets: RefCell<Vec<MarketEntry>>,
+    next_market: Cell<u32>,
     costs: RefCell<Vec<CostEntry>>,
     /// Gain of `s` shields, NaN when not computed yet; valid for `military_future`.
     military: RefCell<Vec<f32>>,
@@ -82,9 +102,10 @@ fn bytes7(b: &[u8; 7]) -> u64 {
 impl Memo {
     /// Empty tables for a rollout policy with these weights.
     pub(crate) fn new(weights: &Weights) -> Memo {
-        let empty = CostEntry { key: [0; 12], coins: 0, used: false };
         Memo {
-            costs: RefCell::new(vec![empty; COST_SLOTS]),
+            markets: RefCell::new(vec![MarketEntry { key: [0; 11], id: u32::MAX }; MARKET_SLOTS]),
+            next_market: Cell::new(0),
+            costs: RefCell::new(vec![CostEntry { market: u32::MAX, cost: 0, coins: 0 }; COST_SLOTS]),
             military: RefCell::new(vec![f32::NAN; 3 * MIL_TURNS * (2 * MIL_D as usize) * MIL_S]),
             military_future: weights.military_future,
             science: RefCell::new(vec![(u64::MAX, 0.0); SCIENCE_SLOTS]),
@@ -113,32 +134,56 @@ impl Memo {
         e.1
     }
 
-    /// The fewest coins paid to the neighbours to buy `cost` in `market` whatever the budget
-    /// (`None`: it cannot be bought). Under a budget, the cheapest purchase is this one when it
-    /// fits, and none otherwise: the payments within a budget are those of the unbounded front
-    /// that fit it, and the cheapest of the front is the cheapest of all.
-    pub(crate) fn cheapest(&self, market: &Market, cost: &Resources) -> Option<u16> {
-        let mut key: CostKey = [0; 12];
+    /// The number of `market` in this memo (the same market, the same number, while it stays in
+    /// the table): asked once per decision and city, then [`Memo::cheapest`] is keyed by it.
+    pub(crate) fn market_id(&self, market: &Market) -> u32 {
+        let mut key: MarketKey = [0; 11];
         pack(market.own, &mut key[0..3]);
         pack(market.left, &mut key[3..6]);
         pack(market.right, &mut key[6..9]);
         key[9] = bytes7(&market.prices[0]);
         key[10] = bytes7(&market.prices[1]);
-        key[11] = bytes7(&cost.counts());
         let mut h = 0x243F_6A88_85A3_08D3u64;
         for &w in &key {
             h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
         }
-        let slot = (h as usize) & (COST_SLOTS - 1);
+        let slot = (h >> 32) as usize & (MARKET_SLOTS - 1);
+        let mut markets = self.markets.borrow_mut();
+        let e = &mut markets[slot];
+        if e.id != u32::MAX && e.key == key {
+            return e.id;
+        }
+        let id = self.next_market.get();
+        // After 2^32 - 1 markets (never, in one search) numbers would repeat: start afresh.
+        if id == u32::MAX - 1 {
+            self.next_market.set(0);
+            markets.iter_mut().for_each(|m| m.id = u32::MAX);
+            self.costs.borrow_mut().iter_mut().for_each(|c| c.market = u32::MAX);
+        } else {
+            self.next_market.set(id + 1);
+        }
+        markets[slot] = MarketEntry { key, id };
+        id
+    }
+
+    /// The fewest coins paid to the neighbours to buy `cost` in `market` whatever the budget
+    /// (`None`: it cannot be bought); `id` is [`Memo::market_id`] of `market`. Under a budget,
+    /// the cheapest purchase is this one when it fits, and none otherwise: the payments within a
+    /// budget are those of the unbounded front that fit it, and the cheapest of the front is the
+    /// cheapest of all.
+    pub(crate) fn cheapest(&self, id: u32, market: &Market, cost: &Resources) -> Option<u16> {
+        let c = bytes7(&cost.counts());
+        let h = (c ^ ((id as u64) << 7)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = (h >> 40) as usize & (COST_SLOTS - 1);
         let mut costs = self.costs.borrow_mut();
         let e = &mut costs[slot];
-        if e.used && e.key == key {
+        if e.market == id && e.cost == c {
             return (e.coins != u16::MAX).then_some(e.coins);
         }
         let mut opts = Options::new();
         solve(market, cost, u16::MAX, &mut opts);
         let coins = opts.iter().map(|&(l, r)| l as u16 + r as u16).min().unwrap_or(u16::MAX);
-        *e = CostEntry { key, coins, used: true };
+        *e = CostEntry { market: id, cost: c, coins };
         (coins != u16::MAX).then_some(coins)
     }
 
@@ -194,14 +239,22 @@ mod tests {
         let market = Market { own: &own, left: &left, right: &right, prices };
         let cost = Resources::from_letters("WWSSG").unwrap();
         let memo = Memo::new(&Weights::default());
-        assert_eq!(memo.cheapest(&market, &cost), Some(6));
+        let id = memo.market_id(&market);
+        assert_eq!(memo.cheapest(id, &market, &cost), Some(6));
         let mut opts = Options::new();
         solve(&market, &cost, 20, &mut opts);
         assert_eq!(opts.iter().map(|&(l, r)| l as u16 + r as u16).min(), Some(6));
         // Remembered: the same answer from the table.
-        assert_eq!(memo.cheapest(&market, &cost), Some(6));
+        assert_eq!(memo.market_id(&market), id);
+        assert_eq!(memo.cheapest(id, &market, &cost), Some(6));
         // Three glass: nobody sells more than one.
-        assert_eq!(memo.cheapest(&market, &Resources::from_letters("GGG").unwrap()), None);
+        assert_eq!(memo.cheapest(id, &market, &Resources::from_letters("GGG").unwrap()), None);
+        // Another market is another number: every unit at 1 coin, the wood from the right's
+        // either/or card, the stones from the left, the glass from the right: 4 coins.
+        let cheaper = Market { prices: [[1; 7]; 2], ..market };
+        let other = memo.market_id(&cheaper);
+        assert_ne!(other, id);
+        assert_eq!(memo.cheapest(other, &cheaper, &cost), Some(4));
     }
 
     #[test]

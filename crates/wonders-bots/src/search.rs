@@ -20,7 +20,11 @@
 //!    (hate-drafting included), deterministic; a random move with probability ε (default 0) is
 //!    available for tuning. Answers of the policy that are pure functions of small keys (the
 //!    next player's cheapest purchases, shield and science values) are kept for the whole
-//!    search (`memo.rs`): the same moves, less work.
+//!    search (`memo.rs`): the same moves, less work. In a base-game turn the policy's choice is
+//!    found without listing every legal action (`heuristic::choose_in_game`): each card is
+//!    valued once, and a build's or stage's payments are solved only when, at the fewest coins
+//!    any purchase could cost, it could still be the best — the action the rules pick among the
+//!    whole legal list, for less work.
 //! 4. **Back up** the final value of the sampled game for the seat:
 //!    `0.8 × win + 0.2 × σ(margin / 6)`, where `win` is 1 for a sole first place, 0.5 for a shared
 //!    one and 0 otherwise, `margin` is the seat's points minus the best other player's (the Free
@@ -52,7 +56,7 @@
 //! per decision.
 
 use crate::Bot;
-use crate::heuristic::{Ctx, Weights, best, evaluate};
+use crate::heuristic::{Ctx, Weights, best, choose_in_game, evaluate};
 use crate::memo::Memo;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -376,6 +380,16 @@ pub(crate) fn rollout(
         for seat in game.to_act() {
             if !game.must_act(seat) {
                 continue;
+            }
+            if config.epsilon <= 0.0 {
+                // The policy's choice without listing every action, when the turn allows it.
+                let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, seat) };
+                if let Some(action) = choose_in_game(game, seat, &ctx, &config.weights, config.rollout_deny) {
+                    // One of the legal actions of this very state: no second check.
+                    game.submit_trusted(seat, action);
+                    progressed = true;
+                    continue;
+                }
             }
             game.legal_actions_into(seat, legal);
             if legal.is_empty() {
