@@ -100,6 +100,11 @@ pub struct TradeMarket<'a> {
 /// Whether `prod` can supply the units `x` in one purchase (fixed units, one unit per either/or
 /// card), asked of the base solver: a buyer with that production and no one to buy from.
 fn supplies(prod: &Production, x: &Resources) -> bool {
+    if prod.choices().is_empty() {
+        // Fixed units only: what the solver answers (nothing to buy from, so only what the
+        // seller makes itself).
+        return x.le(&prod.fixed);
+    }
     if x.is_empty() {
         return true;
     }
@@ -142,11 +147,7 @@ fn minus(a: &Resources, b: &Resources) -> Resources {
 }
 
 fn plus(a: &Resources, b: &Resources) -> Resources {
-    let mut s = *a;
-    for r in Resource::ALL {
-        s.add(r, b.get(r));
-    }
-    s
+    payment::plus(a, b)
 }
 
 /// With 4 players: the coins to the one 2nd player written to the 2nd left first, up to
@@ -179,18 +180,23 @@ fn add_front(tm: &TradeMarket, demand: &Resources, budget: u16, out: &mut TradeO
     // Units the buyer's fixed production covers are never worth buying (the same payment
     // without them is cheaper), so only the rest is offered to the 2nd players.
     let missing = minus(demand, &tm.market.own.fixed);
+    if missing.is_empty() {
+        // The buyer makes it all: free, and nothing beats free.
+        insert(out, TradePay::default(), tm.same);
+        return;
+    }
     let mut lefts = ArrayVec::new();
     let mut rights = ArrayVec::new();
     let mut opts = Options::new();
     picks(&missing, tm.second_left, tm.left_units, &mut lefts);
     for a in &lefts {
+        if !tm.same && !supplies(tm.second_left, a) {
+            continue;
+        }
         picks(&minus(&missing, a), tm.second_right, tm.right_units, &mut rights);
         for b in &rights {
-            let sold = if tm.same {
-                supplies(tm.second_left, &plus(a, b))
-            } else {
-                supplies(tm.second_left, a) && supplies(tm.second_right, b)
-            };
+            let sold =
+                if tm.same { supplies(tm.second_left, &plus(a, b)) } else { supplies(tm.second_right, b) };
             let units = (a.total() + b.total()) as u16;
             if !sold || units > budget {
                 continue;
