@@ -387,6 +387,21 @@ mod tests {
     }
 
     #[test]
+    fn plus_adds_a_card_and_a_naval_construction() {
+        // Armada (armada.md §2.3): a card costing 2 wood + stone and a naval step costing wood
+        // + ore are one purchase of 3 wood, stone and ore.
+        assert_eq!(plus(&res("WWS"), &res("WO")), res("WWWSO"));
+        assert_eq!(plus(&Resources::NONE, &res("C")), res("C"));
+        // Counts of 128 or more take the byte-by-byte path and saturate at 255.
+        let mut many = Resources::NONE;
+        many.add(Resource::Wood, 200);
+        let mut sum = plus(&many, &many);
+        assert_eq!((sum.get(Resource::Wood), sum.total()), (255, 255));
+        sum = plus(&many, &res("WS"));
+        assert_eq!((sum.get(Resource::Wood), sum.get(Resource::Stone)), (201, 1));
+    }
+
+    #[test]
     fn neighbour_either_or_sells_either_resource() {
         let own = prod("", &[]);
         let left = prod("", &["CO"]);

@@ -648,6 +648,32 @@ mod tests {
     }
 
     #[test]
+    fn what_a_second_player_may_sell_in_one_purchase() {
+        // Fixed production only (answered without the solver): what it makes, no more.
+        let oo = prod("OO", &[]);
+        assert!(supplies(&oo, &res("")));
+        assert!(supplies(&oo, &res("O")));
+        assert!(supplies(&oo, &res("OO")));
+        assert!(!supplies(&oo, &res("OOO")));
+        assert!(!supplies(&oo, &res("W")));
+        assert!(!supplies(&prod("", &[]), &res("W")));
+        // With an either/or card (the solver's rule, 002 貿易): one unit of either resource.
+        let ws = prod("O", &["WS"]);
+        assert!(supplies(&ws, &res("OW")));
+        assert!(supplies(&ws, &res("OS")));
+        assert!(!supplies(&ws, &res("WS")));
+    }
+
+    #[test]
+    fn a_buyer_making_everything_pays_nobody() {
+        // The buyer makes 2 wood and a stone; the card costs 2 wood: free, though every seller
+        // offers wood (armada.md §5: buying is never forced).
+        let (own, w) = (prod("WWS", &[]), prod("W", &[]));
+        assert_eq!(front(&own, &w, &w, &w, &w, (2, 1), false, "WW", 5), vec![tp(0, 0, 0, 0)]);
+        assert_eq!(front(&own, &w, &w, &w, &w, (2, 1), true, "", 0), vec![tp(0, 0, 0, 0)]);
+    }
+
+    #[test]
     fn packing_and_split() {
         assert_eq!(split(3, 2), (2, 1));
         assert_eq!(split(1, 2), (1, 0));
