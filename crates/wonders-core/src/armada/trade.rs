@@ -330,12 +330,24 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
     let n = out.len();
     let catalog = game.catalog;
     let c = &game.cities[city];
-    let mut cards: ArrayVec<CardId, HAND_MAX> = ArrayVec::new();
-    for a in &out[..n] {
-        if let Some(card) = a.card()
-            && !cards.contains(&card)
+    // The hand's cards in the base list's order, each with its run of entries there
+    // (`Game::hand_actions` lists a card's actions together); if a card's entries were ever
+    // apart, every card reads the whole base list instead of its run.
+    let mut cards: ArrayVec<(CardId, usize, usize), HAND_MAX> = ArrayVec::new();
+    let mut runs = true;
+    for (j, a) in out[..n].iter().enumerate() {
+        let Some(card) = a.card() else {
+            continue;
+        };
+        if let Some(last) = cards.last_mut()
+            && last.0 == card
+            && last.2 == j
         {
-            let _ = cards.try_push(card);
+            last.2 = j + 1;
+        } else if cards.iter().any(|x| x.0 == card) {
+            runs = false;
+        } else {
+            let _ = cards.try_push((card, j, j + 1));
         }
     }
     // The stage: its payments once, and the stage's choices (Carthage, Ur) without a
@@ -374,7 +386,8 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
         }
     }
     let mut front = TradeOptions::new();
-    for card in cards {
+    for (card, start, end) in cards {
+        let run = if runs { start..end } else { 0..n };
         let def = catalog.card(card);
         let automatic = game.automatic_free(city, card).is_some();
         if !automatic && !c.has_name(catalog, card) && c.coins >= def.coins as u16 {
@@ -383,7 +396,7 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
                 out.push(Action::Build { card, pay: t.payment(def.coins, None), naval: crate::Naval::NONE });
             }
         }
-        for j in 0..n {
+        for j in run.clone() {
             let a = out[j];
             if matches!(a, Action::Build { card: k, pay, .. } if k == card && pay.free.is_some()) {
                 out.push(a);
@@ -399,7 +412,7 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
                 out.push(Action::Wonder { card, pay: t.payment(part_coins, None), extra });
             }
         }
-        for j in 0..n {
+        for j in run {
             match out[j] {
                 Action::Build { .. } | Action::Wonder { .. } => {}
                 other if other.card() == Some(card) => out.push(other),
