@@ -243,6 +243,22 @@ fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) 
     }
 }
 
+/// The units of `a` and `b` together, each count saturating at 255 (Armada: a card's cost and
+/// its naval construction's, one purchase). One word addition when every count is under 128
+/// (always, with real costs: no byte can then carry into the next).
+pub(crate) fn plus(a: &Resources, b: &Resources) -> Resources {
+    const H: u64 = 0x8080_8080_8080_8080;
+    let (x, y) = (u64::from_le_bytes(a.0), u64::from_le_bytes(b.0));
+    if (x | y) & H == 0 {
+        return Resources((x + y).to_le_bytes());
+    }
+    let mut total = *a;
+    for (t, &n) in total.0.iter_mut().zip(&b.0) {
+        *t = t.saturating_add(n);
+    }
+    total
+}
+
 /// Armada: every Pareto-minimal (left, right) payment of `need` plus a naval construction's
 /// resources `naval`, as **one purchase** (armada.md §2.3). With `discount` (Ancient Port, §6:
 /// "every naval construction costs 1 fewer resource"), one unit of the naval part is waived; on
@@ -273,13 +289,7 @@ pub fn solve_with_naval(
     budget: u16,
     out: &mut Options,
 ) {
-    let sum = |naval: &Resources| {
-        let mut total = *need;
-        for (t, &n) in total.0.iter_mut().zip(&naval.0) {
-            *t = t.saturating_add(n);
-        }
-        total
-    };
+    let sum = |naval: &Resources| plus(need, naval);
     if !discount || naval.is_empty() {
         solve(market, &sum(naval), budget, out);
         return;
@@ -374,6 +384,21 @@ mod tests {
         assert_eq!(options(&own, &stone, &stone, [[2; 7]; 2], "S", 0), vec![(0, 0)]);
         assert_eq!(options(&own, &stone, &stone, [[2; 7]; 2], "SS", 0), vec![]);
         assert_eq!(options(&own, &stone, &stone, [[2; 7]; 2], "SS", 5), vec![(0, 2), (2, 0)]);
+    }
+
+    #[test]
+    fn plus_adds_a_card_and_a_naval_construction() {
+        // Armada (armada.md §2.3): a card costing 2 wood + stone and a naval step costing wood
+        // + ore are one purchase of 3 wood, stone and ore.
+        assert_eq!(plus(&res("WWS"), &res("WO")), res("WWWSO"));
+        assert_eq!(plus(&Resources::NONE, &res("C")), res("C"));
+        // Counts of 128 or more take the byte-by-byte path and saturate at 255.
+        let mut many = Resources::NONE;
+        many.add(Resource::Wood, 200);
+        let mut sum = plus(&many, &many);
+        assert_eq!((sum.get(Resource::Wood), sum.total()), (255, 255));
+        sum = plus(&many, &res("WS"));
+        assert_eq!((sum.get(Resource::Wood), sum.get(Resource::Stone)), (201, 1));
     }
 
     #[test]

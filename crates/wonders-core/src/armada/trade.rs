@@ -100,6 +100,11 @@ pub struct TradeMarket<'a> {
 /// Whether `prod` can supply the units `x` in one purchase (fixed units, one unit per either/or
 /// card), asked of the base solver: a buyer with that production and no one to buy from.
 fn supplies(prod: &Production, x: &Resources) -> bool {
+    if prod.choices().is_empty() {
+        // Fixed units only: what the solver answers (nothing to buy from, so only what the
+        // seller makes itself).
+        return x.le(&prod.fixed);
+    }
     if x.is_empty() {
         return true;
     }
@@ -142,11 +147,7 @@ fn minus(a: &Resources, b: &Resources) -> Resources {
 }
 
 fn plus(a: &Resources, b: &Resources) -> Resources {
-    let mut s = *a;
-    for r in Resource::ALL {
-        s.add(r, b.get(r));
-    }
-    s
+    payment::plus(a, b)
 }
 
 /// With 4 players: the coins to the one 2nd player written to the 2nd left first, up to
@@ -179,18 +180,23 @@ fn add_front(tm: &TradeMarket, demand: &Resources, budget: u16, out: &mut TradeO
     // Units the buyer's fixed production covers are never worth buying (the same payment
     // without them is cheaper), so only the rest is offered to the 2nd players.
     let missing = minus(demand, &tm.market.own.fixed);
+    if missing.is_empty() {
+        // The buyer makes it all: free, and nothing beats free.
+        insert(out, TradePay::default(), tm.same);
+        return;
+    }
     let mut lefts = ArrayVec::new();
     let mut rights = ArrayVec::new();
     let mut opts = Options::new();
     picks(&missing, tm.second_left, tm.left_units, &mut lefts);
     for a in &lefts {
+        if !tm.same && !supplies(tm.second_left, a) {
+            continue;
+        }
         picks(&minus(&missing, a), tm.second_right, tm.right_units, &mut rights);
         for b in &rights {
-            let sold = if tm.same {
-                supplies(tm.second_left, &plus(a, b))
-            } else {
-                supplies(tm.second_left, a) && supplies(tm.second_right, b)
-            };
+            let sold =
+                if tm.same { supplies(tm.second_left, &plus(a, b)) } else { supplies(tm.second_right, b) };
             let units = (a.total() + b.total()) as u16;
             if !sold || units > budget {
                 continue;
@@ -324,12 +330,24 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
     let n = out.len();
     let catalog = game.catalog;
     let c = &game.cities[city];
-    let mut cards: ArrayVec<CardId, HAND_MAX> = ArrayVec::new();
-    for a in &out[..n] {
-        if let Some(card) = a.card()
-            && !cards.contains(&card)
+    // The hand's cards in the base list's order, each with its run of entries there
+    // (`Game::hand_actions` lists a card's actions together); if a card's entries were ever
+    // apart, every card reads the whole base list instead of its run.
+    let mut cards: ArrayVec<(CardId, usize, usize), HAND_MAX> = ArrayVec::new();
+    let mut runs = true;
+    for (j, a) in out[..n].iter().enumerate() {
+        let Some(card) = a.card() else {
+            continue;
+        };
+        if let Some(last) = cards.last_mut()
+            && last.0 == card
+            && last.2 == j
         {
-            let _ = cards.try_push(card);
+            last.2 = j + 1;
+        } else if cards.iter().any(|x| x.0 == card) {
+            runs = false;
+        } else {
+            let _ = cards.try_push((card, j, j + 1));
         }
     }
     // The stage: its payments once, and the stage's choices (Carthage, Ur) without a
@@ -368,7 +386,8 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
         }
     }
     let mut front = TradeOptions::new();
-    for card in cards {
+    for (card, start, end) in cards {
+        let run = if runs { start..end } else { 0..n };
         let def = catalog.card(card);
         let automatic = game.automatic_free(city, card).is_some();
         if !automatic && !c.has_name(catalog, card) && c.coins >= def.coins as u16 {
@@ -377,7 +396,7 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
                 out.push(Action::Build { card, pay: t.payment(def.coins, None), naval: crate::Naval::NONE });
             }
         }
-        for j in 0..n {
+        for j in run.clone() {
             let a = out[j];
             if matches!(a, Action::Build { card: k, pay, .. } if k == card && pay.free.is_some()) {
                 out.push(a);
@@ -393,7 +412,7 @@ pub(crate) fn rewrite_hand(game: &Game, city: usize, tm: &TradeMarket, out: &mut
                 out.push(Action::Wonder { card, pay: t.payment(part_coins, None), extra });
             }
         }
-        for j in 0..n {
+        for j in run {
             match out[j] {
                 Action::Build { .. } | Action::Wonder { .. } => {}
                 other if other.card() == Some(card) => out.push(other),
@@ -639,6 +658,32 @@ mod tests {
         // from the 2nd right would cost 1 more for nothing).
         let (own, o, none) = (prod("O", &[]), prod("O", &[]), prod("", &[]));
         assert_eq!(front(&own, &none, &none, &none, &o, (0, 1), false, "O", 5), vec![tp(0, 0, 0, 0)]);
+    }
+
+    #[test]
+    fn what_a_second_player_may_sell_in_one_purchase() {
+        // Fixed production only (answered without the solver): what it makes, no more.
+        let oo = prod("OO", &[]);
+        assert!(supplies(&oo, &res("")));
+        assert!(supplies(&oo, &res("O")));
+        assert!(supplies(&oo, &res("OO")));
+        assert!(!supplies(&oo, &res("OOO")));
+        assert!(!supplies(&oo, &res("W")));
+        assert!(!supplies(&prod("", &[]), &res("W")));
+        // With an either/or card (the solver's rule, 002 貿易): one unit of either resource.
+        let ws = prod("O", &["WS"]);
+        assert!(supplies(&ws, &res("OW")));
+        assert!(supplies(&ws, &res("OS")));
+        assert!(!supplies(&ws, &res("WS")));
+    }
+
+    #[test]
+    fn a_buyer_making_everything_pays_nobody() {
+        // The buyer makes 2 wood and a stone; the card costs 2 wood: free, though every seller
+        // offers wood (armada.md §5: buying is never forced).
+        let (own, w) = (prod("WWS", &[]), prod("W", &[]));
+        assert_eq!(front(&own, &w, &w, &w, &w, (2, 1), false, "WW", 5), vec![tp(0, 0, 0, 0)]);
+        assert_eq!(front(&own, &w, &w, &w, &w, (2, 1), true, "", 0), vec![tp(0, 0, 0, 0)]);
     }
 
     #[test]

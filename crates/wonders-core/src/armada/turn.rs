@@ -18,7 +18,7 @@ use super::log::{ArmadaEvent, Events};
 use super::trade::{TradeMarket, TradeOptions, TradePay};
 use super::{ArmadaEffect, ArmadaState, Direction, Fleet, FleetChoice, Losses, TOP_STEP};
 use crate::action::{Action, FreeBy, Naval, Payment};
-use crate::card::CardId;
+use crate::card::{CardId, CardSet};
 use crate::catalog::Catalog;
 use crate::conflict::LandConflict;
 use crate::game::{ActionError, Game, LogEntry, MAX_PLAYERS, Played, Setup, SetupError};
@@ -127,14 +127,23 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     // The card payments with a naval construction, solved once per purchase and budget (cards
     // of one fleet often make the same purchase: free ones, or the same cost).
     let mut solved = NavalSolves::default();
+    // The base list's cards that give a free move (each card looked up once): the pass below
+    // that lists their ships runs only when there is one.
+    let (mut looked, mut movers) = (CardSet::EMPTY, CardSet::EMPTY);
     for i in 0..base {
         match out[i] {
             Action::Build { card, pay, .. } => {
-                let def = catalog.card(card);
+                if !looked.contains(card) {
+                    looked.insert(card);
+                    if card_free_move(catalog, card).is_some() {
+                        movers.insert(card);
+                    }
+                }
+                let def = catalog.hot(card);
                 let Some(fleet) = Fleet::from_colour(def.colour) else {
                     continue;
                 };
-                if seen.build(out, i, card, pay.free) || !yard.can_advance(fleet) {
+                if seen.build(card, pay.free) || !yard.can_advance(fleet) {
                     continue;
                 }
                 let Some(cost) = data.next_step_cost(yard.board, fleet, yard.step(fleet)) else {
@@ -226,9 +235,13 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
         }
     }
     // Free moves of the cards built (blue Armada cards): each build lists the ship it moves.
+    if movers.is_empty() {
+        return;
+    }
     let mut i = 0;
     while i < out.len() {
         if let Action::Build { card, pay, naval } = out[i]
+            && movers.contains(card)
             && naval.free_move().is_none()
             && let Some(choice) = card_free_move(catalog, card)
         {
@@ -261,25 +274,30 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
 
 /// The base actions [`extend_actions`] already gave their naval variants: whether an earlier
 /// entry of the base list builds the same card the same way (or the same stage with the same
-/// choices), answered from a short list of what was met instead of scanning the list again.
+/// choices), answered from a card set per way of being free (builds) or a short list of what was
+/// met (stages) instead of scanning the list again.
 #[derive(Default)]
 struct Seen {
-    builds: ArrayVec<(CardId, Option<FreeBy>), 32>,
+    /// The cards met, one set per way of being paid: index 0 paid, then one per [`FreeBy`].
+    builds: [CardSet; 6],
     stages: ArrayVec<(CardId, crate::StageExtra), 32>,
 }
 
 impl Seen {
-    /// Whether an earlier base entry (before `i`) builds `card` with the same `free`; notes it.
-    fn build(&mut self, out: &[Action], i: usize, card: CardId, free: Option<FreeBy>) -> bool {
-        if self.builds.contains(&(card, free)) {
+    /// Whether an earlier base entry builds `card` with the same `free`; notes it.
+    fn build(&mut self, card: CardId, free: Option<FreeBy>) -> bool {
+        let set = &mut self.builds[match free {
+            None => 0,
+            Some(FreeBy::Chain) => 1,
+            Some(FreeBy::FreeBuild) => 2,
+            Some(FreeBy::FirstOfColour) => 3,
+            Some(FreeBy::FirstOfAge) => 4,
+            Some(FreeBy::LastOfAge) => 5,
+        }];
+        if set.contains(card) {
             return true;
         }
-        if self.builds.try_push((card, free)).is_err() {
-            // More ways than the list holds (never with real hands): scan the list itself.
-            return out[..i]
-                .iter()
-                .any(|a| matches!(*a, Action::Build { card: k, pay: p, .. } if k == card && p.free == free));
-        }
+        set.insert(card);
         false
     }
 
@@ -980,7 +998,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, a)| match *a {
-                Action::Build { card, pay, .. } => !seen.build(&list, i, card, pay.free),
+                Action::Build { card, pay, .. } => !seen.build(card, pay.free),
                 Action::Wonder { card, extra, .. } => !seen.stage(&list, i, card, extra),
                 _ => unreachable!(),
             })
