@@ -61,6 +61,7 @@ use crate::memo::Memo;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
+use wonders_core::sample::Resampler;
 use wonders_core::{Action, Game, View};
 
 /// How long a search runs per decision.
@@ -309,6 +310,12 @@ fn search_root(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::with_capacity(64);
     let memo = Memo::new(&config.weights);
+    // What every sample of the view shares, worked out once (the same samples as
+    // `Game::resample`).
+    let resampler = match Resampler::new(view, catalog) {
+        Ok(r) => Some(r),
+        Err(_) => None,
+    };
     let mut n = 0u32;
     let mut failures = 0u32;
     while n < iters {
@@ -344,7 +351,7 @@ fn search_root(
             }
         };
         // Determinize and simulate.
-        let Ok(mut game) = Game::resample(view, catalog, &mut rng) else {
+        let Some(Ok(mut game)) = resampler.as_ref().map(|r| r.sample(&mut rng)) else {
             failures += 1;
             if failures > 8 && failures > n {
                 break;

@@ -131,7 +131,8 @@ fn remove_one(v: &mut Vec<CardId>, c: CardId) -> bool {
 impl Game {
     /// A full game consistent with everything `view`'s seat knows, with the unseen cards dealt
     /// at random (see the [module documentation](crate::sample)). `catalog` must be the data of
-    /// the game the view came from.
+    /// the game the view came from. To draw many samples of one view, [`Resampler`] works out
+    /// once what they share (the same samples, less work).
     ///
     /// ```
     /// use rand::SeedableRng;
@@ -147,11 +148,51 @@ impl Game {
         catalog: &'static Catalog,
         rng: &mut R,
     ) -> Result<Game, SampleError> {
+        Resampler::new(view, catalog)?.sample(rng)
+    }
+}
+
+/// [`Game::resample`] for many samples of one view (a search's determinizations, issue 13):
+/// what every sample shares — the packets' known removals and snapshots, the decks, the earlier
+/// Ages' cards in no city, the copied history — is worked out once by [`Resampler::new`], and
+/// each [`Resampler::sample`] deals only the random parts. With the same random generator it
+/// gives exactly the samples [`Game::resample`] gives, one after the other.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use wonders_core::{Game, Setup, sample::Resampler};
+/// let game = Game::new(&Setup::new(4, 3)).unwrap();
+/// let view = game.view(0);
+/// let resampler = Resampler::new(&view, game.catalog()).unwrap();
+/// let (mut a, mut b) = (rand_chacha::ChaCha8Rng::seed_from_u64(1), rand_chacha::ChaCha8Rng::seed_from_u64(1));
+/// for _ in 0..3 {
+///     let one = resampler.sample(&mut a).unwrap();
+///     let other = Game::resample(&view, game.catalog(), &mut b).unwrap();
+///     assert_eq!((0..4).map(|s| one.hand(s).to_vec()).collect::<Vec<_>>(),
+///                (0..4).map(|s| other.hand(s).to_vec()).collect::<Vec<_>>());
+/// }
+/// ```
+pub struct Resampler<'v> {
+    view: &'v View,
+    catalog: &'static Catalog,
+    prep: Prep<'v>,
+}
+
+impl<'v> Resampler<'v> {
+    /// Works out what every sample of `view` shares; an error when the view cannot be
+    /// resampled at all (the error [`Game::resample`] gives). `catalog` must be the data of the
+    /// game the view came from.
+    pub fn new(view: &'v View, catalog: &'static Catalog) -> Result<Resampler<'v>, SampleError> {
+        Ok(Resampler { view, catalog, prep: Prep::new(view, catalog)? })
+    }
+
+    /// One sample (as [`Game::resample`]).
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
         let mut last = SampleError("no attempt".into());
         // A random choice can rarely paint itself into a corner (a card later built from the
         // discard pile that no sampled discard can have been); try again then.
         for _ in 0..32 {
-            match sample_once(view, catalog, rng) {
+            match sample_once(&self.prep, self.view, self.catalog, rng) {
                 Ok(g) => return Ok(g),
                 Err(e) => last = e,
             }
@@ -160,113 +201,268 @@ impl Game {
     }
 }
 
+/// What every sample of one view shares (see [`Resampler`]): everything [`sample_once`] reads
+/// from the view before its first random draw (errors included), and the parts of its later
+/// steps that only read the view.
+struct Prep<'v> {
+    n: usize,
+    fc: bool,
+    players: usize,
+    me: usize,
+    age: u8,
+    hs: usize,
+    lt: usize,
+    deck_players: u8,
+    cur_turn: u8,
+    resolved: u8,
+    hands_discarded: bool,
+    age_history: Vec<&'v LogEntry>,
+    /// Removals per (packet, turn), in resolution order.
+    removals: Vec<Vec<Vec<Removal>>>,
+    /// Snapshots: packet → turn → known content.
+    snapshots: Vec<Vec<Option<Vec<CardId>>>>,
+    mate_packet: Option<(usize, &'v Hand)>,
+    /// This Age's cards in cities, and this Age's penalty discards (Edifice).
+    city_cards_of_age: Vec<CardId>,
+    penalty_pile: Vec<CardId>,
+    rebuilt_penalty: Vec<&'v LogEntry>,
+    /// This Age's deck.
+    deck: Vec<CardId>,
+    /// Without Armada, and when the view does not show the discard pile: earlier Ages' cards in
+    /// no city, the penalty discards taken out (before their shuffle).
+    past: Option<Vec<CardId>>,
+    /// The later Ages' decks before their guilds (Age III) and shuffle.
+    later_decks: [Vec<CardId>; 2],
+    guilds: Vec<CardId>,
+    sale_at_turn_start: [Production; MAX_PLAYERS],
+}
+
+impl<'v> Prep<'v> {
+    fn new(view: &'v View, catalog: &'static Catalog) -> Result<Prep<'v>, SampleError> {
+        if catalog.edition != view.edition {
+            return err("the catalog is not the view's edition");
+        }
+        let n = view.cities.len();
+        let fc = view.free_city.is_some();
+        let players = n - fc as usize;
+        let me = view.seat as usize;
+        let age = view.age;
+        if !(3..=MAX_PLAYERS).contains(&n) || me >= players || !(1..=3).contains(&age) {
+            return err("impossible seat, player count or Age");
+        }
+        // Armada: 8-card hands (7 with 8 players), so one more turn per Age (armada.md §2.2).
+        let hs = match view.armada {
+            Some(_) => crate::armada::hand_size(players as u8) as usize,
+            None => HAND_SIZE,
+        };
+        let lt = hs - 1;
+        // 8 players (Armada) use the 7-player decks with all 9 guilds (000 8人遊戲規則).
+        let deck_players = (n as u8).min(7);
+        let cur_turn = view.turn.clamp(1, lt as u8);
+        let age_history: Vec<_> = view.history.iter().filter(|e| e.age == age).collect();
+        // Turns of this Age already resolved.
+        let resolved: u8 = age_history
+            .iter()
+            .filter(|e| {
+                e.turn <= lt as u8
+                    && matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded)
+            })
+            .map(|e| e.turn)
+            .max()
+            .unwrap_or(0);
+        let hands_discarded = view.phase != Phase::ChooseSide
+            && view.hand_sizes.iter().all(|&h| h == 0)
+            && (view.free_city.is_none() || view.draw_pile_size == 0);
+        let holder0: usize = if age == 2 { 1 } else { 0 };
+        let holder_at = |t: u8| holder0 ^ ((t as usize - 1) & 1);
+
+        // Removals per (packet, turn), in resolution order (own city first, then the Free City).
+        let packets = if fc { 2 } else { n };
+        let mut removals: Vec<Vec<Vec<Removal>>> = vec![vec![Vec::new(); lt + 2]; packets];
+        for e in &age_history {
+            let (is_last_card, t) =
+                if e.turn as usize == lt + 1 { (true, lt as u8) } else { (false, e.turn) };
+            if t == 0 {
+                continue;
+            }
+            let city = e.seat as usize;
+            let hand_owner = if Some(e.seat) == view.free_city { holder_at(t) } else { city };
+            let p = packet_at(hand_owner, t, age, n, fc);
+            let slot = if is_last_card { lt + 1 } else { t as usize };
+            let dest = match e.played {
+                Played::Built(_) => None,
+                Played::Stage(_) => Some(Dest::Stage),
+                Played::Discarded => Some(Dest::Discard),
+                _ => continue,
+            };
+            let removal = if hand_owner == me {
+                // The seat knows the card it used.
+                let idx = if is_last_card { lt } else { t as usize - 1 };
+                let k = if Some(e.seat) == view.free_city { 1 } else { 0 };
+                match view.used_cards.get(idx).and_then(|u| u.get(k)) {
+                    Some(&c) => Removal::Known(c, dest),
+                    None => return err("a card used by the viewing seat is missing from its memory"),
+                }
+            } else {
+                match (e.played, dest) {
+                    (Played::Built(c), _) => Removal::Known(c, None),
+                    (_, Some(d)) => Removal::Hidden(d),
+                    _ => continue,
+                }
+            };
+            removals[p][slot].push(removal);
+        }
+
+        // Snapshots: packet → turn → known content.
+        let mut snapshots: Vec<Vec<Option<Vec<CardId>>>> = vec![vec![None; lt + 1]; packets];
+        for (i, h) in view.seen_hands.iter().enumerate() {
+            let t = i as u8 + 1;
+            if t > cur_turn {
+                break;
+            }
+            let p = packet_at(me, t, age, n, fc);
+            snapshots[p][t as usize] = Some(h.to_vec());
+        }
+        if view.phase == Phase::ChooseSide {
+            // Before the first turn the seat has seen only its hand.
+            snapshots[packet_at(me, 1, age, n, fc)][1] = Some(view.hand.to_vec());
+        }
+
+        // Team variant: the teammate's current hand is known (000 團隊遊戲規則). Before its turn
+        // resolves it is the packet as the turn started; after, the packet as the next turn will
+        // start (known to the reasoning about face-down cards, and checked below).
+        let mate_packet = match &view.teammate_hand {
+            Some(h) if view.teams && !hands_discarded => {
+                let p = packet_at(crate::teams::teammate(me), cur_turn, age, n, fc);
+                if resolved < cur_turn {
+                    snapshots[p][cur_turn as usize] = Some(h.to_vec());
+                } else if (cur_turn as usize) < lt {
+                    snapshots[p][cur_turn as usize + 1] = Some(h.to_vec());
+                }
+                Some((p, h))
+            }
+            _ => None,
+        };
+
+        // Cards later built from the discard pile take the place of a discard of this Age.
+        let mut city_cards_of_age: Vec<CardId> = Vec::new();
+        for c in &view.cities {
+            city_cards_of_age.extend(c.built.iter().filter(|&id| catalog.card(id).age == age));
+        }
+        // Edifice: this Age's cards discarded from a city for a failed project's penalty are public
+        // (they are added to the discard pile below).
+        let (penalty_pile, rebuilt_penalty) = penalty_discards(&view.history);
+        city_cards_of_age.extend(penalty_pile.iter().copied().filter(|&c| catalog.card(c).age == age));
+
+        // Earlier Ages' cards in no city (without Armada, whose cards of those Ages are drawn).
+        let past = (view.discard.is_none() && view.armada.is_none()).then(|| {
+            let mut past: Vec<CardId> = Vec::new();
+            for a in 1..age {
+                let mut cards = catalog.age_cards(a, deck_players);
+                for c in &view.cities {
+                    for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
+                        if catalog.armada_card(id).is_none() {
+                            remove_one(&mut cards, id);
+                        }
+                    }
+                }
+                past.extend(cards);
+            }
+            // Edifice: cards discarded from a city for a failed project's penalty are public.
+            for &c in &penalty_pile {
+                if catalog.card(c).age < age {
+                    remove_one(&mut past, c);
+                }
+            }
+            past
+        });
+        let mut later_decks: [Vec<CardId>; 2] = Default::default();
+        for a in age + 1..=3 {
+            later_decks[a as usize - 2] = catalog.age_cards(a, deck_players);
+        }
+
+        // What neighbours offered at the start of the turn (2nd edition, Babylon's last card).
+        let mut sale_at_turn_start = [Production::default(); MAX_PLAYERS];
+        for (i, c) in view.cities.iter().enumerate() {
+            sale_at_turn_start[i] = c.for_sale;
+        }
+        if catalog.edition == Edition::Second && matches!(view.phase, Phase::PlayLastCard { .. }) {
+            for (i, c) in view.cities.iter().enumerate() {
+                let fresh: CardSet = age_history
+                    .iter()
+                    .filter(|e| e.seat as usize == i && e.turn as usize == lt)
+                    .filter_map(|e| if let Played::Built(x) = e.played { Some(x) } else { None })
+                    .fold(CardSet::EMPTY, |mut s, x| {
+                        s.insert(x);
+                        s
+                    });
+                let mut rebuilt = City::new(catalog, c.wonder, c.side);
+                for id in c.built.iter().filter(|id| !fresh.contains(*id)) {
+                    rebuilt.place(catalog, id);
+                }
+                sale_at_turn_start[i] = rebuilt.for_sale;
+            }
+        }
+
+        Ok(Prep {
+            n,
+            fc,
+            players,
+            me,
+            age,
+            hs,
+            lt,
+            deck_players,
+            cur_turn,
+            resolved,
+            hands_discarded,
+            age_history,
+            removals,
+            snapshots,
+            mate_packet,
+            city_cards_of_age,
+            penalty_pile,
+            rebuilt_penalty,
+            deck: catalog.age_cards(age, deck_players),
+            past,
+            later_decks,
+            guilds: catalog.guilds(),
+            sale_at_turn_start,
+        })
+    }
+}
+
+/// One sample of the view `prep` was made from (see the [module documentation](self)).
 fn sample_once<R: Rng + ?Sized>(
+    prep: &Prep,
     view: &View,
     catalog: &'static Catalog,
     rng: &mut R,
 ) -> Result<Game, SampleError> {
-    if catalog.edition != view.edition {
-        return err("the catalog is not the view's edition");
-    }
-    let n = view.cities.len();
-    let fc = view.free_city.is_some();
-    let players = n - fc as usize;
-    let me = view.seat as usize;
-    let age = view.age;
-    if !(3..=MAX_PLAYERS).contains(&n) || me >= players || !(1..=3).contains(&age) {
-        return err("impossible seat, player count or Age");
-    }
-    // Armada: 8-card hands (7 with 8 players), so one more turn per Age (armada.md §2.2).
-    let hs = match view.armada {
-        Some(_) => crate::armada::hand_size(players as u8) as usize,
-        None => HAND_SIZE,
-    };
-    let lt = hs - 1;
-    // 8 players (Armada) use the 7-player decks with all 9 guilds (000 8人遊戲規則).
-    let deck_players = (n as u8).min(7);
-    let cur_turn = view.turn.clamp(1, lt as u8);
-    let age_history: Vec<_> = view.history.iter().filter(|e| e.age == age).collect();
-    // Turns of this Age already resolved.
-    let resolved: u8 = age_history
-        .iter()
-        .filter(|e| {
-            e.turn <= lt as u8 && matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded)
-        })
-        .map(|e| e.turn)
-        .max()
-        .unwrap_or(0);
-    let hands_discarded = view.phase != Phase::ChooseSide
-        && view.hand_sizes.iter().all(|&h| h == 0)
-        && (view.free_city.is_none() || view.draw_pile_size == 0);
+    let Prep {
+        n,
+        fc,
+        players,
+        me,
+        age,
+        hs,
+        lt,
+        deck_players,
+        cur_turn,
+        resolved,
+        hands_discarded,
+        ref age_history,
+        ref removals,
+        ref snapshots,
+        mate_packet,
+        ref city_cards_of_age,
+        ref penalty_pile,
+        ref rebuilt_penalty,
+        ..
+    } = *prep;
     let holder0: usize = if age == 2 { 1 } else { 0 };
     let holder_at = |t: u8| holder0 ^ ((t as usize - 1) & 1);
-
-    // Removals per (packet, turn), in resolution order (own city first, then the Free City).
     let packets = if fc { 2 } else { n };
-    let mut removals: Vec<Vec<Vec<Removal>>> = vec![vec![Vec::new(); lt + 2]; packets];
-    for e in &age_history {
-        let (is_last_card, t) = if e.turn as usize == lt + 1 { (true, lt as u8) } else { (false, e.turn) };
-        if t == 0 {
-            continue;
-        }
-        let city = e.seat as usize;
-        let hand_owner = if Some(e.seat) == view.free_city { holder_at(t) } else { city };
-        let p = packet_at(hand_owner, t, age, n, fc);
-        let slot = if is_last_card { lt + 1 } else { t as usize };
-        let dest = match e.played {
-            Played::Built(_) => None,
-            Played::Stage(_) => Some(Dest::Stage),
-            Played::Discarded => Some(Dest::Discard),
-            _ => continue,
-        };
-        let removal = if hand_owner == me {
-            // The seat knows the card it used.
-            let idx = if is_last_card { lt } else { t as usize - 1 };
-            let k = if Some(e.seat) == view.free_city { 1 } else { 0 };
-            match view.used_cards.get(idx).and_then(|u| u.get(k)) {
-                Some(&c) => Removal::Known(c, dest),
-                None => return err("a card used by the viewing seat is missing from its memory"),
-            }
-        } else {
-            match (e.played, dest) {
-                (Played::Built(c), _) => Removal::Known(c, None),
-                (_, Some(d)) => Removal::Hidden(d),
-                _ => continue,
-            }
-        };
-        removals[p][slot].push(removal);
-    }
-
-    // Snapshots: packet → turn → known content.
-    let mut snapshots: Vec<Vec<Option<Vec<CardId>>>> = vec![vec![None; lt + 1]; packets];
-    for (i, h) in view.seen_hands.iter().enumerate() {
-        let t = i as u8 + 1;
-        if t > cur_turn {
-            break;
-        }
-        let p = packet_at(me, t, age, n, fc);
-        snapshots[p][t as usize] = Some(h.to_vec());
-    }
-    if view.phase == Phase::ChooseSide {
-        // Before the first turn the seat has seen only its hand.
-        snapshots[packet_at(me, 1, age, n, fc)][1] = Some(view.hand.to_vec());
-    }
-
-    // Team variant: the teammate's current hand is known (000 團隊遊戲規則). Before its turn
-    // resolves it is the packet as the turn started; after, the packet as the next turn will
-    // start (known to the reasoning about face-down cards, and checked below).
-    let mate_packet = match &view.teammate_hand {
-        Some(h) if view.teams && !hands_discarded => {
-            let p = packet_at(crate::teams::teammate(me), cur_turn, age, n, fc);
-            if resolved < cur_turn {
-                snapshots[p][cur_turn as usize] = Some(h.to_vec());
-            } else if (cur_turn as usize) < lt {
-                snapshots[p][cur_turn as usize + 1] = Some(h.to_vec());
-            }
-            Some((p, h))
-        }
-        _ => None,
-    };
 
     // Follow every packet through the Age.
     let mut contents: Vec<Vec<Slot>> = Vec::with_capacity(packets);
@@ -278,7 +474,7 @@ fn sample_once<R: Rng + ?Sized>(
                         content: &mut Vec<Slot>,
                         hidden: &mut Vec<Hidden>|
          -> Result<(), SampleError> {
-            let list = removals[p][slot_index].clone();
+            let list = &removals[p][slot_index];
             for (k, r) in list.iter().enumerate() {
                 match *r {
                     Removal::Known(c, dest) => {
@@ -401,15 +597,7 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // Cards later built from the discard pile take the place of a discard of this Age.
-    let mut city_cards_of_age: Vec<CardId> = Vec::new();
-    for c in &view.cities {
-        city_cards_of_age.extend(c.built.iter().filter(|&id| catalog.card(id).age == age));
-    }
-    // Edifice: this Age's cards discarded from a city for a failed project's penalty are public
-    // (they are added to the discard pile below).
-    let (penalty_pile, rebuilt_penalty) = penalty_discards(&view.history);
-    city_cards_of_age.extend(penalty_pile.iter().copied().filter(|&c| catalog.card(c).age == age));
-    for e in &age_history {
+    for e in age_history {
         if let Played::BuiltDiscarded(x) = e.played
             && catalog.card(x).age == age
             && !rebuilt_penalty.iter().any(|r| std::ptr::eq(*r, *e))
@@ -433,7 +621,7 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // This Age's unseen cards.
-    let mut deck: Vec<CardId> = catalog.age_cards(age, deck_players);
+    let mut deck: Vec<CardId> = prep.deck.clone();
     let mut known: Vec<CardId> = city_cards_of_age.clone();
     for content in &contents {
         known.extend(content.iter().filter_map(|s| if let Slot::Known(c) = s { Some(*c) } else { None }));
@@ -449,7 +637,7 @@ fn sample_once<R: Rng + ?Sized>(
             known.iter().copied().filter(|&c| catalog.card(c).is_guild()).collect();
         in_play.sort();
         in_play.dedup();
-        let mut others: Vec<CardId> = catalog.guilds().into_iter().filter(|g| !in_play.contains(g)).collect();
+        let mut others: Vec<CardId> = prep.guilds.iter().copied().filter(|g| !in_play.contains(g)).collect();
         others.shuffle(rng);
         let need = (deck_players as usize + 2).saturating_sub(in_play.len());
         if need > others.len() {
@@ -549,40 +737,47 @@ fn sample_once<R: Rng + ?Sized>(
         Some(d) => d.clone(),
         None => {
             let mut pile = age_discards;
-            let mut past: Vec<CardId> = Vec::new();
-            for a in 1..age {
-                let mut cards = catalog.age_cards(a, deck_players);
-                let mut armada_built = 0;
-                for c in &view.cities {
-                    for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
-                        if catalog.armada_card(id).is_some() {
-                            armada_built += 1;
-                        } else {
-                            remove_one(&mut cards, id);
+            let mut past = match &prep.past {
+                Some(past) => past.clone(),
+                None => {
+                    let mut past: Vec<CardId> = Vec::new();
+                    for a in 1..age {
+                        let mut cards = catalog.age_cards(a, deck_players);
+                        let mut armada_built = 0;
+                        for c in &view.cities {
+                            for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
+                                if catalog.armada_card(id).is_some() {
+                                    armada_built += 1;
+                                } else {
+                                    remove_one(&mut cards, id);
+                                }
+                            }
+                        }
+                        if view.armada.is_some() {
+                            // The Armada cards of that Age in no city, drawn from its pool (§2.2).
+                            let mut pool: Vec<CardId> = catalog
+                                .armada_age_pool(a, players as u8)
+                                .into_iter()
+                                .filter(|&id| !view.cities.iter().any(|c| c.built.contains(id)))
+                                .collect();
+                            pool.shuffle(rng);
+                            let need = (crate::armada::dealt_per_age(players as u8) as usize)
+                                .saturating_sub(armada_built);
+                            cards.extend(pool.into_iter().take(need));
+                        }
+                        past.extend(cards);
+                    }
+                    // Edifice: cards discarded from a city for a failed project's penalty are
+                    // public.
+                    for &c in penalty_pile {
+                        if catalog.card(c).age < age {
+                            remove_one(&mut past, c);
                         }
                     }
+                    past
                 }
-                if view.armada.is_some() {
-                    // The Armada cards of that Age in no city, drawn from its pool (§2.2).
-                    let mut pool: Vec<CardId> = catalog
-                        .armada_age_pool(a, players as u8)
-                        .into_iter()
-                        .filter(|&id| !view.cities.iter().any(|c| c.built.contains(id)))
-                        .collect();
-                    pool.shuffle(rng);
-                    let need =
-                        (crate::armada::dealt_per_age(players as u8) as usize).saturating_sub(armada_built);
-                    cards.extend(pool.into_iter().take(need));
-                }
-                past.extend(cards);
-            }
-            // Edifice: cards discarded from a city for a failed project's penalty are public.
-            for &c in &penalty_pile {
-                if catalog.card(c).age < age {
-                    remove_one(&mut past, c);
-                }
-                pile.push(c);
-            }
+            };
+            pile.extend(penalty_pile.iter().copied());
             past.shuffle(rng);
             let want = view.discard_size as usize;
             if pile.len() > want || want - pile.len() > past.len() {
@@ -597,9 +792,9 @@ fn sample_once<R: Rng + ?Sized>(
     // Later Ages, dealt afresh.
     let mut later: [[Hand; MAX_PLAYERS]; 2] = Default::default();
     for a in age + 1..=3 {
-        let mut deck = catalog.age_cards(a, deck_players);
+        let mut deck = prep.later_decks[a as usize - 2].clone();
         if a == 3 {
-            let mut guilds = catalog.guilds();
+            let mut guilds = prep.guilds.clone();
             guilds.shuffle(rng);
             deck.extend(guilds.into_iter().take(deck_players as usize + 2));
         }
@@ -615,28 +810,7 @@ fn sample_once<R: Rng + ?Sized>(
         }
     }
 
-    // What neighbours offered at the start of the turn (2nd edition, Babylon's last card).
-    let mut sale_at_turn_start = [Production::default(); MAX_PLAYERS];
-    for (i, c) in view.cities.iter().enumerate() {
-        sale_at_turn_start[i] = c.for_sale;
-    }
-    if catalog.edition == Edition::Second && matches!(view.phase, Phase::PlayLastCard { .. }) {
-        for (i, c) in view.cities.iter().enumerate() {
-            let fresh: CardSet = age_history
-                .iter()
-                .filter(|e| e.seat as usize == i && e.turn as usize == lt)
-                .filter_map(|e| if let Played::Built(x) = e.played { Some(x) } else { None })
-                .fold(CardSet::EMPTY, |mut s, x| {
-                    s.insert(x);
-                    s
-                });
-            let mut rebuilt = City::new(catalog, c.wonder, c.side);
-            for id in c.built.iter().filter(|id| !fresh.contains(*id)) {
-                rebuilt.place(catalog, id);
-            }
-            sale_at_turn_start[i] = rebuilt.for_sale;
-        }
-    }
+    let sale_at_turn_start = prep.sale_at_turn_start;
 
     let mut cities = [view.cities[0]; MAX_PLAYERS];
     for (i, c) in view.cities.iter().enumerate() {
