@@ -62,7 +62,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use wonders_core::sample::Resampler;
-use wonders_core::{Action, Game, View};
+use wonders_core::{Action, Game, Phase, View};
 
 /// How long a search runs per decision.
 ///
@@ -309,7 +309,9 @@ fn search_root(
     let seat = view.seat as usize;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::with_capacity(64);
-    let memo = Memo::new(&config.weights);
+    // The searched turn, when it is a choice of cards: the next players' gains there are the
+    // same in every sample (`Memo::root_gain`).
+    let memo = Memo::new(&config.weights, (view.phase == Phase::Choose).then_some((view.age, view.turn)));
     // What every sample of the view shares, worked out once (the same samples as
     // `Game::resample`).
     let resampler = match Resampler::new(view, catalog) {
@@ -517,7 +519,7 @@ mod tests {
         let mut legal = Vec::new();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let config = SearchConfig::default();
-        rollout(&mut game, &config, &mut rng, &mut legal, &Memo::new(&config.weights));
+        rollout(&mut game, &config, &mut rng, &mut legal, &Memo::new(&config.weights, None));
         assert!(game.is_over());
         let ranks = game.ranks();
         let winner = ranks.iter().position(|&r| r == 1).unwrap();
