@@ -314,10 +314,7 @@ fn search_root(
     let memo = Memo::new(&config.weights, (view.phase == Phase::Choose).then_some((view.age, view.turn)));
     // What every sample of the view shares, worked out once (the same samples as
     // `Game::resample`).
-    let resampler = match Resampler::new(view, catalog) {
-        Ok(r) => Some(r),
-        Err(_) => None,
-    };
+    let resampler = Resampler::new(view, catalog).ok();
     let mut n = 0u32;
     let mut failures = 0u32;
     while n < iters {
