@@ -7,7 +7,9 @@
 //!
 //! 1. **Determinize.** [`Game::resample`] deals a full game consistent with the seat's [`View`]:
 //!    the other hands, the discard pile and the later Ages' decks are drawn at random among the
-//!    deals the seat cannot tell apart. The search never reads the real game.
+//!    deals the seat cannot tell apart. The search never reads the real game. What every
+//!    sample of the view shares is worked out once per search ([`Resampler`]): the same samples,
+//!    less work.
 //! 2. **Select** a root candidate (below) by UCB1 with a prior: `q + c·√(ln N / n)` with c = 0.4,
 //!    where each candidate starts with 4 virtual visits valued at the mean of all visits so far
 //!    less 0.04 per point the heuristic values it below the best candidate. With few iterations
@@ -19,7 +21,8 @@
 //!    Free City's included. The policy is the [`HeuristicBot`](crate::HeuristicBot)'s rules
 //!    (hate-drafting included), deterministic; a random move with probability ε (default 0) is
 //!    available for tuning. Answers of the policy that are pure functions of small keys (the
-//!    next player's cheapest purchases, shield and science values) are kept for the whole
+//!    next player's cheapest purchases, shield and science values, and the next players' gains
+//!    in the searched turn, whose cities are the view's in every sample) are kept for the whole
 //!    search (`memo.rs`): the same moves, less work. In a base-game turn the policy's choice is
 //!    found without listing every legal action (`heuristic::choose_in_game`): each card is
 //!    valued once, and a build's or stage's payments are solved only when, at the fewest coins
