@@ -306,6 +306,34 @@ mod tests {
     }
 
     #[test]
+    fn the_searched_turns_gains_are_computed_once_per_seat_and_card() {
+        let w = Weights::default();
+        let memo = Memo::new(&w, Some((2, 3)));
+        let mut calls = 0;
+        for _ in 0..3 {
+            let g = memo.root_gain(&w, 2, 3, 1, CardId(40), || {
+                calls += 1;
+                1.5
+            });
+            assert_eq!(g, 1.5);
+        }
+        assert_eq!(calls, 1);
+        // Another next player, another card: their own entries.
+        assert_eq!(memo.root_gain(&w, 2, 3, 3, CardId(40), || 0.25), 0.25);
+        assert_eq!(memo.root_gain(&w, 2, 3, 1, CardId(41), || 0.5), 0.5);
+        assert_eq!(memo.root_gain(&w, 2, 3, 1, CardId(40), || 9.0), 1.5);
+        // Another turn (the cities have changed), or other weights: computed every time.
+        assert_eq!(memo.root_gain(&w, 2, 4, 1, CardId(40), || 2.0), 2.0);
+        assert_eq!(memo.root_gain(&w, 3, 3, 1, CardId(40), || 3.0), 3.0);
+        let other = Weights { deny: 0.3, ..w };
+        assert_eq!(memo.root_gain(&other, 2, 3, 1, CardId(40), || 4.0), 4.0);
+        // A search whose decision is no choice of cards keeps nothing.
+        let none = Memo::new(&w, None);
+        assert_eq!(none.root_gain(&w, 2, 3, 1, CardId(40), || 5.0), 5.0);
+        assert_eq!(none.root_gain(&w, 2, 3, 1, CardId(40), || 6.0), 6.0);
+    }
+
+    #[test]
     fn military_entries_are_computed_once() {
         let memo = Memo::new(&Weights { military_future: 1.0, ..Weights::default() }, None);
         let mut calls = 0;
