@@ -41,6 +41,7 @@ use crate::view::View;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
+use std::cell::RefCell;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {
@@ -176,6 +177,31 @@ pub struct Resampler<'v> {
     view: &'v View,
     catalog: &'static Catalog,
     prep: Prep<'v>,
+    /// The buffers a sample fills, kept from one sample to the next (no allocation per sample
+    /// once they have grown).
+    scratch: RefCell<Scratch>,
+}
+
+/// Buffers [`sample_once`] reuses (their contents never outlive one call).
+#[derive(Default)]
+struct Scratch {
+    /// Spare packet contents.
+    slots: Vec<Vec<Slot>>,
+    contents: Vec<Vec<Slot>>,
+    hidden: Vec<Hidden>,
+    reserved: Vec<CardId>,
+    res: Vec<CardId>,
+    doomed: Vec<usize>,
+    free: Vec<usize>,
+    all: Vec<usize>,
+    rest: Vec<CardId>,
+    deck: Vec<CardId>,
+    known: Vec<CardId>,
+    cards: Vec<CardId>,
+    age_discards: Vec<CardId>,
+    past: Vec<CardId>,
+    later: Vec<CardId>,
+    guilds: Vec<CardId>,
 }
 
 impl<'v> Resampler<'v> {
@@ -183,16 +209,17 @@ impl<'v> Resampler<'v> {
     /// resampled at all (the error [`Game::resample`] gives). `catalog` must be the data of the
     /// game the view came from.
     pub fn new(view: &'v View, catalog: &'static Catalog) -> Result<Resampler<'v>, SampleError> {
-        Ok(Resampler { view, catalog, prep: Prep::new(view, catalog)? })
+        Ok(Resampler { view, catalog, prep: Prep::new(view, catalog)?, scratch: RefCell::default() })
     }
 
     /// One sample (as [`Game::resample`]).
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
         let mut last = SampleError("no attempt".into());
+        let scratch = &mut *self.scratch.borrow_mut();
         // A random choice can rarely paint itself into a corner (a card later built from the
         // discard pile that no sampled discard can have been); try again then.
         for _ in 0..32 {
-            match sample_once(&self.prep, self.view, self.catalog, rng) {
+            match sample_once(&self.prep, self.view, self.catalog, rng, scratch) {
                 Ok(g) => return Ok(g),
                 Err(e) => last = e,
             }
@@ -438,6 +465,7 @@ fn sample_once<R: Rng + ?Sized>(
     view: &View,
     catalog: &'static Catalog,
     rng: &mut R,
+    scratch: &mut Scratch,
 ) -> Result<Game, SampleError> {
     let Prep {
         n,
@@ -465,10 +493,30 @@ fn sample_once<R: Rng + ?Sized>(
     let packets = if fc { 2 } else { n };
 
     // Follow every packet through the Age.
-    let mut contents: Vec<Vec<Slot>> = Vec::with_capacity(packets);
-    let mut hidden: Vec<Hidden> = Vec::new();
+    let Scratch {
+        slots,
+        contents,
+        hidden,
+        reserved,
+        res,
+        doomed,
+        free,
+        all,
+        rest,
+        deck,
+        known,
+        cards,
+        age_discards,
+        past: past_buf,
+        later: later_buf,
+        guilds: guilds_buf,
+    } = scratch;
+    slots.append(contents);
+    hidden.clear();
     for p in 0..packets {
-        let mut content: Vec<Slot> = vec![Slot::Unknown; hs];
+        let mut content = slots.pop().unwrap_or_default();
+        content.clear();
+        content.resize(hs, Slot::Unknown);
         let mut step = |t: u8,
                         slot_index: usize,
                         content: &mut Vec<Slot>,
@@ -498,7 +546,7 @@ fn sample_once<R: Rng + ?Sized>(
                         // publicly taken from it before then (or at any later time if the seat
                         // never sees it again).
                         let next = (t as usize + 1..=lt).find(|&u| snapshots[p][u].is_some());
-                        let mut reserved: Vec<CardId> = Vec::new();
+                        reserved.clear();
                         // Removals later this step, then up to the next snapshot (or to the
                         // Age's end, Babylon's last card included).
                         let until = next.unwrap_or(lt + 2);
@@ -512,13 +560,14 @@ fn sample_once<R: Rng + ?Sized>(
                             reserved.extend(snapshots[p][u].iter().flatten().copied());
                         }
                         let is_reserved = |c: CardId, reserved: &mut Vec<CardId>| remove_one(reserved, c);
-                        let mut doomed = Vec::new();
-                        let mut free = Vec::new();
-                        let mut res = reserved.clone();
+                        doomed.clear();
+                        free.clear();
+                        res.clear();
+                        res.extend_from_slice(reserved);
                         for (i, s) in content.iter().enumerate() {
                             match s {
                                 Slot::Known(c) => {
-                                    if !is_reserved(*c, &mut res) {
+                                    if !is_reserved(*c, res) {
                                         if next.is_some() { doomed.push(i) } else { free.push(i) }
                                     }
                                 }
@@ -539,7 +588,8 @@ fn sample_once<R: Rng + ?Sized>(
                         let pick = if !doomed.is_empty() && doomed.len() >= left {
                             doomed[rng.random_range(0..doomed.len())]
                         } else {
-                            let all: Vec<usize> = doomed.iter().chain(free.iter()).copied().collect();
+                            all.clear();
+                            all.extend(doomed.iter().chain(free.iter()).copied());
                             if all.is_empty() {
                                 return err("a face-down card could not have been in its hand");
                             }
@@ -560,22 +610,24 @@ fn sample_once<R: Rng + ?Sized>(
                 if s.len() != content.len() {
                     return err("a remembered hand has the wrong size");
                 }
-                let mut rest = s.clone();
+                rest.clear();
+                rest.extend_from_slice(s);
                 for slot in &content {
                     if let Slot::Known(c) = slot
-                        && !remove_one(&mut rest, *c)
+                        && !remove_one(rest, *c)
                     {
                         return err("a remembered hand does not hold a card it must hold");
                     }
                 }
-                content = s.iter().map(|&c| Slot::Known(c)).collect();
+                content.clear();
+                content.extend(s.iter().map(|&c| Slot::Known(c)));
             }
             if t <= resolved {
-                step(t, t as usize, &mut content, &mut hidden)?;
+                step(t, t as usize, &mut content, hidden)?;
             }
         }
         if resolved as usize >= lt {
-            step(lt as u8, lt + 1, &mut content, &mut hidden)?;
+            step(lt as u8, lt + 1, &mut content, hidden)?;
         }
         contents.push(content);
     }
@@ -593,7 +645,8 @@ fn sample_once<R: Rng + ?Sized>(
         if contents[p].len() != hand.len() {
             return err("the teammate's hand has the wrong size");
         }
-        contents[p] = hand.iter().map(|&c| Slot::Known(c)).collect();
+        contents[p].clear();
+        contents[p].extend(hand.iter().map(|&c| Slot::Known(c)));
     }
 
     // Cards later built from the discard pile take the place of a discard of this Age.
@@ -621,9 +674,11 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // This Age's unseen cards.
-    let mut deck: Vec<CardId> = prep.deck.clone();
-    let mut known: Vec<CardId> = city_cards_of_age.clone();
-    for content in &contents {
+    deck.clear();
+    deck.extend_from_slice(&prep.deck);
+    known.clear();
+    known.extend_from_slice(city_cards_of_age);
+    for content in contents.iter() {
         known.extend(content.iter().filter_map(|s| if let Slot::Known(c) = s { Some(*c) } else { None }));
     }
     known.extend(
@@ -667,9 +722,9 @@ fn sample_once<R: Rng + ?Sized>(
         deck.extend(in_play);
         deck.extend(others.into_iter().take(need));
     }
-    let mut pool = deck;
-    for &c in &known {
-        if !remove_one(&mut pool, c) {
+    let pool = deck;
+    for &c in known.iter() {
+        if !remove_one(pool, c) {
             return err(format!("{} is seen more often than the deck holds it", catalog.card(c).name));
         }
     }
@@ -678,30 +733,30 @@ fn sample_once<R: Rng + ?Sized>(
 
     // Hands now.
     let mut hands: [Hand; MAX_PLAYERS] = Default::default();
-    let mut age_discards: Vec<CardId> = Vec::new();
+    age_discards.clear();
     for (p, content) in contents.iter().enumerate() {
-        let mut cards = Vec::with_capacity(content.len());
+        cards.clear();
         for s in content {
             cards.push(match s {
                 Slot::Known(c) => *c,
-                Slot::Unknown => draw(&mut pool)?,
+                Slot::Unknown => draw(pool)?,
             });
         }
         if hands_discarded {
-            age_discards.extend(cards);
+            age_discards.extend_from_slice(cards);
         } else {
             let seat = seat_of(p, cur_turn, age, n, fc);
             if seat == me && cards.len() == view.hand.len() {
                 hands[seat] = view.hand.clone();
             } else {
-                hands[seat] = cards.into_iter().take(HAND_MAX).collect();
+                hands[seat] = cards.iter().copied().take(HAND_MAX).collect();
             }
         }
     }
-    for h in &hidden {
+    for h in hidden.iter() {
         let card = match h.slot {
             Slot::Known(c) => Some(c),
-            Slot::Unknown if !h.taken => Some(draw(&mut pool)?),
+            Slot::Unknown if !h.taken => Some(draw(pool)?),
             Slot::Unknown => None,
         };
         if let (Some(c), Dest::Discard, false) = (card, h.dest, h.taken) {
@@ -715,7 +770,7 @@ fn sample_once<R: Rng + ?Sized>(
             if hands_discarded { hs.saturating_sub(cur_turn as usize) } else { view.draw_pile_size as usize };
         let mut pile = Hand::new();
         for _ in 0..left {
-            let _ = pile.try_push(draw(&mut pool)?);
+            let _ = pile.try_push(draw(pool)?);
         }
         if hands_discarded {
             age_discards.extend(pile);
@@ -733,12 +788,16 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // The discard pile.
-    let discard: Vec<CardId> = match &view.discard {
-        Some(d) => d.clone(),
+    let discard: &[CardId] = match &view.discard {
+        Some(d) => d,
         None => {
-            let mut pile = age_discards;
-            let mut past = match &prep.past {
-                Some(past) => past.clone(),
+            let pile = age_discards;
+            let past = match &prep.past {
+                Some(past) => {
+                    past_buf.clear();
+                    past_buf.extend_from_slice(past);
+                    past_buf
+                }
                 None => {
                     let mut past: Vec<CardId> = Vec::new();
                     for a in 1..age {
@@ -774,7 +833,8 @@ fn sample_once<R: Rng + ?Sized>(
                             remove_one(&mut past, c);
                         }
                     }
-                    past
+                    *past_buf = past;
+                    past_buf
                 }
             };
             pile.extend(penalty_pile.iter().copied());
@@ -784,7 +844,7 @@ fn sample_once<R: Rng + ?Sized>(
                 return err("the discard pile cannot have its size");
             }
             let extra = want - pile.len();
-            pile.extend(past.into_iter().take(extra));
+            pile.extend(past.iter().copied().take(extra));
             pile
         }
     };
@@ -792,11 +852,15 @@ fn sample_once<R: Rng + ?Sized>(
     // Later Ages, dealt afresh.
     let mut later: [[Hand; MAX_PLAYERS]; 2] = Default::default();
     for a in age + 1..=3 {
-        let mut deck = prep.later_decks[a as usize - 2].clone();
+        let deck = &mut *later_buf;
+        deck.clear();
+        deck.extend_from_slice(&prep.later_decks[a as usize - 2]);
         if a == 3 {
-            let mut guilds = prep.guilds.clone();
+            let guilds = &mut *guilds_buf;
+            guilds.clear();
+            guilds.extend_from_slice(&prep.guilds);
             guilds.shuffle(rng);
-            deck.extend(guilds.into_iter().take(deck_players as usize + 2));
+            deck.extend(guilds.iter().copied().take(deck_players as usize + 2));
         }
         if view.armada.is_some() {
             let mut pool = catalog.armada_age_pool(a, players as u8);
@@ -884,7 +948,7 @@ fn sample_once<R: Rng + ?Sized>(
         cities,
         hands,
         later_hands: later,
-        discard: discard.into_iter().take(160).collect::<ArrayVec<CardId, 160>>(),
+        discard: discard.iter().copied().take(160).collect::<ArrayVec<CardId, 160>>(),
         chosen,
         picks,
         age_ending: matches!(view.phase, Phase::PlayLastCard { .. })
