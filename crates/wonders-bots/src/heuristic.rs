@@ -1082,9 +1082,13 @@ pub(crate) fn choose_in_game(game: &Game, seat: usize, ctx: &Ctx, w: &Weights, d
             continue; // copies give the same actions once
         }
         let pos = pos as u8;
-        let d = match next_p.as_mut() {
-            Some(np) => w.deny * gain_for(ctx, w, t, np, card),
-            None => 0.0,
+        let d = match (next_p.as_mut(), next, ctx.memo) {
+            // The searched turn's gains are the same in every sample (`Memo::root_gain`).
+            (Some(np), Some(s), Some(memo)) => {
+                w.deny * memo.root_gain(w, ctx.age, ctx.turn, s, card, || gain_for(ctx, w, t, np, card))
+            }
+            (Some(np), _, _) => w.deny * gain_for(ctx, w, t, np, card),
+            (None, _, _) => 0.0,
         };
         denies[n_denies] = (pos, card, d);
         n_denies += 1;
@@ -1463,7 +1467,7 @@ mod tests {
         // without hate-drafting, with and without the memo.
         use rand::{RngExt, SeedableRng};
         let w = Weights::default();
-        let memo = Memo::new(&w);
+        let memo = Memo::new(&w, None);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let mut compared = 0;
         for (players, seed, edition, teams) in [

@@ -14,11 +14,16 @@
 //!   5): logistic functions that are the same for every city and every sample.
 //! - **The value of a science symbol** for the symbols a city holds, an Age and the turns left
 //!   in it (rule 4).
+//! - **The next player's gains in the searched turn** (hate-drafting, rule 11): in every sample
+//!   the other seats choose their first card in the very cities of the view (the choices of a
+//!   turn are simultaneous: nothing changes in a city until all have chosen), so what a card
+//!   is worth to a next player less its cost is the same in every iteration. Kept by next seat
+//!   and card for the searched turn only (its Age and turn, the choose phase).
 
 use crate::heuristic::Weights;
 use std::cell::{Cell, RefCell};
 use wonders_core::payment::{Market, Options, solve};
-use wonders_core::{Production, Resources};
+use wonders_core::{CardId, Production, Resources};
 
 /// Entries of the purchase table (a power of two; direct-mapped).
 const COST_SLOTS: usize = 1 << 14;
@@ -71,6 +76,12 @@ pub(crate) struct Memo {
     /// `science_future`.
     science: RefCell<Vec<(u64, f32)>>,
     science_future: [f32; 3],
+    /// The weights of the rollout policy: the root's gains are kept for these only.
+    weights: Weights,
+    /// The searched turn (Age, turn) when it is a choice of cards, for [`Memo::root_gain`].
+    root: Option<(u8, u8)>,
+    /// The next player's gains in the searched turn, by next seat and card (NaN: not computed).
+    root_gains: RefCell<Vec<f32>>,
 }
 
 /// Packs a production into three words: fixed units and the number of either/or producers, then
@@ -100,8 +111,10 @@ fn bytes7(b: &[u8; 7]) -> u64 {
 }
 
 impl Memo {
-    /// Empty tables for a rollout policy with these weights.
-    pub(crate) fn new(weights: &Weights) -> Memo {
+    /// Empty tables for a rollout policy with these weights, for a search whose turn is
+    /// `root`: (Age, turn) when the searched decision is a choice of cards (`Phase::Choose`),
+    /// `None` otherwise.
+    pub(crate) fn new(weights: &Weights, root: Option<(u8, u8)>) -> Memo {
         Memo {
             markets: RefCell::new(vec![MarketEntry { key: [0; 11], id: u32::MAX }; MARKET_SLOTS]),
             next_market: Cell::new(0),
@@ -110,6 +123,9 @@ impl Memo {
             military_future: weights.military_future,
             science: RefCell::new(vec![(u64::MAX, 0.0); SCIENCE_SLOTS]),
             science_future: weights.science_future,
+            weights: *weights,
+            root,
+            root_gains: RefCell::new(Vec::new()),
         }
     }
 
@@ -187,6 +203,38 @@ impl Memo {
         (coins != u16::MAX).then_some(coins)
     }
 
+    /// The next player's gain from `card` (rule 11) in a choice of cards of `age` and `turn`,
+    /// `next` being the next player: `compute()` the first time in the searched turn, remembered
+    /// after (the cities are the view's there, the same in every sample); `compute()` itself in
+    /// any other turn or with other weights.
+    pub(crate) fn root_gain(
+        &self,
+        weights: &Weights,
+        age: u8,
+        turn: u8,
+        next: usize,
+        card: CardId,
+        compute: impl FnOnce() -> f32,
+    ) -> f32 {
+        if self.root != Some((age, turn)) || *weights != self.weights {
+            return compute();
+        }
+        let i = next * 256 + card.0 as usize;
+        if let Some(&g) = self.root_gains.borrow().get(i)
+            && !g.is_nan()
+        {
+            return g;
+        }
+        // Not borrowed while computing: the gain asks the memo's other tables.
+        let g = compute();
+        let mut gains = self.root_gains.borrow_mut();
+        if gains.len() <= i {
+            gains.resize((next + 1) * 256, f32::NAN);
+        }
+        gains[i] = g;
+        g
+    }
+
     /// `compute()` memoized by (Age, turns left in the Age, shield difference, shields added),
     /// when all are in the table's range; `compute()` itself otherwise.
     pub(crate) fn military(
@@ -238,7 +286,7 @@ mod tests {
         prices[0] = [1; 7];
         let market = Market { own: &own, left: &left, right: &right, prices };
         let cost = Resources::from_letters("WWSSG").unwrap();
-        let memo = Memo::new(&Weights::default());
+        let memo = Memo::new(&Weights::default(), None);
         let id = memo.market_id(&market);
         assert_eq!(memo.cheapest(id, &market, &cost), Some(6));
         let mut opts = Options::new();
@@ -258,8 +306,36 @@ mod tests {
     }
 
     #[test]
+    fn the_searched_turns_gains_are_computed_once_per_seat_and_card() {
+        let w = Weights::default();
+        let memo = Memo::new(&w, Some((2, 3)));
+        let mut calls = 0;
+        for _ in 0..3 {
+            let g = memo.root_gain(&w, 2, 3, 1, CardId(40), || {
+                calls += 1;
+                1.5
+            });
+            assert_eq!(g, 1.5);
+        }
+        assert_eq!(calls, 1);
+        // Another next player, another card: their own entries.
+        assert_eq!(memo.root_gain(&w, 2, 3, 3, CardId(40), || 0.25), 0.25);
+        assert_eq!(memo.root_gain(&w, 2, 3, 1, CardId(41), || 0.5), 0.5);
+        assert_eq!(memo.root_gain(&w, 2, 3, 1, CardId(40), || 9.0), 1.5);
+        // Another turn (the cities have changed), or other weights: computed every time.
+        assert_eq!(memo.root_gain(&w, 2, 4, 1, CardId(40), || 2.0), 2.0);
+        assert_eq!(memo.root_gain(&w, 3, 3, 1, CardId(40), || 3.0), 3.0);
+        let other = Weights { deny: 0.3, ..w };
+        assert_eq!(memo.root_gain(&other, 2, 3, 1, CardId(40), || 4.0), 4.0);
+        // A search whose decision is no choice of cards keeps nothing.
+        let none = Memo::new(&w, None);
+        assert_eq!(none.root_gain(&w, 2, 3, 1, CardId(40), || 5.0), 5.0);
+        assert_eq!(none.root_gain(&w, 2, 3, 1, CardId(40), || 6.0), 6.0);
+    }
+
+    #[test]
     fn military_entries_are_computed_once() {
-        let memo = Memo::new(&Weights { military_future: 1.0, ..Weights::default() });
+        let memo = Memo::new(&Weights { military_future: 1.0, ..Weights::default() }, None);
         let mut calls = 0;
         for _ in 0..3 {
             let v = memo.military(1.0, 2, 4, -3, 2, || {
@@ -277,7 +353,7 @@ mod tests {
     #[test]
     fn science_entries_are_computed_once_per_key() {
         let w = Weights::default();
-        let memo = Memo::new(&w);
+        let memo = Memo::new(&w, None);
         let mut calls = 0;
         for _ in 0..3 {
             assert_eq!(

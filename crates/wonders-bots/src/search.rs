@@ -7,7 +7,9 @@
 //!
 //! 1. **Determinize.** [`Game::resample`] deals a full game consistent with the seat's [`View`]:
 //!    the other hands, the discard pile and the later Ages' decks are drawn at random among the
-//!    deals the seat cannot tell apart. The search never reads the real game.
+//!    deals the seat cannot tell apart. The search never reads the real game. What every
+//!    sample of the view shares is worked out once per search ([`Resampler`]): the same samples,
+//!    less work.
 //! 2. **Select** a root candidate (below) by UCB1 with a prior: `q + c·√(ln N / n)` with c = 0.4,
 //!    where each candidate starts with 4 virtual visits valued at the mean of all visits so far
 //!    less 0.04 per point the heuristic values it below the best candidate. With few iterations
@@ -19,7 +21,8 @@
 //!    Free City's included. The policy is the [`HeuristicBot`](crate::HeuristicBot)'s rules
 //!    (hate-drafting included), deterministic; a random move with probability ε (default 0) is
 //!    available for tuning. Answers of the policy that are pure functions of small keys (the
-//!    next player's cheapest purchases, shield and science values) are kept for the whole
+//!    next player's cheapest purchases, shield and science values, and the next players' gains
+//!    in the searched turn, whose cities are the view's in every sample) are kept for the whole
 //!    search (`memo.rs`): the same moves, less work. In a base-game turn the policy's choice is
 //!    found without listing every legal action (`heuristic::choose_in_game`): each card is
 //!    valued once, and a build's or stage's payments are solved only when, at the fewest coins
@@ -61,7 +64,8 @@ use crate::memo::Memo;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-use wonders_core::{Action, Game, View};
+use wonders_core::sample::Resampler;
+use wonders_core::{Action, Game, Phase, View};
 
 /// How long a search runs per decision.
 ///
@@ -308,7 +312,12 @@ fn search_root(
     let seat = view.seat as usize;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::with_capacity(64);
-    let memo = Memo::new(&config.weights);
+    // The searched turn, when it is a choice of cards: the next players' gains there are the
+    // same in every sample (`Memo::root_gain`).
+    let memo = Memo::new(&config.weights, (view.phase == Phase::Choose).then_some((view.age, view.turn)));
+    // What every sample of the view shares, worked out once (the same samples as
+    // `Game::resample`).
+    let resampler = Resampler::new(view, catalog).ok();
     let mut n = 0u32;
     let mut failures = 0u32;
     while n < iters {
@@ -344,7 +353,7 @@ fn search_root(
             }
         };
         // Determinize and simulate.
-        let Ok(mut game) = Game::resample(view, catalog, &mut rng) else {
+        let Some(Ok(mut game)) = resampler.as_ref().map(|r| r.sample(&mut rng)) else {
             failures += 1;
             if failures > 8 && failures > n {
                 break;
@@ -510,7 +519,7 @@ mod tests {
         let mut legal = Vec::new();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let config = SearchConfig::default();
-        rollout(&mut game, &config, &mut rng, &mut legal, &Memo::new(&config.weights));
+        rollout(&mut game, &config, &mut rng, &mut legal, &Memo::new(&config.weights, None));
         assert!(game.is_over());
         let ranks = game.ranks();
         let winner = ranks.iter().position(|&r| r == 1).unwrap();

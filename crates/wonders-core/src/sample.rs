@@ -41,6 +41,7 @@ use crate::view::View;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
+use std::cell::RefCell;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {
@@ -131,7 +132,8 @@ fn remove_one(v: &mut Vec<CardId>, c: CardId) -> bool {
 impl Game {
     /// A full game consistent with everything `view`'s seat knows, with the unseen cards dealt
     /// at random (see the [module documentation](crate::sample)). `catalog` must be the data of
-    /// the game the view came from.
+    /// the game the view came from. To draw many samples of one view, [`Resampler`] works out
+    /// once what they share (the same samples, less work).
     ///
     /// ```
     /// use rand::SeedableRng;
@@ -147,11 +149,77 @@ impl Game {
         catalog: &'static Catalog,
         rng: &mut R,
     ) -> Result<Game, SampleError> {
+        Resampler::new(view, catalog)?.sample(rng)
+    }
+}
+
+/// [`Game::resample`] for many samples of one view (a search's determinizations, issue 13):
+/// what every sample shares — the packets' known removals and snapshots, the decks, the earlier
+/// Ages' cards in no city, the copied history — is worked out once by [`Resampler::new`], and
+/// each [`Resampler::sample`] deals only the random parts. With the same random generator it
+/// gives exactly the samples [`Game::resample`] gives, one after the other.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use wonders_core::{Game, Setup, sample::Resampler};
+/// let game = Game::new(&Setup::new(4, 3)).unwrap();
+/// let view = game.view(0);
+/// let resampler = Resampler::new(&view, game.catalog()).unwrap();
+/// let (mut a, mut b) = (rand_chacha::ChaCha8Rng::seed_from_u64(1), rand_chacha::ChaCha8Rng::seed_from_u64(1));
+/// for _ in 0..3 {
+///     let one = resampler.sample(&mut a).unwrap();
+///     let other = Game::resample(&view, game.catalog(), &mut b).unwrap();
+///     assert_eq!((0..4).map(|s| one.hand(s).to_vec()).collect::<Vec<_>>(),
+///                (0..4).map(|s| other.hand(s).to_vec()).collect::<Vec<_>>());
+/// }
+/// ```
+pub struct Resampler<'v> {
+    view: &'v View,
+    catalog: &'static Catalog,
+    prep: Prep<'v>,
+    /// The buffers a sample fills, kept from one sample to the next (no allocation per sample
+    /// once they have grown).
+    scratch: RefCell<Scratch>,
+}
+
+/// Buffers [`sample_once`] reuses (their contents never outlive one call).
+#[derive(Default)]
+struct Scratch {
+    /// Spare packet contents.
+    slots: Vec<Vec<Slot>>,
+    contents: Vec<Vec<Slot>>,
+    hidden: Vec<Hidden>,
+    reserved: Vec<CardId>,
+    res: Vec<CardId>,
+    doomed: Vec<usize>,
+    free: Vec<usize>,
+    all: Vec<usize>,
+    rest: Vec<CardId>,
+    deck: Vec<CardId>,
+    known: Vec<CardId>,
+    cards: Vec<CardId>,
+    age_discards: Vec<CardId>,
+    past: Vec<CardId>,
+    later: Vec<CardId>,
+    guilds: Vec<CardId>,
+}
+
+impl<'v> Resampler<'v> {
+    /// Works out what every sample of `view` shares; an error when the view cannot be
+    /// resampled at all (the error [`Game::resample`] gives). `catalog` must be the data of the
+    /// game the view came from.
+    pub fn new(view: &'v View, catalog: &'static Catalog) -> Result<Resampler<'v>, SampleError> {
+        Ok(Resampler { view, catalog, prep: Prep::new(view, catalog)?, scratch: RefCell::default() })
+    }
+
+    /// One sample (as [`Game::resample`]).
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
         let mut last = SampleError("no attempt".into());
+        let scratch = &mut *self.scratch.borrow_mut();
         // A random choice can rarely paint itself into a corner (a card later built from the
         // discard pile that no sampled discard can have been); try again then.
         for _ in 0..32 {
-            match sample_once(view, catalog, rng) {
+            match sample_once(&self.prep, self.view, self.catalog, rng, scratch) {
                 Ok(g) => return Ok(g),
                 Err(e) => last = e,
             }
@@ -160,125 +228,301 @@ impl Game {
     }
 }
 
+/// What every sample of one view shares (see [`Resampler`]): everything [`sample_once`] reads
+/// from the view before its first random draw (errors included), and the parts of its later
+/// steps that only read the view.
+struct Prep<'v> {
+    n: usize,
+    fc: bool,
+    players: usize,
+    me: usize,
+    age: u8,
+    hs: usize,
+    lt: usize,
+    deck_players: u8,
+    cur_turn: u8,
+    resolved: u8,
+    hands_discarded: bool,
+    age_history: Vec<&'v LogEntry>,
+    /// Removals per (packet, turn), in resolution order.
+    removals: Vec<Vec<Vec<Removal>>>,
+    /// Snapshots: packet → turn → known content.
+    snapshots: Vec<Vec<Option<Vec<CardId>>>>,
+    mate_packet: Option<(usize, &'v Hand)>,
+    /// This Age's cards in cities, and this Age's penalty discards (Edifice).
+    city_cards_of_age: Vec<CardId>,
+    penalty_pile: Vec<CardId>,
+    rebuilt_penalty: Vec<&'v LogEntry>,
+    /// This Age's deck.
+    deck: Vec<CardId>,
+    /// Without Armada, and when the view does not show the discard pile: earlier Ages' cards in
+    /// no city, the penalty discards taken out (before their shuffle).
+    past: Option<Vec<CardId>>,
+    /// The later Ages' decks before their guilds (Age III) and shuffle.
+    later_decks: [Vec<CardId>; 2],
+    guilds: Vec<CardId>,
+    sale_at_turn_start: [Production; MAX_PLAYERS],
+}
+
+impl<'v> Prep<'v> {
+    fn new(view: &'v View, catalog: &'static Catalog) -> Result<Prep<'v>, SampleError> {
+        if catalog.edition != view.edition {
+            return err("the catalog is not the view's edition");
+        }
+        let n = view.cities.len();
+        let fc = view.free_city.is_some();
+        let players = n - fc as usize;
+        let me = view.seat as usize;
+        let age = view.age;
+        if !(3..=MAX_PLAYERS).contains(&n) || me >= players || !(1..=3).contains(&age) {
+            return err("impossible seat, player count or Age");
+        }
+        // Armada: 8-card hands (7 with 8 players), so one more turn per Age (armada.md §2.2).
+        let hs = match view.armada {
+            Some(_) => crate::armada::hand_size(players as u8) as usize,
+            None => HAND_SIZE,
+        };
+        let lt = hs - 1;
+        // 8 players (Armada) use the 7-player decks with all 9 guilds (000 8人遊戲規則).
+        let deck_players = (n as u8).min(7);
+        let cur_turn = view.turn.clamp(1, lt as u8);
+        let age_history: Vec<_> = view.history.iter().filter(|e| e.age == age).collect();
+        // Turns of this Age already resolved.
+        let resolved: u8 = age_history
+            .iter()
+            .filter(|e| {
+                e.turn <= lt as u8
+                    && matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded)
+            })
+            .map(|e| e.turn)
+            .max()
+            .unwrap_or(0);
+        let hands_discarded = view.phase != Phase::ChooseSide
+            && view.hand_sizes.iter().all(|&h| h == 0)
+            && (view.free_city.is_none() || view.draw_pile_size == 0);
+        let holder0: usize = if age == 2 { 1 } else { 0 };
+        let holder_at = |t: u8| holder0 ^ ((t as usize - 1) & 1);
+
+        // Removals per (packet, turn), in resolution order (own city first, then the Free City).
+        let packets = if fc { 2 } else { n };
+        let mut removals: Vec<Vec<Vec<Removal>>> = vec![vec![Vec::new(); lt + 2]; packets];
+        for e in &age_history {
+            let (is_last_card, t) =
+                if e.turn as usize == lt + 1 { (true, lt as u8) } else { (false, e.turn) };
+            if t == 0 {
+                continue;
+            }
+            let city = e.seat as usize;
+            let hand_owner = if Some(e.seat) == view.free_city { holder_at(t) } else { city };
+            let p = packet_at(hand_owner, t, age, n, fc);
+            let slot = if is_last_card { lt + 1 } else { t as usize };
+            let dest = match e.played {
+                Played::Built(_) => None,
+                Played::Stage(_) => Some(Dest::Stage),
+                Played::Discarded => Some(Dest::Discard),
+                _ => continue,
+            };
+            let removal = if hand_owner == me {
+                // The seat knows the card it used.
+                let idx = if is_last_card { lt } else { t as usize - 1 };
+                let k = if Some(e.seat) == view.free_city { 1 } else { 0 };
+                match view.used_cards.get(idx).and_then(|u| u.get(k)) {
+                    Some(&c) => Removal::Known(c, dest),
+                    None => return err("a card used by the viewing seat is missing from its memory"),
+                }
+            } else {
+                match (e.played, dest) {
+                    (Played::Built(c), _) => Removal::Known(c, None),
+                    (_, Some(d)) => Removal::Hidden(d),
+                    _ => continue,
+                }
+            };
+            removals[p][slot].push(removal);
+        }
+
+        // Snapshots: packet → turn → known content.
+        let mut snapshots: Vec<Vec<Option<Vec<CardId>>>> = vec![vec![None; lt + 1]; packets];
+        for (i, h) in view.seen_hands.iter().enumerate() {
+            let t = i as u8 + 1;
+            if t > cur_turn {
+                break;
+            }
+            let p = packet_at(me, t, age, n, fc);
+            snapshots[p][t as usize] = Some(h.to_vec());
+        }
+        if view.phase == Phase::ChooseSide {
+            // Before the first turn the seat has seen only its hand.
+            snapshots[packet_at(me, 1, age, n, fc)][1] = Some(view.hand.to_vec());
+        }
+
+        // Team variant: the teammate's current hand is known (000 團隊遊戲規則). Before its turn
+        // resolves it is the packet as the turn started; after, the packet as the next turn will
+        // start (known to the reasoning about face-down cards, and checked below).
+        let mate_packet = match &view.teammate_hand {
+            Some(h) if view.teams && !hands_discarded => {
+                let p = packet_at(crate::teams::teammate(me), cur_turn, age, n, fc);
+                if resolved < cur_turn {
+                    snapshots[p][cur_turn as usize] = Some(h.to_vec());
+                } else if (cur_turn as usize) < lt {
+                    snapshots[p][cur_turn as usize + 1] = Some(h.to_vec());
+                }
+                Some((p, h))
+            }
+            _ => None,
+        };
+
+        // Cards later built from the discard pile take the place of a discard of this Age.
+        let mut city_cards_of_age: Vec<CardId> = Vec::new();
+        for c in &view.cities {
+            city_cards_of_age.extend(c.built.iter().filter(|&id| catalog.card(id).age == age));
+        }
+        // Edifice: this Age's cards discarded from a city for a failed project's penalty are public
+        // (they are added to the discard pile below).
+        let (penalty_pile, rebuilt_penalty) = penalty_discards(&view.history);
+        city_cards_of_age.extend(penalty_pile.iter().copied().filter(|&c| catalog.card(c).age == age));
+
+        // Earlier Ages' cards in no city (without Armada, whose cards of those Ages are drawn).
+        let past = (view.discard.is_none() && view.armada.is_none()).then(|| {
+            let mut past: Vec<CardId> = Vec::new();
+            for a in 1..age {
+                let mut cards = catalog.age_cards(a, deck_players);
+                for c in &view.cities {
+                    for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
+                        if catalog.armada_card(id).is_none() {
+                            remove_one(&mut cards, id);
+                        }
+                    }
+                }
+                past.extend(cards);
+            }
+            // Edifice: cards discarded from a city for a failed project's penalty are public.
+            for &c in &penalty_pile {
+                if catalog.card(c).age < age {
+                    remove_one(&mut past, c);
+                }
+            }
+            past
+        });
+        let mut later_decks: [Vec<CardId>; 2] = Default::default();
+        for a in age + 1..=3 {
+            later_decks[a as usize - 2] = catalog.age_cards(a, deck_players);
+        }
+
+        // What neighbours offered at the start of the turn (2nd edition, Babylon's last card).
+        let mut sale_at_turn_start = [Production::default(); MAX_PLAYERS];
+        for (i, c) in view.cities.iter().enumerate() {
+            sale_at_turn_start[i] = c.for_sale;
+        }
+        if catalog.edition == Edition::Second && matches!(view.phase, Phase::PlayLastCard { .. }) {
+            for (i, c) in view.cities.iter().enumerate() {
+                let fresh: CardSet = age_history
+                    .iter()
+                    .filter(|e| e.seat as usize == i && e.turn as usize == lt)
+                    .filter_map(|e| if let Played::Built(x) = e.played { Some(x) } else { None })
+                    .fold(CardSet::EMPTY, |mut s, x| {
+                        s.insert(x);
+                        s
+                    });
+                let mut rebuilt = City::new(catalog, c.wonder, c.side);
+                for id in c.built.iter().filter(|id| !fresh.contains(*id)) {
+                    rebuilt.place(catalog, id);
+                }
+                sale_at_turn_start[i] = rebuilt.for_sale;
+            }
+        }
+
+        Ok(Prep {
+            n,
+            fc,
+            players,
+            me,
+            age,
+            hs,
+            lt,
+            deck_players,
+            cur_turn,
+            resolved,
+            hands_discarded,
+            age_history,
+            removals,
+            snapshots,
+            mate_packet,
+            city_cards_of_age,
+            penalty_pile,
+            rebuilt_penalty,
+            deck: catalog.age_cards(age, deck_players),
+            past,
+            later_decks,
+            guilds: catalog.guilds(),
+            sale_at_turn_start,
+        })
+    }
+}
+
+/// One sample of the view `prep` was made from (see the [module documentation](self)).
 fn sample_once<R: Rng + ?Sized>(
+    prep: &Prep,
     view: &View,
     catalog: &'static Catalog,
     rng: &mut R,
+    scratch: &mut Scratch,
 ) -> Result<Game, SampleError> {
-    if catalog.edition != view.edition {
-        return err("the catalog is not the view's edition");
-    }
-    let n = view.cities.len();
-    let fc = view.free_city.is_some();
-    let players = n - fc as usize;
-    let me = view.seat as usize;
-    let age = view.age;
-    if !(3..=MAX_PLAYERS).contains(&n) || me >= players || !(1..=3).contains(&age) {
-        return err("impossible seat, player count or Age");
-    }
-    // Armada: 8-card hands (7 with 8 players), so one more turn per Age (armada.md §2.2).
-    let hs = match view.armada {
-        Some(_) => crate::armada::hand_size(players as u8) as usize,
-        None => HAND_SIZE,
-    };
-    let lt = hs - 1;
-    // 8 players (Armada) use the 7-player decks with all 9 guilds (000 8人遊戲規則).
-    let deck_players = (n as u8).min(7);
-    let cur_turn = view.turn.clamp(1, lt as u8);
-    let age_history: Vec<_> = view.history.iter().filter(|e| e.age == age).collect();
-    // Turns of this Age already resolved.
-    let resolved: u8 = age_history
-        .iter()
-        .filter(|e| {
-            e.turn <= lt as u8 && matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded)
-        })
-        .map(|e| e.turn)
-        .max()
-        .unwrap_or(0);
-    let hands_discarded = view.phase != Phase::ChooseSide
-        && view.hand_sizes.iter().all(|&h| h == 0)
-        && (view.free_city.is_none() || view.draw_pile_size == 0);
+    let Prep {
+        n,
+        fc,
+        players,
+        me,
+        age,
+        hs,
+        lt,
+        deck_players,
+        cur_turn,
+        resolved,
+        hands_discarded,
+        ref age_history,
+        ref removals,
+        ref snapshots,
+        mate_packet,
+        ref city_cards_of_age,
+        ref penalty_pile,
+        ref rebuilt_penalty,
+        ..
+    } = *prep;
     let holder0: usize = if age == 2 { 1 } else { 0 };
     let holder_at = |t: u8| holder0 ^ ((t as usize - 1) & 1);
-
-    // Removals per (packet, turn), in resolution order (own city first, then the Free City).
     let packets = if fc { 2 } else { n };
-    let mut removals: Vec<Vec<Vec<Removal>>> = vec![vec![Vec::new(); lt + 2]; packets];
-    for e in &age_history {
-        let (is_last_card, t) = if e.turn as usize == lt + 1 { (true, lt as u8) } else { (false, e.turn) };
-        if t == 0 {
-            continue;
-        }
-        let city = e.seat as usize;
-        let hand_owner = if Some(e.seat) == view.free_city { holder_at(t) } else { city };
-        let p = packet_at(hand_owner, t, age, n, fc);
-        let slot = if is_last_card { lt + 1 } else { t as usize };
-        let dest = match e.played {
-            Played::Built(_) => None,
-            Played::Stage(_) => Some(Dest::Stage),
-            Played::Discarded => Some(Dest::Discard),
-            _ => continue,
-        };
-        let removal = if hand_owner == me {
-            // The seat knows the card it used.
-            let idx = if is_last_card { lt } else { t as usize - 1 };
-            let k = if Some(e.seat) == view.free_city { 1 } else { 0 };
-            match view.used_cards.get(idx).and_then(|u| u.get(k)) {
-                Some(&c) => Removal::Known(c, dest),
-                None => return err("a card used by the viewing seat is missing from its memory"),
-            }
-        } else {
-            match (e.played, dest) {
-                (Played::Built(c), _) => Removal::Known(c, None),
-                (_, Some(d)) => Removal::Hidden(d),
-                _ => continue,
-            }
-        };
-        removals[p][slot].push(removal);
-    }
-
-    // Snapshots: packet → turn → known content.
-    let mut snapshots: Vec<Vec<Option<Vec<CardId>>>> = vec![vec![None; lt + 1]; packets];
-    for (i, h) in view.seen_hands.iter().enumerate() {
-        let t = i as u8 + 1;
-        if t > cur_turn {
-            break;
-        }
-        let p = packet_at(me, t, age, n, fc);
-        snapshots[p][t as usize] = Some(h.to_vec());
-    }
-    if view.phase == Phase::ChooseSide {
-        // Before the first turn the seat has seen only its hand.
-        snapshots[packet_at(me, 1, age, n, fc)][1] = Some(view.hand.to_vec());
-    }
-
-    // Team variant: the teammate's current hand is known (000 團隊遊戲規則). Before its turn
-    // resolves it is the packet as the turn started; after, the packet as the next turn will
-    // start (known to the reasoning about face-down cards, and checked below).
-    let mate_packet = match &view.teammate_hand {
-        Some(h) if view.teams && !hands_discarded => {
-            let p = packet_at(crate::teams::teammate(me), cur_turn, age, n, fc);
-            if resolved < cur_turn {
-                snapshots[p][cur_turn as usize] = Some(h.to_vec());
-            } else if (cur_turn as usize) < lt {
-                snapshots[p][cur_turn as usize + 1] = Some(h.to_vec());
-            }
-            Some((p, h))
-        }
-        _ => None,
-    };
 
     // Follow every packet through the Age.
-    let mut contents: Vec<Vec<Slot>> = Vec::with_capacity(packets);
-    let mut hidden: Vec<Hidden> = Vec::new();
+    let Scratch {
+        slots,
+        contents,
+        hidden,
+        reserved,
+        res,
+        doomed,
+        free,
+        all,
+        rest,
+        deck,
+        known,
+        cards,
+        age_discards,
+        past: past_buf,
+        later: later_buf,
+        guilds: guilds_buf,
+    } = scratch;
+    slots.append(contents);
+    hidden.clear();
     for p in 0..packets {
-        let mut content: Vec<Slot> = vec![Slot::Unknown; hs];
+        let mut content = slots.pop().unwrap_or_default();
+        content.clear();
+        content.resize(hs, Slot::Unknown);
         let mut step = |t: u8,
                         slot_index: usize,
                         content: &mut Vec<Slot>,
                         hidden: &mut Vec<Hidden>|
          -> Result<(), SampleError> {
-            let list = removals[p][slot_index].clone();
+            let list = &removals[p][slot_index];
             for (k, r) in list.iter().enumerate() {
                 match *r {
                     Removal::Known(c, dest) => {
@@ -302,7 +546,7 @@ fn sample_once<R: Rng + ?Sized>(
                         // publicly taken from it before then (or at any later time if the seat
                         // never sees it again).
                         let next = (t as usize + 1..=lt).find(|&u| snapshots[p][u].is_some());
-                        let mut reserved: Vec<CardId> = Vec::new();
+                        reserved.clear();
                         // Removals later this step, then up to the next snapshot (or to the
                         // Age's end, Babylon's last card included).
                         let until = next.unwrap_or(lt + 2);
@@ -316,13 +560,14 @@ fn sample_once<R: Rng + ?Sized>(
                             reserved.extend(snapshots[p][u].iter().flatten().copied());
                         }
                         let is_reserved = |c: CardId, reserved: &mut Vec<CardId>| remove_one(reserved, c);
-                        let mut doomed = Vec::new();
-                        let mut free = Vec::new();
-                        let mut res = reserved.clone();
+                        doomed.clear();
+                        free.clear();
+                        res.clear();
+                        res.extend_from_slice(reserved);
                         for (i, s) in content.iter().enumerate() {
                             match s {
                                 Slot::Known(c) => {
-                                    if !is_reserved(*c, &mut res) {
+                                    if !is_reserved(*c, res) {
                                         if next.is_some() { doomed.push(i) } else { free.push(i) }
                                     }
                                 }
@@ -343,7 +588,8 @@ fn sample_once<R: Rng + ?Sized>(
                         let pick = if !doomed.is_empty() && doomed.len() >= left {
                             doomed[rng.random_range(0..doomed.len())]
                         } else {
-                            let all: Vec<usize> = doomed.iter().chain(free.iter()).copied().collect();
+                            all.clear();
+                            all.extend(doomed.iter().chain(free.iter()).copied());
                             if all.is_empty() {
                                 return err("a face-down card could not have been in its hand");
                             }
@@ -364,22 +610,24 @@ fn sample_once<R: Rng + ?Sized>(
                 if s.len() != content.len() {
                     return err("a remembered hand has the wrong size");
                 }
-                let mut rest = s.clone();
+                rest.clear();
+                rest.extend_from_slice(s);
                 for slot in &content {
                     if let Slot::Known(c) = slot
-                        && !remove_one(&mut rest, *c)
+                        && !remove_one(rest, *c)
                     {
                         return err("a remembered hand does not hold a card it must hold");
                     }
                 }
-                content = s.iter().map(|&c| Slot::Known(c)).collect();
+                content.clear();
+                content.extend(s.iter().map(|&c| Slot::Known(c)));
             }
             if t <= resolved {
-                step(t, t as usize, &mut content, &mut hidden)?;
+                step(t, t as usize, &mut content, hidden)?;
             }
         }
         if resolved as usize >= lt {
-            step(lt as u8, lt + 1, &mut content, &mut hidden)?;
+            step(lt as u8, lt + 1, &mut content, hidden)?;
         }
         contents.push(content);
     }
@@ -397,19 +645,12 @@ fn sample_once<R: Rng + ?Sized>(
         if contents[p].len() != hand.len() {
             return err("the teammate's hand has the wrong size");
         }
-        contents[p] = hand.iter().map(|&c| Slot::Known(c)).collect();
+        contents[p].clear();
+        contents[p].extend(hand.iter().map(|&c| Slot::Known(c)));
     }
 
     // Cards later built from the discard pile take the place of a discard of this Age.
-    let mut city_cards_of_age: Vec<CardId> = Vec::new();
-    for c in &view.cities {
-        city_cards_of_age.extend(c.built.iter().filter(|&id| catalog.card(id).age == age));
-    }
-    // Edifice: this Age's cards discarded from a city for a failed project's penalty are public
-    // (they are added to the discard pile below).
-    let (penalty_pile, rebuilt_penalty) = penalty_discards(&view.history);
-    city_cards_of_age.extend(penalty_pile.iter().copied().filter(|&c| catalog.card(c).age == age));
-    for e in &age_history {
+    for e in age_history {
         if let Played::BuiltDiscarded(x) = e.played
             && catalog.card(x).age == age
             && !rebuilt_penalty.iter().any(|r| std::ptr::eq(*r, *e))
@@ -433,9 +674,11 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // This Age's unseen cards.
-    let mut deck: Vec<CardId> = catalog.age_cards(age, deck_players);
-    let mut known: Vec<CardId> = city_cards_of_age.clone();
-    for content in &contents {
+    deck.clear();
+    deck.extend_from_slice(&prep.deck);
+    known.clear();
+    known.extend_from_slice(city_cards_of_age);
+    for content in contents.iter() {
         known.extend(content.iter().filter_map(|s| if let Slot::Known(c) = s { Some(*c) } else { None }));
     }
     known.extend(
@@ -449,7 +692,7 @@ fn sample_once<R: Rng + ?Sized>(
             known.iter().copied().filter(|&c| catalog.card(c).is_guild()).collect();
         in_play.sort();
         in_play.dedup();
-        let mut others: Vec<CardId> = catalog.guilds().into_iter().filter(|g| !in_play.contains(g)).collect();
+        let mut others: Vec<CardId> = prep.guilds.iter().copied().filter(|g| !in_play.contains(g)).collect();
         others.shuffle(rng);
         let need = (deck_players as usize + 2).saturating_sub(in_play.len());
         if need > others.len() {
@@ -479,9 +722,9 @@ fn sample_once<R: Rng + ?Sized>(
         deck.extend(in_play);
         deck.extend(others.into_iter().take(need));
     }
-    let mut pool = deck;
-    for &c in &known {
-        if !remove_one(&mut pool, c) {
+    let pool = deck;
+    for &c in known.iter() {
+        if !remove_one(pool, c) {
             return err(format!("{} is seen more often than the deck holds it", catalog.card(c).name));
         }
     }
@@ -490,30 +733,30 @@ fn sample_once<R: Rng + ?Sized>(
 
     // Hands now.
     let mut hands: [Hand; MAX_PLAYERS] = Default::default();
-    let mut age_discards: Vec<CardId> = Vec::new();
+    age_discards.clear();
     for (p, content) in contents.iter().enumerate() {
-        let mut cards = Vec::with_capacity(content.len());
+        cards.clear();
         for s in content {
             cards.push(match s {
                 Slot::Known(c) => *c,
-                Slot::Unknown => draw(&mut pool)?,
+                Slot::Unknown => draw(pool)?,
             });
         }
         if hands_discarded {
-            age_discards.extend(cards);
+            age_discards.extend_from_slice(cards);
         } else {
             let seat = seat_of(p, cur_turn, age, n, fc);
             if seat == me && cards.len() == view.hand.len() {
                 hands[seat] = view.hand.clone();
             } else {
-                hands[seat] = cards.into_iter().take(HAND_MAX).collect();
+                hands[seat] = cards.iter().copied().take(HAND_MAX).collect();
             }
         }
     }
-    for h in &hidden {
+    for h in hidden.iter() {
         let card = match h.slot {
             Slot::Known(c) => Some(c),
-            Slot::Unknown if !h.taken => Some(draw(&mut pool)?),
+            Slot::Unknown if !h.taken => Some(draw(pool)?),
             Slot::Unknown => None,
         };
         if let (Some(c), Dest::Discard, false) = (card, h.dest, h.taken) {
@@ -527,7 +770,7 @@ fn sample_once<R: Rng + ?Sized>(
             if hands_discarded { hs.saturating_sub(cur_turn as usize) } else { view.draw_pile_size as usize };
         let mut pile = Hand::new();
         for _ in 0..left {
-            let _ = pile.try_push(draw(&mut pool)?);
+            let _ = pile.try_push(draw(pool)?);
         }
         if hands_discarded {
             age_discards.extend(pile);
@@ -545,51 +788,63 @@ fn sample_once<R: Rng + ?Sized>(
     }
 
     // The discard pile.
-    let discard: Vec<CardId> = match &view.discard {
-        Some(d) => d.clone(),
+    let discard: &[CardId] = match &view.discard {
+        Some(d) => d,
         None => {
-            let mut pile = age_discards;
-            let mut past: Vec<CardId> = Vec::new();
-            for a in 1..age {
-                let mut cards = catalog.age_cards(a, deck_players);
-                let mut armada_built = 0;
-                for c in &view.cities {
-                    for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
-                        if catalog.armada_card(id).is_some() {
-                            armada_built += 1;
-                        } else {
-                            remove_one(&mut cards, id);
+            let pile = age_discards;
+            let past = match &prep.past {
+                Some(past) => {
+                    past_buf.clear();
+                    past_buf.extend_from_slice(past);
+                    past_buf
+                }
+                None => {
+                    let mut past: Vec<CardId> = Vec::new();
+                    for a in 1..age {
+                        let mut cards = catalog.age_cards(a, deck_players);
+                        let mut armada_built = 0;
+                        for c in &view.cities {
+                            for id in c.built.iter().filter(|&id| catalog.card(id).age == a) {
+                                if catalog.armada_card(id).is_some() {
+                                    armada_built += 1;
+                                } else {
+                                    remove_one(&mut cards, id);
+                                }
+                            }
+                        }
+                        if view.armada.is_some() {
+                            // The Armada cards of that Age in no city, drawn from its pool (§2.2).
+                            let mut pool: Vec<CardId> = catalog
+                                .armada_age_pool(a, players as u8)
+                                .into_iter()
+                                .filter(|&id| !view.cities.iter().any(|c| c.built.contains(id)))
+                                .collect();
+                            pool.shuffle(rng);
+                            let need = (crate::armada::dealt_per_age(players as u8) as usize)
+                                .saturating_sub(armada_built);
+                            cards.extend(pool.into_iter().take(need));
+                        }
+                        past.extend(cards);
+                    }
+                    // Edifice: cards discarded from a city for a failed project's penalty are
+                    // public.
+                    for &c in penalty_pile {
+                        if catalog.card(c).age < age {
+                            remove_one(&mut past, c);
                         }
                     }
+                    *past_buf = past;
+                    past_buf
                 }
-                if view.armada.is_some() {
-                    // The Armada cards of that Age in no city, drawn from its pool (§2.2).
-                    let mut pool: Vec<CardId> = catalog
-                        .armada_age_pool(a, players as u8)
-                        .into_iter()
-                        .filter(|&id| !view.cities.iter().any(|c| c.built.contains(id)))
-                        .collect();
-                    pool.shuffle(rng);
-                    let need =
-                        (crate::armada::dealt_per_age(players as u8) as usize).saturating_sub(armada_built);
-                    cards.extend(pool.into_iter().take(need));
-                }
-                past.extend(cards);
-            }
-            // Edifice: cards discarded from a city for a failed project's penalty are public.
-            for &c in &penalty_pile {
-                if catalog.card(c).age < age {
-                    remove_one(&mut past, c);
-                }
-                pile.push(c);
-            }
+            };
+            pile.extend(penalty_pile.iter().copied());
             past.shuffle(rng);
             let want = view.discard_size as usize;
             if pile.len() > want || want - pile.len() > past.len() {
                 return err("the discard pile cannot have its size");
             }
             let extra = want - pile.len();
-            pile.extend(past.into_iter().take(extra));
+            pile.extend(past.iter().copied().take(extra));
             pile
         }
     };
@@ -597,11 +852,15 @@ fn sample_once<R: Rng + ?Sized>(
     // Later Ages, dealt afresh.
     let mut later: [[Hand; MAX_PLAYERS]; 2] = Default::default();
     for a in age + 1..=3 {
-        let mut deck = catalog.age_cards(a, deck_players);
+        let deck = &mut *later_buf;
+        deck.clear();
+        deck.extend_from_slice(&prep.later_decks[a as usize - 2]);
         if a == 3 {
-            let mut guilds = catalog.guilds();
+            let guilds = &mut *guilds_buf;
+            guilds.clear();
+            guilds.extend_from_slice(&prep.guilds);
             guilds.shuffle(rng);
-            deck.extend(guilds.into_iter().take(deck_players as usize + 2));
+            deck.extend(guilds.iter().copied().take(deck_players as usize + 2));
         }
         if view.armada.is_some() {
             let mut pool = catalog.armada_age_pool(a, players as u8);
@@ -615,28 +874,7 @@ fn sample_once<R: Rng + ?Sized>(
         }
     }
 
-    // What neighbours offered at the start of the turn (2nd edition, Babylon's last card).
-    let mut sale_at_turn_start = [Production::default(); MAX_PLAYERS];
-    for (i, c) in view.cities.iter().enumerate() {
-        sale_at_turn_start[i] = c.for_sale;
-    }
-    if catalog.edition == Edition::Second && matches!(view.phase, Phase::PlayLastCard { .. }) {
-        for (i, c) in view.cities.iter().enumerate() {
-            let fresh: CardSet = age_history
-                .iter()
-                .filter(|e| e.seat as usize == i && e.turn as usize == lt)
-                .filter_map(|e| if let Played::Built(x) = e.played { Some(x) } else { None })
-                .fold(CardSet::EMPTY, |mut s, x| {
-                    s.insert(x);
-                    s
-                });
-            let mut rebuilt = City::new(catalog, c.wonder, c.side);
-            for id in c.built.iter().filter(|id| !fresh.contains(*id)) {
-                rebuilt.place(catalog, id);
-            }
-            sale_at_turn_start[i] = rebuilt.for_sale;
-        }
-    }
+    let sale_at_turn_start = prep.sale_at_turn_start;
 
     let mut cities = [view.cities[0]; MAX_PLAYERS];
     for (i, c) in view.cities.iter().enumerate() {
@@ -710,7 +948,7 @@ fn sample_once<R: Rng + ?Sized>(
         cities,
         hands,
         later_hands: later,
-        discard: discard.into_iter().take(160).collect::<ArrayVec<CardId, 160>>(),
+        discard: discard.iter().copied().take(160).collect::<ArrayVec<CardId, 160>>(),
         chosen,
         picks,
         age_ending: matches!(view.phase, Phase::PlayLastCard { .. })
