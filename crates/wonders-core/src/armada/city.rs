@@ -312,4 +312,32 @@ mod tests {
         a.naval = [3, -2, 5];
         assert_eq!(a.naval_points(), 6);
     }
+
+    #[test]
+    fn effects_are_read_by_kind_from_the_cards_and_islands_that_have_them() {
+        // The index names the cards and islands of the texts: the trading zones are the two
+        // yellow cards of §5 (East, Age I; West, Age II), Ancient Port and Lost Isle are islands
+        // (§6), and no card or island has a track-only effect (tax).
+        let zone = ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn: 0 }.kind();
+        let bits = |ids: &[ArmadaCardId]| ids.iter().fold(0u32, |m, c| m | 1 << c.0);
+        let zones = bits(&[card("East Trading Zone"), card("West Trading Zone")]);
+        assert_eq!(data().with_kind(zone), (zones, IslandSet::EMPTY));
+        let port = IslandSet(1 << island("Ancient Port").0);
+        assert_eq!(data().with_kind(ArmadaEffect::NavalDiscount.kind()), (0, port));
+        let lost = IslandSet(1 << island("Lost Isle").0);
+        assert_eq!(data().with_kind(ArmadaEffect::WonderNavalFree.kind()), (0, lost));
+        assert_eq!(data().with_kind(ArmadaEffect::Tax(1).kind()), (0, IslandSet::EMPTY));
+        // A city with West Trading Zone and Ancient Port: 2 purchases on the left, none on the
+        // right, the discount, not Lost Isle; read by kind, the same as from all its effects.
+        let mut a = ArmadaCity::new(BoardId(0));
+        a.add_card(card("West Trading Zone"));
+        a.islands.insert(island("Ancient Port"));
+        assert_eq!(a.second_neighbour_purchases(data(), Direction::Left), 2);
+        assert_eq!(a.second_neighbour_purchases(data(), Direction::Right), 0);
+        assert!(a.naval_discount(data()) && !a.wonder_naval_free(data()));
+        for kind in 0..ArmadaEffect::KINDS {
+            let all: Vec<_> = a.effects(data()).filter(|e| e.kind() == kind).collect();
+            assert_eq!(a.effects_of_kind(data(), kind).collect::<Vec<_>>(), all);
+        }
+    }
 }
