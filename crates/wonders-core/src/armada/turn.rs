@@ -108,7 +108,9 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     let (discount, lost) = (a.naval_discount(data), a.wonder_naval_free(data));
     let west = a.second_neighbour_purchases(data, Direction::Left);
     let east = a.second_neighbour_purchases(data, Direction::Right);
-    let market = game.market(city);
+    // The city's market, read at its first naval card solve without a trading zone (most lists
+    // have none).
+    let mut market = None;
     // East and West Trading Zones (super::trade): the city's paid builds and stages are listed
     // again with the 2nd players among the sellers; without one, nothing changes.
     let trade = if west | east != 0 { super::trade::market_with(game, city, west, east) } else { None };
@@ -169,8 +171,9 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     None => {
                         // Without a trading zone the solve is cheap and the same question rarely
                         // comes twice in one list: asked directly, its answer pushed as it comes.
+                        let market = market.get_or_insert_with(|| game.market(city));
                         payment::solve_with_naval(
-                            &market,
+                            market,
                             &need,
                             &cost.resources,
                             discount,
