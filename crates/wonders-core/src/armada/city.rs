@@ -77,7 +77,7 @@ impl ArmadaCity {
     }
 
     /// Every Armada effect of the city's Armada cards and islands (not its shipyard's spaces).
-    pub fn effects<'a>(&self, data: &'a ArmadaData) -> impl Iterator<Item = &'a ArmadaEffect> + 'a {
+    pub fn effects<'a>(&self, data: &'a ArmadaData) -> impl Iterator<Item = &'a ArmadaEffect> + use<'a> {
         let (bits, set) = (self.cards, self.islands);
         let cards =
             super::set_bits(bits).filter(move |&b| usize::from(b) < data.cards().len()).map(ArmadaCardId);
@@ -87,9 +87,32 @@ impl ArmadaCity {
             .chain(islands.flat_map(move |i| data.island(i).effects.iter()))
     }
 
+    /// The city's Armada effects of one kind ([`ArmadaEffect::kind`]), in the order of
+    /// [`ArmadaCity::effects`]: only its cards and islands that have an effect of that kind
+    /// (the data's index, [`ArmadaData::with_kind`]) are read, and none when it holds none.
+    pub(crate) fn effects_of_kind<'a>(
+        &self,
+        data: &'a ArmadaData,
+        kind: usize,
+    ) -> impl Iterator<Item = &'a ArmadaEffect> + use<'a> {
+        let (cards, islands) = data.with_kind(kind);
+        let some =
+            ArmadaCity { cards: self.cards & cards, islands: IslandSet(self.islands.0 & islands.0), ..*self };
+        some.effects(data).filter(move |e| e.kind() == kind)
+    }
+
+    /// Whether the city holds a card or an island with an effect of that kind: one test of
+    /// two bitsets ([`ArmadaData::with_kind`]).
+    #[inline]
+    pub(crate) fn holds_kind(&self, data: &ArmadaData, kind: usize) -> bool {
+        let (cards, islands) = data.with_kind(kind);
+        self.cards & cards != 0 || self.islands.0 & islands.0 != 0
+    }
+
     /// Whether one of the city's cards or islands has that effect.
     pub fn has(&self, data: &ArmadaData, effect: ArmadaEffect) -> bool {
-        self.effects(data).any(|e| *e == effect)
+        self.holds_kind(data, effect.kind())
+            && self.effects_of_kind(data, effect.kind()).any(|e| *e == effect)
     }
 
     /// Naval strength (armada.md §2.5, §10.2): the red ship's space, +2 with the yellow ship on
@@ -97,7 +120,7 @@ impl ArmadaCity {
     /// and islands. (000's example: red on step 3 and a 2-naval island make 5.)
     pub fn naval_strength(&self, data: &ArmadaData) -> u8 {
         let symbols: u32 = self
-            .effects(data)
+            .effects_of_kind(data, ArmadaEffect::Naval(0).kind())
             .map(|e| match e {
                 ArmadaEffect::Naval(n) => u32::from(*n),
                 _ => 0,
@@ -150,7 +173,11 @@ impl ArmadaCity {
     /// How many resources per turn the city may buy for 1 coin each from the 2nd player on
     /// `side` (East Trading Zone: right, once; West Trading Zone: left, twice; §5).
     pub fn second_neighbour_purchases(&self, data: &ArmadaData, side: Direction) -> u8 {
-        self.effects(data)
+        const ZONE: usize = ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn: 0 }.kind();
+        if !self.holds_kind(data, ZONE) {
+            return 0;
+        }
+        self.effects_of_kind(data, ZONE)
             .map(|e| match *e {
                 ArmadaEffect::BuySecondNeighbour { side: s, per_turn } if s == side => per_turn,
                 _ => 0,
@@ -161,7 +188,9 @@ impl ArmadaCity {
     /// The number of extra science symbols "the one you have most of" (Explorers' Office,
     /// Navigators' Guild, Captains' Club, Emerald Archipelago; §5, §6), placed at game end.
     pub fn science_most(&self, data: &ArmadaData) -> u8 {
-        self.effects(data).filter(|e| **e == ArmadaEffect::ScienceMost).count() as u8
+        self.effects_of_kind(data, ArmadaEffect::ScienceMost.kind())
+            .filter(|e| **e == ArmadaEffect::ScienceMost)
+            .count() as u8
     }
 
     /// The printed VP of the city's islands (Inhabited Isle 3, Colossus Port 5, Sovereign
@@ -282,5 +311,33 @@ mod tests {
         let mut a = ArmadaCity::new(BoardId(0));
         a.naval = [3, -2, 5];
         assert_eq!(a.naval_points(), 6);
+    }
+
+    #[test]
+    fn effects_are_read_by_kind_from_the_cards_and_islands_that_have_them() {
+        // The index names the cards and islands of the texts: the trading zones are the two
+        // yellow cards of §5 (East, Age I; West, Age II), Ancient Port and Lost Isle are islands
+        // (§6), and no card or island has a track-only effect (tax).
+        let zone = ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn: 0 }.kind();
+        let bits = |ids: &[ArmadaCardId]| ids.iter().fold(0u32, |m, c| m | 1 << c.0);
+        let zones = bits(&[card("East Trading Zone"), card("West Trading Zone")]);
+        assert_eq!(data().with_kind(zone), (zones, IslandSet::EMPTY));
+        let port = IslandSet(1 << island("Ancient Port").0);
+        assert_eq!(data().with_kind(ArmadaEffect::NavalDiscount.kind()), (0, port));
+        let lost = IslandSet(1 << island("Lost Isle").0);
+        assert_eq!(data().with_kind(ArmadaEffect::WonderNavalFree.kind()), (0, lost));
+        assert_eq!(data().with_kind(ArmadaEffect::Tax(1).kind()), (0, IslandSet::EMPTY));
+        // A city with West Trading Zone and Ancient Port: 2 purchases on the left, none on the
+        // right, the discount, not Lost Isle; read by kind, the same as from all its effects.
+        let mut a = ArmadaCity::new(BoardId(0));
+        a.add_card(card("West Trading Zone"));
+        a.islands.insert(island("Ancient Port"));
+        assert_eq!(a.second_neighbour_purchases(data(), Direction::Left), 2);
+        assert_eq!(a.second_neighbour_purchases(data(), Direction::Right), 0);
+        assert!(a.naval_discount(data()) && !a.wonder_naval_free(data()));
+        for kind in 0..ArmadaEffect::KINDS {
+            let all: Vec<_> = a.effects(data()).filter(|e| e.kind() == kind).collect();
+            assert_eq!(a.effects_of_kind(data(), kind).collect::<Vec<_>>(), all);
+        }
     }
 }

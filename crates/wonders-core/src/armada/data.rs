@@ -3,7 +3,8 @@
 //! `data/armada.toml` or a replacement file.
 
 use super::{
-    ArmadaCardId, ArmadaEffect, BoardId, Fleet, IslandId, NavalCost, Status, TOP_STEP, TrackStep, TrackValue,
+    ArmadaCardId, ArmadaEffect, BoardId, Fleet, IslandId, IslandSet, NavalCost, Status, TOP_STEP, TrackStep,
+    TrackValue,
 };
 use crate::card::Colour;
 use crate::catalog::normalize;
@@ -206,6 +207,10 @@ pub struct ArmadaData {
     islands: Vec<IslandDef>,
     card_lookup: HashMap<String, ArmadaCardId>,
     island_lookup: HashMap<String, IslandId>,
+    /// For each kind of effect ([`ArmadaEffect::kind`]), the cards and the islands that have
+    /// one, as bitsets of their ids: derived from `cards` and `islands` when the data are read,
+    /// so that a city's effects of one kind are read without going through all its effects.
+    kinds: [(u32, IslandSet); ArmadaEffect::KINDS],
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -627,6 +632,19 @@ impl ArmadaData {
             }
         }
 
+        let mut kinds = [(0u32, IslandSet::EMPTY); ArmadaEffect::KINDS];
+        for card in &cards {
+            for e in &card.effects {
+                if card.id.0 < 32 {
+                    kinds[e.kind()].0 |= 1 << card.id.0;
+                }
+            }
+        }
+        for island in &islands {
+            for e in &island.effects {
+                kinds[e.kind()].1.insert(island.id);
+            }
+        }
         Ok(ArmadaData {
             boards,
             track,
@@ -636,6 +654,7 @@ impl ArmadaData {
             islands,
             card_lookup,
             island_lookup,
+            kinds,
         })
     }
 
@@ -696,6 +715,13 @@ impl ArmadaData {
     /// Every Armada card, indexed by [`ArmadaCardId`].
     pub fn cards(&self) -> &[ArmadaCardDef] {
         &self.cards
+    }
+
+    /// The cards (a bitset of [`ArmadaCardId`]) and the islands that have an effect of that
+    /// kind ([`ArmadaEffect::kind`]).
+    #[inline]
+    pub(crate) fn with_kind(&self, kind: usize) -> (u32, IslandSet) {
+        self.kinds.get(kind).copied().unwrap_or((0, IslandSet::EMPTY))
     }
 
     /// One Armada card.

@@ -125,6 +125,39 @@ pub enum ArmadaEffect {
     Explore(u8),
 }
 
+impl ArmadaEffect {
+    /// The number of kinds of effect ([`ArmadaEffect::kind`]).
+    pub(crate) const KINDS: usize = 20;
+
+    /// The kind of this effect: its variant, as an index below [`Self::KINDS`], whatever its
+    /// values (the data index which cards and islands have an effect of each kind:
+    /// [`super::ArmadaData::with_kind`]).
+    pub(crate) const fn kind(&self) -> usize {
+        match self {
+            ArmadaEffect::Base(_) => 0,
+            ArmadaEffect::Naval(_) => 1,
+            ArmadaEffect::Incursion(_) => 2,
+            ArmadaEffect::Piracy => 3,
+            ArmadaEffect::BuySecondNeighbour { .. } => 4,
+            ArmadaEffect::PointsPerTradeLevel(_) => 5,
+            ArmadaEffect::FreeMove(_) => 6,
+            ArmadaEffect::FreeMovesDistinct(_) => 7,
+            ArmadaEffect::TopIsland(_) => 8,
+            ArmadaEffect::ScienceMost => 9,
+            ArmadaEffect::NavalOptOut => 10,
+            ArmadaEffect::NavalDiscount => 11,
+            ArmadaEffect::CoinPerNaval => 12,
+            ArmadaEffect::WonderNavalFree => 13,
+            ArmadaEffect::NoCoinLoss => 14,
+            ArmadaEffect::PointsPerIsland(_) => 15,
+            ArmadaEffect::PointsPerBestColour(_) => 16,
+            ArmadaEffect::TradeLevel(_) => 17,
+            ArmadaEffect::Tax(_) => 18,
+            ArmadaEffect::Explore(_) => 19,
+        }
+    }
+}
+
 fn number(s: &str) -> Option<u8> {
     s.parse().ok()
 }

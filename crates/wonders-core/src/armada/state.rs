@@ -191,9 +191,12 @@ impl ArmadaState {
         }
         let mut decks: [IslandDeck; 3] = Default::default();
         for (level, deck) in (1u8..=3).zip(decks.iter_mut()) {
-            let mut cards = data.islands_of_level(level);
-            cards.shuffle(&mut rng);
-            deck.extend(cards.into_iter().take(DECK_MAX));
+            // The level's islands in id order (as `ArmadaData::islands_of_level`, without a
+            // list on the heap: a data file has 9 per level), shuffled into the deck.
+            for island in data.islands().iter().filter(|d| d.level == level) {
+                let _ = deck.try_push(island.id);
+            }
+            deck.shuffle(&mut rng);
         }
         ArmadaState {
             data,

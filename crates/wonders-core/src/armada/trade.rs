@@ -157,21 +157,35 @@ const fn split(total: u8, left_units: u8) -> (u8, u8) {
     (l, total - l)
 }
 
+/// What a payment costs each recipient, the order the Pareto front compares (with `same`, the
+/// two 2nd players are one recipient).
+const fn key(q: &TradePay, same: bool) -> [u8; 4] {
+    if same {
+        [q.left, q.right, q.second_left + q.second_right, 0]
+    } else {
+        [q.left, q.right, q.second_left, q.second_right]
+    }
+}
+
+/// Whether `a` costs every recipient at most what `b` does.
+fn le(a: [u8; 4], b: [u8; 4]) -> bool {
+    a.iter().zip(&b).all(|(x, y)| x <= y)
+}
+
+/// Whether a payment of `front` costs every recipient at most what `p` does (so `p` cannot
+/// join the front).
+fn dominated(front: &TradeOptions, p: TradePay, same: bool) -> bool {
+    let kp = key(&p, same);
+    front.iter().any(|q| le(key(q, same), kp))
+}
+
 /// Inserts `p` into a Pareto front over the recipients (with `same`, the two 2nd players are one).
 fn insert(front: &mut TradeOptions, p: TradePay, same: bool) {
-    let key = |q: &TradePay| -> [u8; 4] {
-        if same {
-            [q.left, q.right, q.second_left + q.second_right, 0]
-        } else {
-            [q.left, q.right, q.second_left, q.second_right]
-        }
-    };
-    let le = |a: [u8; 4], b: [u8; 4]| a.iter().zip(&b).all(|(x, y)| x <= y);
-    let kp = key(&p);
-    if front.iter().any(|q| le(key(q), kp)) {
+    if dominated(front, p, same) {
         return;
     }
-    front.retain(|q| !le(kp, key(q)));
+    let kp = key(&p, same);
+    front.retain(|q| !le(kp, key(q, same)));
     let _ = front.try_push(p);
 }
 
@@ -195,19 +209,26 @@ fn add_front(tm: &TradeMarket, demand: &Resources, budget: u16, out: &mut TradeO
         }
         picks(&minus(&missing, a), tm.second_right, tm.right_units, &mut rights);
         for b in &rights {
+            let units = (a.total() + b.total()) as u16;
+            if units > budget {
+                continue;
+            }
+            let (second_left, second_right) =
+                if tm.same { split(units as u8, tm.left_units) } else { (a.total() as u8, b.total() as u8) };
+            // Every payment of this pick pays the 2nd players this much and the neighbours at
+            // least nothing: when the front already holds one at most that on every side, none
+            // of them can join it, so the solver is not asked (the front comes out the same).
+            let floor = TradePay { left: 0, right: 0, second_left, second_right };
+            if dominated(out, floor, tm.same) {
+                continue;
+            }
             let sold =
                 if tm.same { supplies(tm.second_left, &plus(a, b)) } else { supplies(tm.second_right, b) };
-            let units = (a.total() + b.total()) as u16;
-            if !sold || units > budget {
+            if !sold {
                 continue;
             }
             payment::solve(&tm.market, &minus(&minus(demand, a), b), budget - units, &mut opts);
             for &(left, right) in &opts {
-                let (second_left, second_right) = if tm.same {
-                    split(units as u8, tm.left_units)
-                } else {
-                    (a.total() as u8, b.total() as u8)
-                };
                 insert(out, TradePay { left, right, second_left, second_right }, tm.same);
             }
             if units == 0 && opts.contains(&(0, 0)) {
@@ -287,9 +308,11 @@ pub(crate) fn has_zone(game: &Game, city: usize) -> bool {
     let Some(state) = game.armada.as_deref() else {
         return false;
     };
+    const ZONE: usize = ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn: 0 }.kind();
+    let a = &state.cities[city];
     game.cities_n >= 4
-        && state.cities[city]
-            .effects(state.data)
+        && a.holds_kind(state.data, ZONE)
+        && a.effects_of_kind(state.data, ZONE)
             .any(|e| matches!(e, ArmadaEffect::BuySecondNeighbour { per_turn, .. } if *per_turn > 0))
 }
 

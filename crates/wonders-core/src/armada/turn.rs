@@ -74,6 +74,13 @@ fn island_has(state: &ArmadaState, city: usize, effect: ArmadaEffect) -> bool {
 
 /// The free move a card gives, if any (blue Armada cards: any ship; §2.3).
 fn card_free_move(catalog: &Catalog, card: CardId) -> Option<FleetChoice> {
+    const FREE_MOVE: usize = ArmadaEffect::FreeMove(FleetChoice::Any).kind();
+    let (Some(data), Some(a)) = (catalog.armada.as_deref(), catalog.armada_card(card)) else {
+        return None;
+    };
+    if a.0 >= 32 || data.with_kind(FREE_MOVE).0 & (1 << a.0) == 0 {
+        return None;
+    }
     card_effects(catalog, card).iter().find_map(|e| match *e {
         ArmadaEffect::FreeMove(c) => Some(c),
         _ => None,
@@ -95,26 +102,18 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     let c = &game.cities[city];
     let yard = state.cities[city].shipyard;
     let data = state.data;
-    // Ancient Port, Lost Isle (§6) and the trading zones (§5), read in one pass over the city's
-    // cards and islands.
-    let (mut discount, mut lost, mut west, mut east) = (false, false, 0u8, 0u8);
-    for e in state.cities[city].effects(data) {
-        match *e {
-            ArmadaEffect::NavalDiscount => discount = true,
-            ArmadaEffect::WonderNavalFree => lost = true,
-            ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn } => {
-                west = west.saturating_add(per_turn)
-            }
-            ArmadaEffect::BuySecondNeighbour { side: Direction::Right, per_turn } => {
-                east = east.saturating_add(per_turn)
-            }
-            _ => {}
-        }
-    }
-    let market = game.market(city);
+    // Ancient Port, Lost Isle (§6) and the trading zones (§5): each read from only the city's
+    // cards and islands that have such an effect (none, most of the time).
+    let a = &state.cities[city];
+    let (discount, lost) = (a.naval_discount(data), a.wonder_naval_free(data));
+    let west = a.second_neighbour_purchases(data, Direction::Left);
+    let east = a.second_neighbour_purchases(data, Direction::Right);
+    // The city's market, read at its first naval card solve without a trading zone (most lists
+    // have none).
+    let mut market = None;
     // East and West Trading Zones (super::trade): the city's paid builds and stages are listed
     // again with the 2nd players among the sellers; without one, nothing changes.
-    let trade = super::trade::market_with(game, city, west, east);
+    let trade = if west | east != 0 { super::trade::market_with(game, city, west, east) } else { None };
     if let Some(tm) = &trade {
         super::trade::rewrite_hand(game, city, tm, out);
     }
@@ -124,9 +123,11 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     let mut seen = Seen::default();
     // The stage payments with a naval construction, solved once per stage choice and fleet.
     let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, TradeOptions), 32> = ArrayVec::new();
-    // The card payments with a naval construction, solved once per purchase and budget (cards
-    // of one fleet often make the same purchase: free ones, or the same cost).
+    // With a trading zone, the card payments with a naval construction, solved once per
+    // purchase and budget (cards of one fleet often make the same purchase: free ones, or the
+    // same cost).
     let mut solved = NavalSolves::default();
+    let mut opts = Options::new();
     // The base list's cards that give a free move (each card looked up once): the pass below
     // that lists their ships runs only when there is one.
     let (mut looked, mut movers) = (CardSet::EMPTY, CardSet::EMPTY);
@@ -158,30 +159,32 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                 }
                 let naval = Naval::new(Some(fleet), None);
                 let budget = c.coins - bank;
-                let options = solved.get(&need, &cost.resources, discount, budget, |o| match &trade {
+                match &trade {
                     Some(tm) => {
-                        super::trade::solve_with_naval(tm, &need, &cost.resources, discount, budget, o)
+                        let options = solved.get(&need, &cost.resources, discount, budget, |o| {
+                            super::trade::solve_with_naval(tm, &need, &cost.resources, discount, budget, o)
+                        });
+                        for t in options {
+                            out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
+                        }
                     }
                     None => {
-                        let mut opts = Options::new();
+                        // Without a trading zone the solve is cheap and the same question rarely
+                        // comes twice in one list: asked directly, its answer pushed as it comes.
+                        let market = market.get_or_insert_with(|| game.market(city));
                         payment::solve_with_naval(
-                            &market,
+                            market,
                             &need,
                             &cost.resources,
                             discount,
                             budget,
                             &mut opts,
                         );
-                        o.clear();
-                        o.extend(opts.iter().map(|&(left, right)| TradePay {
-                            left,
-                            right,
-                            ..TradePay::default()
-                        }));
+                        for &(left, right) in &opts {
+                            let t = TradePay { left, right, ..TradePay::default() };
+                            out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
+                        }
                     }
-                });
-                for t in options {
-                    out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
                 }
             }
             Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
