@@ -7,9 +7,11 @@
 //! acknowledged. Why not `FULL` (an fsync per commit): an fsync took 8 ms (median) to 70 ms
 //! (90th percentile) on the shared machine this was measured on, longer than the whole
 //! acknowledgment budget (p99 under 50 ms); with NORMAL the WAL is fsynced at each checkpoint,
-//! so what a power loss can take is bounded by the WAL's size (SQLite's default: a checkpoint
-//! every 1000 pages). Actions are written by one writer thread that commits several tables'
-//! actions in one transaction ([`Store::append_batch`], [`crate::writer`]).
+//! so what a power loss can take is what was committed since the last one: a server's
+//! [`Checkpointer`] checkpoints every [`crate::writer::CHECKPOINT_EVERY`] stored changes (about
+//! SQLite's default of 1000 pages), on a thread of its own. Actions are written by one writer
+//! thread that commits several tables' actions in one transaction ([`Store::append_batch`],
+//! [`crate::writer`]).
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
