@@ -76,8 +76,8 @@ pub struct TableCheck {
 
 /// A table with its change signal.
 ///
-/// A change becomes visible in two moves: [`TableCell::mark_changed`] counts it (the table's
-/// version) without waking anybody, [`TableCell::wake`] then wakes the watchers. The store
+/// A change becomes visible in two moves: `mark_changed` counts it (the table's
+/// version) without waking anybody, `wake` then wakes the watchers. The store
 /// writer acknowledges a batch's actions between the two, so that the connections waiting for an
 /// acknowledgment run before those that only watch (see [`crate::writer`]); a connection that
 /// sent a state built at the table's current version skips the wake-up that follows.
