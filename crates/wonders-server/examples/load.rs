@@ -3,8 +3,8 @@
 //! the server sends), played to the end concurrently. Reports actions per second, the time from
 //! sending an action to its acknowledgment (median, 99th percentile, max), the server's CPU time
 //! per action (user + system, from /proc: on a shared machine it varies less than the rate), the
-//! load client's own CPU time per action (it shares the cores with the server) and the server's
-//! memory (VmHWM, VmRSS from /proc).
+//! load client's own CPU time per action (it shares the cores with the server), how many states
+//! the seats received per action, and the server's memory (VmHWM, VmRSS from /proc).
 //!
 //! ```sh
 //! cargo run --release -p wonders-server --example load -- --games 200
@@ -154,6 +154,8 @@ struct Totals {
     /// WebSocket connections that failed and were tried again (or given up: then also an error).
     connect_failures: AtomicU64,
     games_over: AtomicU64,
+    /// `state` messages received by the seats' clients.
+    states: AtomicU64,
 }
 
 /// One seat's client: plays random legal actions until the game is over; returns the
@@ -212,6 +214,7 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
         let Ok(v) = serde_json::from_str::<Incoming>(text.as_str()) else { continue };
         match v.kind {
             "state" => {
+                totals.states.fetch_add(1, Ordering::Relaxed);
                 if v.table.is_some_and(|t| t.status == "over") {
                     if v.you == Some(0) {
                         totals.games_over.fetch_add(1, Ordering::Relaxed);
@@ -323,6 +326,11 @@ fn main() {
         o.players
     );
     println!("actions: {actions} accepted, {} refused or failed", totals.errors.load(Ordering::Relaxed));
+    let states = totals.states.load(Ordering::Relaxed);
+    println!(
+        "states: {states} received by the seats, {:.2} per accepted action",
+        states as f64 / actions.max(1) as f64
+    );
     let connect_failures = totals.connect_failures.load(Ordering::Relaxed);
     if connect_failures > 0 {
         println!("connections: {connect_failures} attempts failed and were tried again (or given up)");

@@ -285,6 +285,20 @@ pub struct Table {
     pending: usize,
     /// Changes queued with another epoch are stale: it increases when queued changes are dropped.
     epoch: u64,
+    /// The game [`Table::plan_action`] checked its action on, kept for [`Table::apply_ahead`] to
+    /// take as the state ahead (instead of copying the game and playing the action again).
+    planned: Option<Planned>,
+}
+
+/// A game with one planned action played on it, and what it was planned on: the epoch and the
+/// stored log's length of the state it was copied from (they identify that state: each queued,
+/// stored or dropped change moves one of them).
+struct Planned {
+    epoch: u64,
+    first_index: usize,
+    seat: u8,
+    action: Action,
+    game: Game,
 }
 
 /// How a retraction is stored in a table's log (the other entries are `WireAction`s).
@@ -458,6 +472,7 @@ impl Table {
             ahead: None,
             pending: 0,
             epoch: 0,
+            planned: None,
         }
     }
 
@@ -736,6 +751,32 @@ impl Table {
     /// on them) but not to the durable one, which readers see. Returns the epoch to hand the
     /// writer with them. A change that fails to apply marks the table broken.
     pub fn apply_ahead(&mut self, plan: &Plan) -> Result<u64, ApiError> {
+        let planned = self.planned.take();
+        let base_stored = self.planning()?.stored;
+        // The game this very plan was checked on, copied from the state ahead as it is now:
+        // it becomes the state ahead (the same game `Ahead::apply` would make).
+        if let Some(p) = planned
+            && p.epoch == self.epoch
+            && p.first_index == plan.first_index
+            && p.first_index == base_stored
+            && plan.retract.is_none()
+            && plan.actions == [(p.seat, p.action)]
+        {
+            let mut ahead = match self.ahead.take() {
+                Some(a) => Ahead { game: p.game, ..a },
+                None => {
+                    let live = self.live()?;
+                    Ahead { game: p.game, acted: live.acted.clone(), stored: live.stored }
+                }
+            };
+            if let Some(n) = ahead.acted.get_mut(p.seat as usize) {
+                *n += 1;
+            }
+            ahead.stored += 1;
+            self.ahead = Some(ahead);
+            self.pending += 1;
+            return Ok(self.epoch);
+        }
         let mut ahead = match self.ahead.take() {
             Some(a) => a,
             None => Ahead::of(self.live()?),
@@ -791,6 +832,7 @@ impl Table {
         turn_id: Option<u64>,
         action: &WireAction,
     ) -> Result<Plan, ApiError> {
+        self.planned = None;
         let live = self.planning()?;
         if !self.started() {
             return Err(ApiError::Conflict("the game has not started: some seats are still free".into()));
@@ -811,7 +853,9 @@ impl Table {
         let action =
             action.to_action_in(&game, seat as usize).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         game.submit(seat as usize, action).map_err(|e| ApiError::Illegal(e.to_string()))?;
-        Ok(self.finish_plan(vec![(seat, action)], first_index, game.is_over()))
+        let ends_game = game.is_over();
+        self.planned = Some(Planned { epoch: self.epoch, first_index, seat, action, game });
+        Ok(self.finish_plan(vec![(seat, action)], first_index, ends_game))
     }
 
     /// Whether `seat` is played by a bot now: a bot's seat, or an away person's.

@@ -343,3 +343,78 @@ async fn websocket_errors_change_nothing_and_reconnects_get_the_state() {
     assert_eq!(again["turn_id"], 1);
     s.stop().await;
 }
+
+/// The next text message's type and JSON.
+async fn next_typed(ws: &mut Ws) -> (String, Value) {
+    let (_, v) = next_json(ws).await.expect("a message");
+    (v["type"].as_str().unwrap().to_string(), v)
+}
+
+#[tokio::test]
+async fn an_acknowledged_action_brings_its_state_once_and_watchers_get_one_state_per_change() {
+    // The store writer counts a batch's changes, acknowledges them, then wakes the tables'
+    // watchers: the acting connection sends `accepted` and the state it leads to (answer
+    // first), and the wake-up that follows sends nothing more; a connection that only watches
+    // gets one state per change.
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    let id = s.create(3, "1e", "A", &[None, None, None]).await;
+    let mut tokens = Vec::new();
+    for (seat, name) in ["Ann", "Bo", "Cy"].into_iter().enumerate() {
+        tokens.push(s.take(&id, seat as u8, name).await);
+    }
+    let mut socks = Vec::new();
+    for token in &tokens {
+        let (mut ws, _) = connect_async(s.ws_url(&id)).await.unwrap();
+        assert_eq!(next_typed(&mut ws).await.0, "state");
+        send(&mut ws, &json!({"type": "auth", "token": token})).await;
+        assert_eq!(next_typed(&mut ws).await.0, "auth_ok");
+        assert_eq!(next_typed(&mut ws).await.0, "state");
+        socks.push(ws);
+    }
+    for seat in 0..3usize {
+        let before = s.state(&id, Some(&tokens[seat])).await;
+        let action = before["legal"][0].clone();
+        let ws = &mut socks[seat];
+        send(ws, &json!({"type": "act", "id": 40 + seat, "turn_id": 0, "action": action})).await;
+        let (kind, ack) = next_typed(ws).await;
+        assert_eq!(
+            (kind.as_str(), ack["id"].as_u64(), ack["turn_id"].as_u64()),
+            ("accepted", Some(40 + seat as u64), Some(1))
+        );
+        let (kind, st) = next_typed(ws).await;
+        assert_eq!(kind, "state", "the state follows its acknowledgment");
+        assert_eq!(st["turn_id"], 1);
+        if seat < 2 {
+            // The step waits for the others: this seat's choice is pending.
+            assert_eq!(st["step"], 0);
+            assert_eq!(st["pending"].as_array().unwrap().len(), 1, "{}", st["pending"]);
+            assert_eq!(st["waiting"].as_array().unwrap().len(), 2 - seat, "{}", st["waiting"]);
+        } else {
+            // The last choice resolves the turn: a new step, a hand of 6.
+            assert_eq!(st["step"], 1);
+            assert_eq!(st["view"]["hand"].as_array().unwrap().len(), 6);
+        }
+        // Every other connection gets one state for this change.
+        for (other, ws) in socks.iter_mut().enumerate().filter(|(o, _)| *o != seat) {
+            let (kind, st) = next_typed(ws).await;
+            assert_eq!(kind, "state", "seat {other} watching seat {seat}'s action");
+            assert_eq!(st["step"], if seat < 2 { 0 } else { 1 });
+            assert_eq!(st["turn_id"], u64::from(other < seat));
+        }
+        // And nothing more: the wake-up that reached the acting connection after its answer
+        // found that state already sent. Two pings, one after the other's answer: a state sent
+        // for nothing would come before the second pong.
+        for (other, ws) in socks.iter_mut().enumerate() {
+            for _ in 0..2 {
+                send(ws, &json!({"type": "ping"})).await;
+                assert_eq!(
+                    next_typed(ws).await.0,
+                    "pong",
+                    "seat {other}: one state per change (seat {seat} acted)"
+                );
+            }
+        }
+    }
+    s.stop().await;
+}
