@@ -24,7 +24,7 @@ use crate::token;
 use crate::writer::{Permit, Ticket, Writer};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -75,26 +75,14 @@ pub struct TableCheck {
 }
 
 /// A table with its change signal.
-///
-/// A change becomes visible in two moves: `mark_changed` counts it (the table's
-/// version) without waking anybody, `wake` then wakes the watchers. The store
-/// writer acknowledges a batch's actions between the two, so that the connections waiting for an
-/// acknowledgment run before those that only watch (see [`crate::writer`]); a connection that
-/// sent a state built at the table's current version skips the wake-up that follows.
 pub struct TableCell {
     table: Mutex<Table>,
     changed: watch::Sender<u64>,
-    /// How many changes were made visible (counted before the watchers are woken).
-    version: AtomicU64,
 }
 
 impl TableCell {
     fn new(table: Table) -> Arc<TableCell> {
-        Arc::new(TableCell {
-            table: Mutex::new(table),
-            changed: watch::channel(0).0,
-            version: AtomicU64::new(0),
-        })
+        Arc::new(TableCell { table: Mutex::new(table), changed: watch::channel(0).0 })
     }
 
     /// Locks the table (a poisoned lock is taken over: tables are never left half-changed).
@@ -107,27 +95,9 @@ impl TableCell {
         self.changed.subscribe()
     }
 
-    /// The table's version: how many changes were made visible. Read it *before* locking the
-    /// table to build a state: that state shows at least every change counted in it.
-    pub fn version(&self) -> u64 {
-        self.version.load(Ordering::Acquire)
-    }
-
-    /// Counts a change already made in the table (call it after releasing the table's lock),
-    /// without waking the watchers yet ([`TableCell::wake`] does).
-    pub(crate) fn mark_changed(&self) {
-        self.version.fetch_add(1, Ordering::AcqRel);
-    }
-
-    /// Wakes the table's watchers (after [`TableCell::mark_changed`]).
-    pub(crate) fn wake(&self) {
-        self.changed.send_replace(self.version());
-    }
-
-    /// Counts a change and wakes the table's watchers.
+    /// Wakes the table's watchers.
     pub(crate) fn notify(&self) {
-        self.mark_changed();
-        self.wake();
+        self.changed.send_modify(|v| *v += 1);
     }
 }
 

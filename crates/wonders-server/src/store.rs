@@ -7,11 +7,9 @@
 //! acknowledged. Why not `FULL` (an fsync per commit): an fsync took 8 ms (median) to 70 ms
 //! (90th percentile) on the shared machine this was measured on, longer than the whole
 //! acknowledgment budget (p99 under 50 ms); with NORMAL the WAL is fsynced at each checkpoint,
-//! so what a power loss can take is what was committed since the last one: a server's
-//! [`Checkpointer`] checkpoints every [`crate::writer::CHECKPOINT_EVERY`] stored changes (about
-//! SQLite's default of 1000 pages), on a thread of its own. Actions are written by one writer
-//! thread that commits several tables' actions in one transaction ([`Store::append_batch`],
-//! [`crate::writer`]).
+//! so what a power loss can take is bounded by the WAL's size (SQLite's default: a checkpoint
+//! every 1000 pages). Actions are written by one writer thread that commits several tables'
+//! actions in one transaction ([`Store::append_batch`], [`crate::writer`]).
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -220,27 +218,6 @@ impl Store {
             }
         }
         Ok(Store { conn })
-    }
-
-    /// A second connection to this store's file, for [`Checkpointer::checkpoint`]; `None` for an
-    /// in-memory store (it has no WAL).
-    pub fn checkpointer(&self) -> Result<Option<Checkpointer>, StoreError> {
-        let Some(path) = self.conn.path().filter(|p| !p.is_empty()) else {
-            return Ok(None);
-        };
-        let conn = Connection::open(path)?;
-        // The checkpoint syncs the WAL before copying it into the database file and syncs that
-        // file after, as the writer's own checkpoints do.
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        Ok(Some(Checkpointer { conn }))
-    }
-
-    /// Sets after how many pages in the WAL a commit checkpoints it itself (SQLite's default:
-    /// 1000). With a [`Checkpointer`] keeping the WAL copied, that checkpoint has little left to
-    /// copy: it only lets the WAL start over from its beginning, and can come less often.
-    pub fn set_autocheckpoint(&self, pages: u32) -> Result<(), StoreError> {
-        Ok(self.conn.pragma_update(None, "wal_autocheckpoint", pages)?)
     }
 
     /// The raw connection (tests damage databases through it).
@@ -522,29 +499,6 @@ fn insert_table_in(tx: &rusqlite::Transaction<'_>, t: &StoredTable) -> Result<()
     Ok(())
 }
 
-/// A connection that only checkpoints the store's WAL (copies its committed pages into the
-/// database file and syncs both), on a thread of its own: see [`crate::writer`].
-///
-/// SQLite checkpoints by itself when a commit leaves 1000 pages or more in the WAL, inside that
-/// commit: the store writer then waited for two fsyncs of about 4 MB (15 to 120 ms on the machine
-/// this was measured on), and every action queued meanwhile with it. Checkpointing the WAL from
-/// another connection as it grows leaves the writer's own checkpoint (which still bounds the WAL,
-/// and lets it start over from its beginning: a checkpoint running beside the writer never
-/// catches up with it under load) only the few pages committed since, and it can come less often
-/// ([`Store::set_autocheckpoint`]).
-pub struct Checkpointer {
-    conn: Connection,
-}
-
-impl Checkpointer {
-    /// A `PASSIVE` checkpoint: copies every page committed to the WAL that no reader still
-    /// needs, without waiting for the writer nor blocking it. Returns the WAL's pages and how
-    /// many of them are now in the database file.
-    pub fn checkpoint(&self) -> Result<(i64, i64), StoreError> {
-        Ok(self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| Ok((r.get(1)?, r.get(2)?)))?)
-    }
-}
-
 fn append_in(
     tx: &rusqlite::Transaction<'_>,
     id: &str,
@@ -578,25 +532,6 @@ mod tests {
             ],
             ..StoredTable::default()
         }
-    }
-
-    #[test]
-    fn the_checkpointer_copies_every_committed_page_of_the_wal() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("w.db");
-        let mut s = Store::open(&path).unwrap();
-        assert!(Store::in_memory().unwrap().checkpointer().unwrap().is_none(), "no WAL in memory");
-        let cp = s.checkpointer().unwrap().expect("a file has a WAL");
-        s.insert_table(&table("t1")).unwrap();
-        for i in 0..50 {
-            s.append("t1", i, &[(1, format!("{{\"n\":{i}}}"))], None).unwrap();
-        }
-        let (frames, copied) = cp.checkpoint().unwrap();
-        assert!(frames > 0, "the commits are in the WAL");
-        assert_eq!(copied, frames, "every committed page is copied");
-        // Nothing new: nothing more to copy; the log reads back whole.
-        assert_eq!(cp.checkpoint().unwrap(), (frames, frames));
-        assert_eq!(s.load_one("t1").unwrap().unwrap().actions.len(), 50);
     }
 
     #[test]

@@ -7,8 +7,7 @@
 //! happens with no table locked, and other actions (of this table or others) are planned
 //! meanwhile. The writer takes everything waiting (up to [`MAX_BATCH`] changes), appends it in one
 //! transaction and commits; then, in the order the changes were queued, makes each durable in its
-//! table ([`Table::commit`]), acknowledges the changes (in that order) and wakes each table's
-//! watchers once.
+//! table ([`Table::commit`]), wakes each table's watchers once and acknowledges the changes.
 //! Nothing is acknowledged, sent to a watcher or shown in a state before its transaction
 //! committed.
 //!
@@ -18,18 +17,12 @@
 //! ([`Table::abandon`]), and its later changes already handed to the writer (planned on top of
 //! the failed one) fail too without being written: the log never has a gap.
 //!
-//! The WAL is checkpointed by a thread of its own ([`Checkpointer`], nudged every
-//! [`CHECKPOINT_EVERY`] changes), not inside the writer's commits: a checkpoint waits for two
-//! fsyncs, during which the writer would store nothing. The writer's own checkpoint, which lets
-//! the WAL start over, comes only every [`WRITER_CHECKPOINT_PAGES`] pages, and finds the WAL
-//! mostly copied already.
-//!
 //! Backpressure: at most [`MAX_IN_FLIGHT`] changes wait for the writer at once; a request that
 //! would exceed it waits (before locking any table) until the writer catches up.
 
 use crate::msg::ApiError;
 use crate::server::TableCell;
-use crate::store::{AppendEntry, Checkpointer, Store, StoreError};
+use crate::store::{AppendEntry, Store, StoreError};
 use crate::table::Plan;
 #[cfg(doc)]
 use crate::table::Table;
@@ -42,15 +35,6 @@ pub const MAX_BATCH: usize = 1024;
 
 /// The most changes waiting for the writer at once (then new ones wait).
 pub const MAX_IN_FLIGHT: usize = 4096;
-
-/// How many changes the writer stores between two nudges of the checkpointer: about 1000 pages
-/// of the WAL in the load test's 4-player games, the cadence of SQLite's own checkpoint (more
-/// often copies the same pages, which every batch changes, more times).
-pub const CHECKPOINT_EVERY: usize = 2048;
-
-/// After how many pages in the WAL a commit of the writer checkpoints it itself, when the
-/// checkpointer runs (SQLite's default, without it: 1000; 10,000 pages are about 40 MB).
-pub const WRITER_CHECKPOINT_PAGES: u32 = 10_000;
 
 /// The result of storing a change: the seat's new `turn_id`, or why it was not stored.
 pub type Stored = Result<u64, ApiError>;
@@ -209,28 +193,9 @@ impl Writer {
         let (tx, rx) = channel();
         let permits = Arc::new(Permits::default());
         let thread_permits = permits.clone();
-        let checkpointer = {
-            let store = store.lock().unwrap_or_else(|e| e.into_inner());
-            let checkpointer = store.checkpointer()?;
-            if checkpointer.is_some() {
-                store.set_autocheckpoint(WRITER_CHECKPOINT_PAGES)?;
-            }
-            checkpointer
-        };
-        let nudge = match checkpointer {
-            Some(checkpointer) => {
-                let (nudge, nudged) = sync_channel(1);
-                std::thread::Builder::new()
-                    .name("wonders-checkpoint".into())
-                    .spawn(move || checkpoints(&checkpointer, &nudged))
-                    .map_err(|e| StoreError(format!("starting the checkpointer: {e}")))?;
-                Some(nudge)
-            }
-            None => None,
-        };
         std::thread::Builder::new()
             .name("wonders-writer".into())
-            .spawn(move || run(&store, &rx, &thread_permits, nudge.as_ref()))
+            .spawn(move || run(&store, &rx, &thread_permits))
             .map_err(|e| StoreError(format!("starting the store writer: {e}")))?;
         Ok(Writer { queue: tx, permits })
     }
@@ -294,24 +259,10 @@ fn send(reply: Reply, result: Stored) {
     }
 }
 
-/// The checkpointer thread: a checkpoint each time the writer nudges it (nudges that come
-/// during one are answered by one more), until the writer stops.
-fn checkpoints(checkpointer: &Checkpointer, nudged: &Receiver<()>) {
-    while nudged.recv().is_ok() {
-        if let Err(e) = checkpointer.checkpoint() {
-            // The writer's own checkpoints still keep the WAL bounded.
-            tracing::warn!(error = %e, "checkpointing the store's WAL failed");
-        }
-    }
-}
-
-/// The writer thread: a batch at a time until every handle is dropped. Every
-/// [`CHECKPOINT_EVERY`] changes it nudges the checkpointer (if the store is a file), which copies
-/// the WAL into the database file on its own thread and connection (see [`Checkpointer`]).
-fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits, nudge: Option<&SyncSender<()>>) {
+/// The writer thread: a batch at a time until every handle is dropped.
+fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
     // Tables whose change failed at an epoch: their later changes of that epoch fail unwritten.
     let mut failed: HashMap<String, u64> = HashMap::new();
-    let mut since_nudge = 0usize;
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -321,15 +272,11 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits, nudge: Optio
             }
         }
         let results = write(store, &batch, &mut failed);
-        // Every change becomes durable in its table, in order, and each changed table's version
-        // is counted; then the changes are acknowledged, in the order they were queued; then each
-        // table's watchers are woken once for the whole batch (one state message for several
-        // actions). A connection that sent one of the changes finds its table's version changed
+        // Every change becomes durable in its table, in order; then each table's watchers are
+        // woken once for the whole batch (one state message for several actions), then the
+        // changes are acknowledged: a connection that sent one of them finds its table changed
         // and sends the answer and the state in one write (the page must not see an `accepted`
-        // before the state it leads to: it would enable the old state's buttons meanwhile); its
-        // wake-up then finds that state already sent. Acknowledging before waking puts the
-        // connections waiting for an answer ahead of those that only watch in the runtime's
-        // queue (the watchers' states used to delay every acknowledgment of the batch).
+        // before the state it leads to: it would enable the old state's buttons meanwhile).
         let mut changed: Vec<Arc<TableCell>> = Vec::new();
         let results: Vec<Stored> = batch
             .iter()
@@ -349,26 +296,15 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits, nudge: Optio
             })
             .collect();
         let done = batch.len();
-        for cell in &changed {
-            cell.mark_changed();
+        for cell in changed {
+            cell.notify();
         }
         for (job, result) in batch.into_iter().zip(results) {
             send(job.reply, result);
         }
-        for cell in changed {
-            cell.wake();
-        }
         // The queue's room is given back once the watchers are told ([`Writer::wait_idle`]
         // returns with every change shown).
         permits.release_many(done);
-        since_nudge += done;
-        if since_nudge >= CHECKPOINT_EVERY {
-            since_nudge = 0;
-            if let Some(nudge) = nudge {
-                // Full: a checkpoint is running, and one more will follow it.
-                let _ = nudge.try_send(());
-            }
-        }
     }
 }
 

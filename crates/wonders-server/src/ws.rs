@@ -31,7 +31,6 @@ use crate::server::{Pending, Server, TableCell};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::SinkExt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The size of a connection's read buffer: client messages are small.
@@ -109,13 +108,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     let mut seat: Option<u8> = None;
     // Log entries this connection has received: later states carry only the new ones.
     let mut sent_history = 0usize;
-    // The table's version the last state sent was built at (read before the table is locked:
-    // the state shows at least the changes it counts). A wake-up finding it current was already
-    // answered by the state sent with an acknowledgment. (An atomic only to be shared by the
-    // closure below and the loop in a future that must be `Send`.)
-    let shown = AtomicU64::new(cell.version());
     let mut state = |seat: Option<u8>, full: bool| {
-        shown.store(cell.version(), Ordering::Relaxed);
         let s = server.state_for(&cell, seat, if full { 0 } else { sent_history });
         sent_history = s.history_from + s.history.len();
         ServerMsg::State(Box::new(s))
@@ -145,9 +138,6 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     return;
                 }
                 changes.mark_unchanged();
-                if cell.version() == shown.load(Ordering::Relaxed) {
-                    continue;
-                }
                 if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
@@ -228,10 +218,9 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     },
                 };
                 let mut reply = reply;
-                // A stored change was made visible before it was acknowledged (the watchers are
-                // woken after): its state goes out with the answer, in the same write (answer
-                // first, as before).
-                if cell.version() != shown.load(Ordering::Relaxed) {
+                // A stored change was made visible before it was acknowledged: its state goes
+                // out with the answer, in the same write (answer first, as before).
+                if changes.has_changed().unwrap_or(false) {
                     changes.mark_unchanged();
                     reply.push(state(seat, false));
                 }
