@@ -233,6 +233,7 @@ impl ArmadaState {
     }
 
     /// Whether one of `city`'s Armada cards or islands has that effect.
+    #[inline]
     pub fn has(&self, city: usize, effect: super::ArmadaEffect) -> bool {
         self.cities[city].has(self.data, effect)
     }

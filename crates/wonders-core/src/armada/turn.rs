@@ -13,7 +13,7 @@
 //! - **resolution step 6** ([`coin_losses`]): the turn's highest tax and its piracies, once any
 //!   build from the discard pile of the turn is done.
 
-use super::coins::CoinSeat;
+use super::coins::{CoinSeat, TurnLosses};
 use super::log::{ArmadaEvent, Events};
 use super::trade::{TradeMarket, TradeOptions, TradePay};
 use super::{ArmadaEffect, ArmadaState, Direction, Fleet, FleetChoice, Losses, TOP_STEP};
@@ -638,7 +638,9 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
     for (c, &l) in game.cities[..n].iter_mut().zip(&lost) {
         c.coins -= l;
     }
-    let highest = tax[..n].iter().copied().max().unwrap_or(0);
+    // The turn's highest tax and its piracies, read once for every city's log entry.
+    let turn = TurnLosses::of(&seats);
+    let highest = turn.tax;
     for (city, &t) in tax[..n].iter().enumerate() {
         if t > 0 {
             let e = ArmadaEvent::Tax { amount: t, applies: t == highest };
@@ -651,7 +653,7 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
         }
     }
     for city in 0..n {
-        let (tax, piracy) = super::coins::owed(&seats, city);
+        let (tax, piracy) = turn.owed(&seats[city]);
         let sat = |x: u32| x.min(u32::from(u8::MAX)) as u8;
         if tax + piracy == 0 {
             continue;
