@@ -1417,11 +1417,10 @@ impl Game {
         };
         // 2¾. Armada: the ships move, the spaces reached pay out, free moves, islands from the
         // green cards; taxes and piracies are noted for step 6 (crate::armada::turn).
-        let armada_log = if self.armada.is_some() {
-            armada::turn::after_placement(self, acts, turn, &mut income)
-        } else {
-            Default::default()
-        };
+        let mut armada_log = armada::log::Events::new();
+        if self.armada.is_some() {
+            armada::turn::after_placement(self, acts, turn, &mut income, &mut armada_log);
+        }
         // 3. Immediate effects, seeing every card placed this turn.
         for &(city, _, action) in acts {
             match action {

@@ -131,6 +131,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     // The base list's cards that give a free move (each card looked up once): the pass below
     // that lists their ships runs only when there is one.
     let (mut looked, mut movers) = (CardSet::EMPTY, CardSet::EMPTY);
+    // The last stage met: its other payments follow it in the base list (one entry per Pareto
+    // payment, repeated with each card of the hand), and need nothing more.
+    let mut last_stage: Option<(CardId, crate::StageExtra)> = None;
+    let yellow_moves = yard.can_advance(Fleet::Yellow);
     for i in 0..base {
         match out[i] {
             Action::Build { card, pay, .. } => {
@@ -188,9 +192,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                 }
             }
             Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
-                if seen.stage(out, i, card, extra) {
+                if last_stage == Some((card, extra)) || seen.stage(out, i, card, extra) {
                     continue;
                 }
+                last_stage = Some((card, extra));
                 // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
                 let wonder_fleet = data.board(yard.board).wonder;
                 for fleet in Fleet::ALL {
@@ -231,7 +236,7 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     }
                 }
             }
-            Action::Discard { card } if yard.can_advance(Fleet::Yellow) => {
+            Action::Discard { card } if yellow_moves => {
                 out.push(Action::DiscardYellow { card });
             }
             _ => {}
@@ -491,17 +496,18 @@ fn advance(
 /// coins and note their taxes; Wondrous Port pays 1 coin per naval construction; the cards'
 /// free moves; the green cards put the top island of their level into play; pirate cards note
 /// their piracy. Coins go into `income` (received at the end of the turn like all income).
-/// Returns the events for the log ([`super::log`]), recorded after the turn's actions; `turn`
-/// is the turn as logged.
+/// Adds the events for the log ([`super::log`]) to `events` (filled in place: the list is
+/// large, and returning it would copy it twice a turn), recorded after the turn's actions;
+/// `turn` is the turn as logged.
 pub(crate) fn after_placement(
     game: &mut Game,
     acts: &[(usize, usize, Action)],
     turn: u8,
     income: &mut [u16; MAX_PLAYERS],
-) -> Events {
-    let mut events = Events::new();
+    events: &mut Events,
+) {
     let Some(state) = game.armada.as_deref_mut() else {
-        return events;
+        return;
     };
     state.turn = turn;
     // 2. Move the ships of the naval constructions.
@@ -541,9 +547,8 @@ pub(crate) fn after_placement(
         {
             let _ = events.try_push((city as u8, ArmadaEvent::FreeMove { fleet: f, to }));
         }
-        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize, &mut events);
+        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize, events);
     }
-    events
 }
 
 /// Appends one Armada event to the step's log and to the game's history (which a game with
