@@ -121,8 +121,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     // The builds and stages already given their naval variants (one set per card and way of
     // being free, per card and stage choice): the base list has one entry per Pareto payment.
     let mut seen = Seen::default();
-    // The stage payments with a naval construction, solved once per stage choice and fleet.
-    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, TradeOptions), 32> = ArrayVec::new();
+    // The stage payments with a naval construction, as (fleet, coins to the bank, payments),
+    // solved once per list (at its first stage entry) for each fleet that may move with it.
+    let mut stage_naval: ArrayVec<(Fleet, u8, TradeOptions), 4> = ArrayVec::new();
+    let mut stage_ready = false;
     // With a trading zone, the card payments with a naval construction, solved once per
     // purchase and budget (cards of one fleet often make the same purchase: free ones, or the
     // same cost).
@@ -196,42 +198,34 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     continue;
                 }
                 last_stage = Some((card, extra));
-                // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
-                let wonder_fleet = data.board(yard.board).wonder;
-                for fleet in Fleet::ALL {
-                    if !(lost || fleet == wonder_fleet) || !yard.can_advance(fleet) {
-                        continue;
-                    }
-                    let mut fresh = TradeOptions::new();
-                    let options = match stage_cache.iter().position(|(e, f, _)| *e == extra && *f == fleet) {
-                        Some(k) => &stage_cache[k].2,
-                        None => {
-                            stage_naval_options(
-                                game,
-                                city,
-                                trade.as_ref(),
-                                fleet,
-                                lost,
-                                discount,
-                                &mut fresh,
-                            );
-                            if stage_cache.try_push((extra, fleet, fresh.clone())).is_ok() {
-                                &stage_cache[stage_cache.len() - 1].2
-                            } else {
-                                &fresh
-                            }
+                // The stage's naval variants, worked out at the first stage entry of the list:
+                // what the next stage and a fleet's next step cost does not depend on the card
+                // tucked under it, nor on the stage's choice (its `extra`).
+                if !stage_ready {
+                    stage_ready = true;
+                    // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
+                    let wonder_fleet = data.board(yard.board).wonder;
+                    for fleet in Fleet::ALL {
+                        if !(lost || fleet == wonder_fleet) || !yard.can_advance(fleet) {
+                            continue;
                         }
-                    };
-                    let bank = if lost {
-                        0
-                    } else {
-                        data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
-                    };
+                        let bank = if lost {
+                            0
+                        } else {
+                            data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
+                        };
+                        stage_naval.push((fleet, bank, TradeOptions::new()));
+                        let last = stage_naval.len() - 1;
+                        let options = &mut stage_naval[last].2;
+                        stage_naval_options(game, city, trade.as_ref(), fleet, lost, discount, options);
+                    }
+                }
+                for (fleet, bank, options) in &stage_naval {
                     for t in options {
                         out.push(Action::Wonder {
                             card,
-                            pay: t.payment(bank, None),
-                            extra: extra.with_naval(Some(fleet)),
+                            pay: t.payment(*bank, None),
+                            extra: extra.with_naval(Some(*fleet)),
                         });
                     }
                 }
