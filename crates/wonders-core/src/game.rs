@@ -494,7 +494,7 @@ impl Game {
                 deck.extend(guilds.into_iter().take(n.min(7) + 2));
             }
             if armada {
-                deck.extend(armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng));
+                armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng, &mut deck);
             }
             deck.shuffle(&mut rng);
             for (seat, chunk) in deck.chunks(hand_size).take(n).enumerate() {

@@ -50,13 +50,25 @@ pub(crate) fn setup(catalog: &'static Catalog, cities: usize, seed: u64) -> Arma
     ArmadaState::new(data, catalog.armada_first(), cities, seed)
 }
 
-/// The Armada cards shuffled into the Age `age` deck: [`super::dealt_per_age`] drawn at random
-/// from the Age's pool (with 3 players the 5 two-neighbour cards are out first; §2.2).
-pub(crate) fn deal_age_cards(catalog: &Catalog, age: u8, players: u8, rng: &mut ChaCha8Rng) -> Vec<CardId> {
-    let mut pool = catalog.armada_age_pool(age, players);
-    pool.shuffle(rng);
-    pool.truncate(super::dealt_per_age(players) as usize);
-    pool
+/// Adds to the Age `age` deck `deck` its Armada cards: [`super::dealt_per_age`] drawn at random
+/// from the Age's pool (with 3 players the 5 two-neighbour cards are out first; §2.2). The
+/// pool ([`Catalog::armada_age_pool`], in id order) is shuffled at the deck's end and cut
+/// there, without a list of its own.
+pub(crate) fn deal_age_cards(
+    catalog: &Catalog,
+    age: u8,
+    players: u8,
+    rng: &mut ChaCha8Rng,
+    deck: &mut Vec<CardId>,
+) {
+    let Some(data) = catalog.armada.as_deref() else {
+        return;
+    };
+    let start = deck.len();
+    let pool = data.cards().iter().filter(|c| c.age == age && !(players == 3 && c.removed_with_3));
+    deck.extend(pool.filter_map(|c| catalog.card_of_armada(c.id)));
+    deck[start..].shuffle(rng);
+    deck.truncate(start + super::dealt_per_age(players) as usize);
 }
 
 /// The Armada effects of a card: empty for a base card.
@@ -624,21 +636,23 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
         return lost;
     };
     let Losses { tax, piracies } = std::mem::take(&mut state.pending);
-    let seats: ArrayVec<CoinSeat, MAX_PLAYERS> = (0..n)
-        .map(|city| CoinSeat {
+    let mut all = [CoinSeat::default(); MAX_PLAYERS];
+    for (city, seat) in all[..n].iter_mut().enumerate() {
+        *seat = CoinSeat {
             tax: tax[city],
             piracy: piracies[city],
             trade: state.trade_level(city),
             immune: state.cities[city].immune_to_coin_loss(state.data),
             coins: game.cities[city].coins,
-        })
-        .collect();
-    super::coins::coin_losses(&seats, &mut lost[..n]);
+        };
+    }
+    let seats = &all[..n];
+    super::coins::coin_losses(seats, &mut lost[..n]);
     for (c, &l) in game.cities[..n].iter_mut().zip(&lost) {
         c.coins -= l;
     }
     // The turn's highest tax and its piracies, read once for every city's log entry.
-    let turn = TurnLosses::of(&seats);
+    let turn = TurnLosses::of(seats);
     let highest = turn.tax;
     for (city, &t) in tax[..n].iter().enumerate() {
         if t > 0 {
