@@ -494,7 +494,7 @@ impl Game {
                 deck.extend(guilds.into_iter().take(n.min(7) + 2));
             }
             if armada {
-                deck.extend(armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng));
+                armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng, &mut deck);
             }
             deck.shuffle(&mut rng);
             for (seat, chunk) in deck.chunks(hand_size).take(n).enumerate() {
@@ -1417,11 +1417,10 @@ impl Game {
         };
         // 2¾. Armada: the ships move, the spaces reached pay out, free moves, islands from the
         // green cards; taxes and piracies are noted for step 6 (crate::armada::turn).
-        let armada_log = if self.armada.is_some() {
-            armada::turn::after_placement(self, acts, turn, &mut income)
-        } else {
-            Default::default()
-        };
+        let mut armada_log = armada::log::Events::new();
+        if self.armada.is_some() {
+            armada::turn::after_placement(self, acts, turn, &mut income, &mut armada_log);
+        }
         // 3. Immediate effects, seeing every card placed this turn.
         for &(city, _, action) in acts {
             match action {

@@ -133,6 +133,36 @@ fn naval_construction_is_one_purchase() {
 }
 
 #[test]
+fn the_stage_with_its_naval_construction_is_listed_with_every_card_of_the_hand() {
+    // Giza A (stone) with a Stone Pit: its first stage (2 stone) is paid at home. Board 1's
+    // wonder fleet is red (armada.md §10.1) and its first red step costs 1 wood (§10.3), which
+    // only Olympia (left) sells, for 2 coins: the stage with the naval construction is one
+    // purchase of 2 stone and 1 wood, paid 2 coins to the left (§2.3). The same two ways to
+    // build the stage are listed with each card of the hand, in the hand's order.
+    let mut g = game(&["Giza", "Olympia", "Rhodes"], 3);
+    let hand = [card(&g, "Stockade"), card(&g, "Altar"), card(&g, "Baths")];
+    let pit = card(&g, "Stone Pit");
+    let cat = g.catalog();
+    g.city_mut(0).place(cat, pit);
+    g.set_hand(0, &hand);
+    let legal = g.legal_actions(0);
+    let stages: Vec<(CardId, Payment, Option<Fleet>)> = legal
+        .iter()
+        .filter_map(|a| match *a {
+            Action::Wonder { card, pay, extra } => Some((card, pay, extra.naval())),
+            _ => None,
+        })
+        .collect();
+    let naval = Payment { left: 2, ..Payment::default() };
+    let want: Vec<(CardId, Payment, Option<Fleet>)> = hand
+        .iter()
+        .map(|&c| (c, Payment::default(), None))
+        .chain(hand.iter().map(|&c| (c, naval, Some(Fleet::Red))))
+        .collect();
+    assert_eq!(stages, want);
+}
+
+#[test]
 fn discard_gives_three_coins_or_a_yellow_move() {
     let mut g = game(&["Giza", "Olympia", "Rhodes"], 3);
     let (a, b) = (g.hand(0)[0], g.hand(1)[0]);

@@ -18,6 +18,9 @@ use super::{ArmadaCardId, ArmadaData, ArmadaEffect, BoardId, Direction, IslandId
 use crate::city::{City, Source};
 use crate::effect::Effect;
 
+/// The kind of the trading zones' effect ([`ArmadaEffect::BuySecondNeighbour`]).
+const ZONE: usize = ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn: 0 }.kind();
+
 /// One city's Armada state (public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ArmadaCity {
@@ -110,9 +113,19 @@ impl ArmadaCity {
     }
 
     /// Whether one of the city's cards or islands has that effect.
+    ///
+    /// Inlined: most cities hold no card or island of the kind asked (the rules ask several
+    /// times per legal-action list), and that answer is one test of two bitsets; the effects
+    /// are read out of line only when they hold one.
+    #[inline]
     pub fn has(&self, data: &ArmadaData, effect: ArmadaEffect) -> bool {
-        self.holds_kind(data, effect.kind())
-            && self.effects_of_kind(data, effect.kind()).any(|e| *e == effect)
+        self.holds_kind(data, effect.kind()) && self.holds_effect(data, effect)
+    }
+
+    /// Whether one of the city's cards or islands of `effect`'s kind has exactly that effect.
+    #[inline(never)]
+    fn holds_effect(&self, data: &ArmadaData, effect: ArmadaEffect) -> bool {
+        self.effects_of_kind(data, effect.kind()).any(|e| *e == effect)
     }
 
     /// Naval strength (armada.md §2.5, §10.2): the red ship's space, +2 with the yellow ship on
@@ -145,38 +158,49 @@ impl ArmadaCity {
     }
 
     /// Misty Isle (迷霧島): the city loses no coins to taxes or pirates (§2.7).
+    #[inline]
     pub fn immune_to_coin_loss(&self, data: &ArmadaData) -> bool {
         self.has(data, ArmadaEffect::NoCoinLoss)
     }
 
     /// Forgotten Port (遺忘港): at each Age end the city may stay out of the naval conflict (§6).
+    #[inline]
     pub fn may_opt_out(&self, data: &ArmadaData) -> bool {
         self.has(data, ArmadaEffect::NavalOptOut)
     }
 
     /// Ancient Port (久遠港): every naval construction costs 1 resource less, coins in full (§6).
+    #[inline]
     pub fn naval_discount(&self, data: &ArmadaData) -> bool {
         self.has(data, ArmadaEffect::NavalDiscount)
     }
 
     /// Wondrous Port (奇妙港): 1 coin for every naval construction, even a free one (§6).
+    #[inline]
     pub fn coin_per_naval(&self, data: &ArmadaData) -> bool {
         self.has(data, ArmadaEffect::CoinPerNaval)
     }
 
     /// Lost Isle (失落之島): naval constructions made with a wonder stage cost nothing and may
     /// move any fleet (§6).
+    #[inline]
     pub fn wonder_naval_free(&self, data: &ArmadaData) -> bool {
         self.has(data, ArmadaEffect::WonderNavalFree)
     }
 
     /// How many resources per turn the city may buy for 1 coin each from the 2nd player on
     /// `side` (East Trading Zone: right, once; West Trading Zone: left, twice; §5).
+    #[inline]
     pub fn second_neighbour_purchases(&self, data: &ArmadaData, side: Direction) -> u8 {
-        const ZONE: usize = ArmadaEffect::BuySecondNeighbour { side: Direction::Left, per_turn: 0 }.kind();
         if !self.holds_kind(data, ZONE) {
             return 0;
         }
+        self.zone_purchases(data, side)
+    }
+
+    /// [`Self::second_neighbour_purchases`] of a city holding a trading zone (out of line).
+    #[inline(never)]
+    fn zone_purchases(&self, data: &ArmadaData, side: Direction) -> u8 {
         self.effects_of_kind(data, ZONE)
             .map(|e| match *e {
                 ArmadaEffect::BuySecondNeighbour { side: s, per_turn } if s == side => per_turn,

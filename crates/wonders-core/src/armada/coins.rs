@@ -44,10 +44,38 @@ pub struct CoinSeat {
 /// ```
 pub fn coin_losses(seats: &[CoinSeat], out: &mut [u16]) {
     let n = seats.len().min(out.len());
-    for (i, o) in out[..n].iter_mut().enumerate() {
-        let s = &seats[i];
-        let (tax_loss, piracy_loss) = owed(&seats[..n], i);
+    // The turn's highest tax and its piracies, summed once for every seat.
+    let turn = TurnLosses::of(&seats[..n]);
+    for (s, o) in seats[..n].iter().zip(&mut out[..n]) {
+        let (tax_loss, piracy_loss) = turn.owed(s);
         *o = if s.immune { 0 } else { (tax_loss + piracy_loss).min(u32::from(s.coins)) as u16 };
+    }
+}
+
+/// What every seat's step-6 loss is worked out from: the turn's highest tax and the number of
+/// its piracies, read once from all the seats (rather than once per seat).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TurnLosses {
+    /// The highest tax levied this turn (0: none).
+    pub(crate) tax: u8,
+    /// The piracies of every seat this turn.
+    pub(crate) pirates: u32,
+}
+
+impl TurnLosses {
+    /// The highest tax and the piracies of `seats`.
+    pub(crate) fn of(seats: &[CoinSeat]) -> TurnLosses {
+        let tax = seats.iter().map(|s| s.tax).max().unwrap_or(0);
+        let pirates = seats.iter().map(|s| u32::from(s.piracy)).sum();
+        TurnLosses { tax, pirates }
+    }
+
+    /// What seat `s` (one of the seats it was read from) owes, as [`owed`] says.
+    pub(crate) fn owed(self, s: &CoinSeat) -> (u32, u32) {
+        let levied_it = self.tax > 0 && s.tax == self.tax;
+        let tax_loss = if levied_it { 0 } else { u32::from(self.tax.saturating_sub(s.trade)) };
+        let piracy_loss = (self.pirates - u32::from(s.piracy)) * u32::from(s.trade);
+        (tax_loss, piracy_loss)
     }
 }
 
@@ -69,12 +97,7 @@ pub fn owed(seats: &[CoinSeat], i: usize) -> (u32, u32) {
     let Some(s) = seats.get(i) else {
         return (0, 0);
     };
-    let tax = seats.iter().map(|s| s.tax).max().unwrap_or(0);
-    let pirates: u32 = seats.iter().map(|s| u32::from(s.piracy)).sum();
-    let levied_it = tax > 0 && s.tax == tax;
-    let tax_loss = if levied_it { 0 } else { u32::from(tax.saturating_sub(s.trade)) };
-    let piracy_loss = (pirates - u32::from(s.piracy)) * u32::from(s.trade);
-    (tax_loss, piracy_loss)
+    TurnLosses::of(seats).owed(s)
 }
 
 #[cfg(test)]
@@ -83,6 +106,21 @@ mod tests {
 
     fn seat(tax: u8, piracy: u8, trade: u8, coins: u16) -> CoinSeat {
         CoinSeat { tax, piracy, trade, immune: false, coins }
+    }
+
+    #[test]
+    fn the_turns_tax_and_piracies_read_once_give_what_each_seat_owes() {
+        // Seat 0 levies 2 and is a pirate (trade 1); seat 1 levies 4 (trade 0); seat 2 resolves
+        // two piracies (trade 3). The turn's tax is 4 and it has 3 piracies.
+        let seats = [seat(2, 1, 1, 9), seat(4, 0, 0, 9), seat(0, 2, 3, 9)];
+        let turn = TurnLosses::of(&seats);
+        assert_eq!(turn, TurnLosses { tax: 4, pirates: 3 });
+        // Seat 0: 4 − 1 to the tax, the 2 other piracies × trade 1; seat 1 levied the tax and
+        // has trade 0; seat 2: 4 − 3, the 1 other piracy × trade 3.
+        let owed_each: Vec<_> = seats.iter().map(|s| turn.owed(s)).collect();
+        assert_eq!(owed_each, vec![(3, 2), (0, 0), (1, 3)]);
+        assert!((0..3).all(|i| owed(&seats, i) == owed_each[i]));
+        assert_eq!(run(&seats), vec![5, 0, 4]);
     }
 
     fn run(seats: &[CoinSeat]) -> Vec<u16> {

@@ -142,8 +142,11 @@ pub struct Losses {
 
 impl Losses {
     /// Whether nothing is owed.
+    ///
+    /// Asked at every step of the game: the two arrays are read as whole words.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.tax.iter().chain(&self.piracies).all(|&t| t == 0)
+        u64::from_ne_bytes(self.tax) | u64::from_ne_bytes(self.piracies) == 0
     }
 }
 
@@ -233,6 +236,7 @@ impl ArmadaState {
     }
 
     /// Whether one of `city`'s Armada cards or islands has that effect.
+    #[inline]
     pub fn has(&self, city: usize, effect: super::ArmadaEffect) -> bool {
         self.cities[city].has(self.data, effect)
     }

@@ -13,7 +13,7 @@
 //! - **resolution step 6** ([`coin_losses`]): the turn's highest tax and its piracies, once any
 //!   build from the discard pile of the turn is done.
 
-use super::coins::CoinSeat;
+use super::coins::{CoinSeat, TurnLosses};
 use super::log::{ArmadaEvent, Events};
 use super::trade::{TradeMarket, TradeOptions, TradePay};
 use super::{ArmadaEffect, ArmadaState, Direction, Fleet, FleetChoice, Losses, TOP_STEP};
@@ -50,13 +50,25 @@ pub(crate) fn setup(catalog: &'static Catalog, cities: usize, seed: u64) -> Arma
     ArmadaState::new(data, catalog.armada_first(), cities, seed)
 }
 
-/// The Armada cards shuffled into the Age `age` deck: [`super::dealt_per_age`] drawn at random
-/// from the Age's pool (with 3 players the 5 two-neighbour cards are out first; §2.2).
-pub(crate) fn deal_age_cards(catalog: &Catalog, age: u8, players: u8, rng: &mut ChaCha8Rng) -> Vec<CardId> {
-    let mut pool = catalog.armada_age_pool(age, players);
-    pool.shuffle(rng);
-    pool.truncate(super::dealt_per_age(players) as usize);
-    pool
+/// Adds to the Age `age` deck `deck` its Armada cards: [`super::dealt_per_age`] drawn at random
+/// from the Age's pool (with 3 players the 5 two-neighbour cards are out first; §2.2). The
+/// pool ([`Catalog::armada_age_pool`], in id order) is shuffled at the deck's end and cut
+/// there, without a list of its own.
+pub(crate) fn deal_age_cards(
+    catalog: &Catalog,
+    age: u8,
+    players: u8,
+    rng: &mut ChaCha8Rng,
+    deck: &mut Vec<CardId>,
+) {
+    let Some(data) = catalog.armada.as_deref() else {
+        return;
+    };
+    let start = deck.len();
+    let pool = data.cards().iter().filter(|c| c.age == age && !(players == 3 && c.removed_with_3));
+    deck.extend(pool.filter_map(|c| catalog.card_of_armada(c.id)));
+    deck[start..].shuffle(rng);
+    deck.truncate(start + super::dealt_per_age(players) as usize);
 }
 
 /// The Armada effects of a card: empty for a base card.
@@ -121,8 +133,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     // The builds and stages already given their naval variants (one set per card and way of
     // being free, per card and stage choice): the base list has one entry per Pareto payment.
     let mut seen = Seen::default();
-    // The stage payments with a naval construction, solved once per stage choice and fleet.
-    let mut stage_cache: ArrayVec<(crate::StageExtra, Fleet, TradeOptions), 32> = ArrayVec::new();
+    // The stage payments with a naval construction, as (fleet, coins to the bank, payments),
+    // solved once per list (at its first stage entry) for each fleet that may move with it.
+    let mut stage_naval: ArrayVec<(Fleet, u8, TradeOptions), 4> = ArrayVec::new();
+    let mut stage_ready = false;
     // With a trading zone, the card payments with a naval construction, solved once per
     // purchase and budget (cards of one fleet often make the same purchase: free ones, or the
     // same cost).
@@ -131,6 +145,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     // The base list's cards that give a free move (each card looked up once): the pass below
     // that lists their ships runs only when there is one.
     let (mut looked, mut movers) = (CardSet::EMPTY, CardSet::EMPTY);
+    // The last stage met: its other payments follow it in the base list (one entry per Pareto
+    // payment, repeated with each card of the hand), and need nothing more.
+    let mut last_stage: Option<(CardId, crate::StageExtra)> = None;
+    let yellow_moves = yard.can_advance(Fleet::Yellow);
     for i in 0..base {
         match out[i] {
             Action::Build { card, pay, .. } => {
@@ -188,50 +206,43 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                 }
             }
             Action::Wonder { card, extra, .. } if !extra.take_part() && extra.naval().is_none() => {
-                if seen.stage(out, i, card, extra) {
+                if last_stage == Some((card, extra)) || seen.stage(out, i, card, extra) {
                     continue;
                 }
-                // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
-                let wonder_fleet = data.board(yard.board).wonder;
-                for fleet in Fleet::ALL {
-                    if !(lost || fleet == wonder_fleet) || !yard.can_advance(fleet) {
-                        continue;
-                    }
-                    let mut fresh = TradeOptions::new();
-                    let options = match stage_cache.iter().position(|(e, f, _)| *e == extra && *f == fleet) {
-                        Some(k) => &stage_cache[k].2,
-                        None => {
-                            stage_naval_options(
-                                game,
-                                city,
-                                trade.as_ref(),
-                                fleet,
-                                lost,
-                                discount,
-                                &mut fresh,
-                            );
-                            if stage_cache.try_push((extra, fleet, fresh.clone())).is_ok() {
-                                &stage_cache[stage_cache.len() - 1].2
-                            } else {
-                                &fresh
-                            }
+                last_stage = Some((card, extra));
+                // The stage's naval variants, worked out at the first stage entry of the list:
+                // what the next stage and a fleet's next step cost does not depend on the card
+                // tucked under it, nor on the stage's choice (its `extra`).
+                if !stage_ready {
+                    stage_ready = true;
+                    // Lost Isle: any fleet, free (§6); otherwise the board's wonder fleet (§2.3).
+                    let wonder_fleet = data.board(yard.board).wonder;
+                    for fleet in Fleet::ALL {
+                        if !(lost || fleet == wonder_fleet) || !yard.can_advance(fleet) {
+                            continue;
                         }
-                    };
-                    let bank = if lost {
-                        0
-                    } else {
-                        data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
-                    };
+                        let bank = if lost {
+                            0
+                        } else {
+                            data.next_step_cost(yard.board, fleet, yard.step(fleet)).map_or(0, |k| k.coins)
+                        };
+                        stage_naval.push((fleet, bank, TradeOptions::new()));
+                        let last = stage_naval.len() - 1;
+                        let options = &mut stage_naval[last].2;
+                        stage_naval_options(game, city, trade.as_ref(), fleet, lost, discount, options);
+                    }
+                }
+                for (fleet, bank, options) in &stage_naval {
                     for t in options {
                         out.push(Action::Wonder {
                             card,
-                            pay: t.payment(bank, None),
-                            extra: extra.with_naval(Some(fleet)),
+                            pay: t.payment(*bank, None),
+                            extra: extra.with_naval(Some(*fleet)),
                         });
                     }
                 }
             }
-            Action::Discard { card } if yard.can_advance(Fleet::Yellow) => {
+            Action::Discard { card } if yellow_moves => {
                 out.push(Action::DiscardYellow { card });
             }
             _ => {}
@@ -491,17 +502,18 @@ fn advance(
 /// coins and note their taxes; Wondrous Port pays 1 coin per naval construction; the cards'
 /// free moves; the green cards put the top island of their level into play; pirate cards note
 /// their piracy. Coins go into `income` (received at the end of the turn like all income).
-/// Returns the events for the log ([`super::log`]), recorded after the turn's actions; `turn`
-/// is the turn as logged.
+/// Adds the events for the log ([`super::log`]) to `events` (filled in place: the list is
+/// large, and returning it would copy it twice a turn), recorded after the turn's actions;
+/// `turn` is the turn as logged.
 pub(crate) fn after_placement(
     game: &mut Game,
     acts: &[(usize, usize, Action)],
     turn: u8,
     income: &mut [u16; MAX_PLAYERS],
-) -> Events {
-    let mut events = Events::new();
+    events: &mut Events,
+) {
     let Some(state) = game.armada.as_deref_mut() else {
-        return events;
+        return;
     };
     state.turn = turn;
     // 2. Move the ships of the naval constructions.
@@ -541,9 +553,8 @@ pub(crate) fn after_placement(
         {
             let _ = events.try_push((city as u8, ArmadaEvent::FreeMove { fleet: f, to }));
         }
-        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize, &mut events);
+        card_built(state, &mut game.cities[city], city, card, game.cities_n as usize, events);
     }
-    events
 }
 
 /// Appends one Armada event to the step's log and to the game's history (which a game with
@@ -625,20 +636,24 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
         return lost;
     };
     let Losses { tax, piracies } = std::mem::take(&mut state.pending);
-    let seats: ArrayVec<CoinSeat, MAX_PLAYERS> = (0..n)
-        .map(|city| CoinSeat {
+    let mut all = [CoinSeat::default(); MAX_PLAYERS];
+    for (city, seat) in all[..n].iter_mut().enumerate() {
+        *seat = CoinSeat {
             tax: tax[city],
             piracy: piracies[city],
             trade: state.trade_level(city),
             immune: state.cities[city].immune_to_coin_loss(state.data),
             coins: game.cities[city].coins,
-        })
-        .collect();
-    super::coins::coin_losses(&seats, &mut lost[..n]);
+        };
+    }
+    let seats = &all[..n];
+    super::coins::coin_losses(seats, &mut lost[..n]);
     for (c, &l) in game.cities[..n].iter_mut().zip(&lost) {
         c.coins -= l;
     }
-    let highest = tax[..n].iter().copied().max().unwrap_or(0);
+    // The turn's highest tax and its piracies, read once for every city's log entry.
+    let turn = TurnLosses::of(seats);
+    let highest = turn.tax;
     for (city, &t) in tax[..n].iter().enumerate() {
         if t > 0 {
             let e = ArmadaEvent::Tax { amount: t, applies: t == highest };
@@ -651,7 +666,7 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
         }
     }
     for city in 0..n {
-        let (tax, piracy) = super::coins::owed(&seats, city);
+        let (tax, piracy) = turn.owed(&seats[city]);
         let sat = |x: u32| x.min(u32::from(u8::MAX)) as u8;
         if tax + piracy == 0 {
             continue;
