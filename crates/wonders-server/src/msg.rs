@@ -472,11 +472,52 @@ impl Serialize for SharedJson {
     }
 }
 
+/// A value that many messages carry unchanged, with its JSON serialised once ([`SharedJson`]):
+/// it serialises as those bytes (the same JSON as serialising the value) and reads as the value
+/// (`Deref`). Two are equal when their values are.
+#[derive(Clone, Debug)]
+pub struct WithJson<T> {
+    value: std::sync::Arc<T>,
+    json: SharedJson,
+}
+
+impl<T: Serialize> WithJson<T> {
+    /// `value` with its JSON, serialised now.
+    pub fn new(value: T) -> WithJson<T> {
+        let json = SharedJson::of(&value);
+        WithJson { value: std::sync::Arc::new(value), json }
+    }
+
+    /// The JSON text.
+    pub fn json(&self) -> &str {
+        self.json.json()
+    }
+}
+
+impl<T> std::ops::Deref for WithJson<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: PartialEq> PartialEq for WithJson<T> {
+    fn eq(&self, other: &WithJson<T>) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T> Serialize for WithJson<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(s)
+    }
+}
+
 /// The state of a table for one client.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StateMsg {
-    /// The table.
-    pub table: TableInfo,
+    /// The table (the same for every seat: its JSON is reused while it does not change).
+    pub table: WithJson<TableInfo>,
     /// The step of the game: it grows each time a turn or a one-seat step resolves. Send it
     /// back with an action.
     pub step: u64,

@@ -22,11 +22,11 @@
 //! ([`Table::reclaim`]).
 
 use crate::bots::make_bot;
-use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, SharedJson, StateMsg, TableInfo};
+use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, SharedJson, StateMsg, TableInfo, WithJson};
 use crate::store::{StoredSeat, StoredTable};
 use crate::summary::{AgeEnd, ArmadaAgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use wonders_bots::Bot;
 use wonders_core::score::ranks;
@@ -167,14 +167,16 @@ impl Live {
 /// once, when a change becomes durable.
 #[derive(Clone)]
 struct Ahead {
-    game: Game,
+    /// Boxed: the state ahead is moved several times per action (planned, queued), a pointer
+    /// rather than the whole game each time.
+    game: Box<Game>,
     acted: Vec<u64>,
     stored: usize,
 }
 
 impl Ahead {
     fn of(live: &Live) -> Ahead {
-        Ahead { game: live.game.clone(), acted: live.acted.clone(), stored: live.stored }
+        Ahead { game: Box::new(live.game.clone()), acted: live.acted.clone(), stored: live.stored }
     }
 
     /// Applies a plan as [`apply_to`] does to a [`Live`], to the parts planning reads.
@@ -288,6 +290,9 @@ pub struct Table {
     /// The game [`Table::plan_action`] checked its action on, kept for [`Table::apply_ahead`] to
     /// take as the state ahead (instead of copying the game and playing the action again).
     planned: Option<Planned>,
+    /// The table part of the last state built, with its JSON: the next state reuses that JSON
+    /// when the table is the same (every seat's state carries it).
+    info_json: Mutex<Option<WithJson<TableInfo>>>,
 }
 
 /// A game with one planned action played on it, and what it was planned on: the epoch and the
@@ -298,7 +303,7 @@ struct Planned {
     first_index: usize,
     seat: u8,
     action: Action,
-    game: Game,
+    game: Box<Game>,
 }
 
 /// How a retraction is stored in a table's log (the other entries are `WireAction`s).
@@ -473,6 +478,7 @@ impl Table {
             pending: 0,
             epoch: 0,
             planned: None,
+            info_json: Mutex::new(None),
         }
     }
 
@@ -605,7 +611,7 @@ impl Table {
     /// they start; the whole log when `from` is past its end): a WebSocket sends each entry once.
     pub fn state_from(&self, you: Option<u8>, from: usize) -> StateMsg {
         let mut msg = StateMsg {
-            table: self.info(),
+            table: self.info_with_json(),
             step: self.step(),
             you,
             turn_id: self.turn_id(you),
@@ -683,6 +689,21 @@ impl Table {
             msg.scores = Some(score_lines(game));
         }
         msg
+    }
+
+    /// [`Table::info`] with its JSON: the last state's when the table did not change since (the
+    /// same value serialises to the same bytes), else serialised now and kept for the next.
+    fn info_with_json(&self) -> WithJson<TableInfo> {
+        let info = self.info();
+        let mut cached = self.info_json.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = cached.as_ref()
+            && **c == info
+        {
+            return c.clone();
+        }
+        let fresh = WithJson::new(info);
+        *cached = Some(fresh.clone());
+        fresh
     }
 
     /// The record of a finished game, with its scores (it replays with `wonders replay`).
@@ -848,7 +869,7 @@ impl Table {
                 live.game.turn()
             )));
         }
-        let mut game = live.game.clone();
+        let mut game = Box::new(live.game.clone());
         let first_index = live.stored;
         let action =
             action.to_action_in(&game, seat as usize).map_err(|e| ApiError::BadRequest(e.to_string()))?;
@@ -1290,7 +1311,9 @@ mod ahead_tests {
     /// Every seat's state, and a spectator's, is byte for byte the JSON of the state whose view
     /// is built from the whole `Game::view` (history and seen hands cleared, every city
     /// converted in it): the view built without the history, with the cities serialised once
-    /// per change and shared by the seats, is the same (and never a stale one).
+    /// per change and shared by the seats, is the same (and never a stale one). So is the table
+    /// part, whose JSON a state reuses from the one before while the table is unchanged: it is
+    /// byte for byte `Table::info` serialised afresh.
     fn states_show_the_views(table: &Table, what: &str, seats: &[Option<u8>]) {
         let Ok(live) = &table.live else { return };
         let (game, catalog) = (&live.game, live.game.catalog());
@@ -1302,7 +1325,17 @@ mod ahead_tests {
             let w = WireView::from_view(catalog, &v);
             let cities = serde_json::to_value(&w.cities).unwrap();
             let view = if you.is_some() { SeatView::own(w) } else { SeatView::public(w) };
-            let expected = StateMsg { view: Some(view), ..state.clone() };
+            let legal: Vec<WireAction> = match you {
+                Some(seat) if game.must_act(seat as usize) => game
+                    .legal_actions(seat as usize)
+                    .iter()
+                    .map(|a| WireAction::from_action(catalog, a))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            assert_eq!(state.table.json(), serde_json::to_string(&table.info()).unwrap(), "{what}: table");
+            assert_eq!(state.legal, legal, "{what}: legal of {you:?}");
+            let expected = StateMsg { view: Some(view), table: WithJson::new(table.info()), ..state.clone() };
             let json = serde_json::to_string(&state).unwrap();
             assert_eq!(json, serde_json::to_string(&expected).unwrap(), "{what}: the state of {you:?}");
             let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
