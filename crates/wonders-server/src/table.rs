@@ -293,6 +293,9 @@ pub struct Table {
     /// The table part of the last state built, with its JSON: the next state reuses that JSON
     /// when the table is the same (every seat's state carries it).
     info_json: Mutex<Option<WithJson<TableInfo>>>,
+    /// The last resolved step's log as the last state's view carried it, with its JSON: the same
+    /// in every seat's view, reused while the game's last log is the same.
+    log_json: Mutex<Option<(Vec<LogEntry>, SharedJson)>>,
 }
 
 /// A game with one planned action played on it, and what it was planned on: the epoch and the
@@ -479,6 +482,7 @@ impl Table {
             epoch: 0,
             planned: None,
             info_json: Mutex::new(None),
+            log_json: Mutex::new(None),
         }
     }
 
@@ -641,17 +645,20 @@ impl Table {
         // same in every seat's view, are converted and serialised once per resolved step
         // (`Live::cities_json`): the view's own copy is converted only when Edifice's projects
         // are worked out from it.
+        // The last resolved step's log, also the same in every view, is converted and
+        // serialised once per step too (`Table::log_json`).
         let view = |seat: usize| {
             let mut v = game.view_without_history(seat);
             if v.edifice.is_none() {
                 v.cities.clear();
             }
+            v.log.clear();
             WireView::from_view(catalog, &v)
         };
-        let cities = live.cities_json();
+        let (cities, log) = (live.cities_json(), self.log_json(game));
         msg.view = Some(match you {
-            Some(seat) => SeatView::own_with_cities(view(seat as usize), cities),
-            None => SeatView::public_with_cities(view(0), cities),
+            Some(seat) => SeatView::own_with_shared(view(seat as usize), cities, log),
+            None => SeatView::public_with_shared(view(0), cities, log),
         });
         if let Some(seat) = you
             && game.must_act(seat as usize)
@@ -704,6 +711,25 @@ impl Table {
         let fresh = WithJson::new(info);
         *cached = Some(fresh.clone());
         fresh
+    }
+
+    /// The game's last resolved step's log as a view's JSON array of [`WireLogEntry`]s (what
+    /// `WireView::from_view` makes of the view's log): the last state's when the log is the same
+    /// (the wire form is a function of the entries and the game's catalog, which never
+    /// changes), else converted and serialised now and kept for the next.
+    fn log_json(&self, game: &Game) -> SharedJson {
+        let log = game.last_log();
+        let mut cached = self.log_json.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((entries, json)) = cached.as_ref()
+            && entries.as_slice() == log
+        {
+            return json.clone();
+        }
+        let catalog = game.catalog();
+        let wire: Vec<WireLogEntry> = log.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+        let json = SharedJson::of(&wire);
+        *cached = Some((log.to_vec(), json.clone()));
+        json
     }
 
     /// The record of a finished game, with its scores (it replays with `wonders replay`).
