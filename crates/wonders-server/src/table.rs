@@ -601,8 +601,13 @@ impl Table {
 
     /// The seat a token belongs to.
     pub fn seat_of_token(&self, token: &str) -> Option<u8> {
-        let hash = hash_token(token);
-        self.seats.iter().position(|s| s.token_hash.as_deref() == Some(hash.as_str())).map(|i| i as u8)
+        self.seat_of_token_hash(&hash_token(token))
+    }
+
+    /// The seat a token belongs to, from the token's hash ([`hash_token`]): a connection that
+    /// acts many times hashes its token once.
+    pub fn seat_of_token_hash(&self, hash: &str) -> Option<u8> {
+        self.seats.iter().position(|s| s.token_hash.as_deref() == Some(hash)).map(|i| i as u8)
     }
 
     /// The state for a seat, or for a spectator (`None`). Built only from `Game::view` of that

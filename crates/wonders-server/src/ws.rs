@@ -107,7 +107,8 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     let mut last_heard = tokio::time::Instant::now();
     let mut changes = cell.subscribe();
     changes.mark_unchanged();
-    let mut token: Option<String> = None;
+    // The seat's token, with its hash (hashed once, at `auth`: each action is checked by it).
+    let mut token: Option<(String, String)> = None;
     let mut seat: Option<u8> = None;
     // Log entries this connection has received: later states carry only the new ones.
     let mut sent_history = 0usize;
@@ -177,7 +178,8 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     Ok(ClientMsg::Refresh {}) => vec![state(seat, true)],
                     Ok(ClientMsg::Auth { token: t }) => match server.authorize(&id, &t) {
                         Ok(s) => {
-                            token = Some(t);
+                            let hash = crate::token::hash_token(&t);
+                            token = Some((t, hash));
                             seat = Some(s);
                             vec![ServerMsg::AuthOk { seat: s }, state(seat, true)]
                         }
@@ -188,8 +190,8 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                             msg_id,
                             &ApiError::Forbidden("send `auth` with the seat's token before taking back a choice".into()),
                         )],
-                        Some(t) => {
-                            let quick = server.try_submit_retract(&id, t);
+                        Some((t, hash)) => {
+                            let quick = server.try_submit_retract(&id, hash);
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
                             let result = stored(quick, move || server2.submit_retract(&table, &t, true)).await;
                             match result {
@@ -203,8 +205,8 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                             msg_id,
                             &ApiError::Forbidden("send `auth` with the seat's token before acting".into()),
                         )],
-                        Some(t) => {
-                            let quick = server.try_submit_act(&id, t, turn_id, &action);
+                        Some((t, hash)) => {
+                            let quick = server.try_submit_act(&id, hash, turn_id, &action);
                             let (server2, table, t) = (server.clone(), id.clone(), t.clone());
                             let result = stored(quick, move || {
                                 server2.submit_act(&table, &t, turn_id, &action, true)
