@@ -62,11 +62,12 @@ struct Live {
     stored: usize,
     /// The military conflicts of each Age that has ended.
     age_ends: Vec<AgeEnd>,
-    /// Every city's summary, computed once per resolved step (cities change only then).
-    summaries: Vec<CitySummary>,
-    /// `summaries` and `age_ends` as JSON, serialised once when they change: every seat's state
-    /// carries the same bytes.
-    summaries_json: SharedJson,
+    /// Every city's summary as JSON, computed and serialised once per resolved step (cities
+    /// change only then) by the first state built after it, not by the store writer (which
+    /// holds the table's lock and every acknowledgment of its batch meanwhile); emptied with
+    /// `cities_json`. Every seat's state carries the same bytes.
+    summaries_json: OnceLock<SharedJson>,
+    /// `age_ends` as JSON, serialised once when it changes.
     age_ends_json: SharedJson,
     /// The view's cities (every seat's view has the same) as JSON: serialised by the first
     /// state built after a step resolved, shared by the others; emptied with the summaries
@@ -88,9 +89,19 @@ impl Live {
             .clone()
     }
 
+    /// Every city's summary now, as the JSON array of [`CitySummary`]s every state carries:
+    /// computed and serialised once per resolved step.
+    fn summaries_json(&self) -> SharedJson {
+        self.summaries_json.get_or_init(|| SharedJson::of(&self.summaries())).clone()
+    }
+
+    /// Every city's summary now.
+    fn summaries(&self) -> Vec<CitySummary> {
+        summaries(self.game.catalog(), self.game.cities())
+    }
+
     fn new(game: Game) -> Live {
         let acted = vec![0; game.players()];
-        let summaries = summaries(game.catalog(), game.cities());
         Live {
             step: 0,
             history: Vec::new(),
@@ -99,10 +110,9 @@ impl Live {
             acted,
             stored: 0,
             age_ends: Vec::new(),
-            summaries_json: SharedJson::of(&summaries),
+            summaries_json: OnceLock::new(),
             age_ends_json: SharedJson::empty_array(),
             cities_json: OnceLock::new(),
-            summaries,
             game,
         }
     }
@@ -148,8 +158,7 @@ impl Live {
         }
         if step_key(&self.game) != before {
             self.step += 1;
-            self.summaries = summaries(self.game.catalog(), self.game.cities());
-            self.summaries_json = SharedJson::of(&self.summaries);
+            self.summaries_json = OnceLock::new();
             self.cities_json = OnceLock::new();
         }
         let log = self.game.last_log();
@@ -678,7 +687,7 @@ impl Table {
         let from = if from <= live.history.len() { from } else { 0 };
         msg.history = live.history[from..].to_vec();
         msg.history_from = from;
-        msg.summaries = live.summaries_json.clone();
+        msg.summaries = live.summaries_json();
         msg.age_ends = live.age_ends_json.clone();
         if let Some(seat) = you {
             let s = seat as usize;
@@ -1326,10 +1335,12 @@ mod ahead_tests {
         assert_eq!(live.acted, reference.acted, "{what}: turn ids");
         assert_eq!(live.stored, reference.stored, "{what}: stored log length");
         assert_eq!(live.age_ends, reference.age_ends, "{what}: Age ends");
-        assert_eq!(live.summaries, reference.summaries, "{what}: summaries");
-        // The shared JSON every seat's state carries is byte for byte the values' own.
-        let (summaries, age_ends) = (&live.summaries_json, &live.age_ends_json);
-        assert_eq!(summaries.json(), serde_json::to_string(&live.summaries).unwrap(), "{what}");
+        assert_eq!(live.summaries(), reference.summaries(), "{what}: summaries");
+        // The shared JSON every seat's state carries is byte for byte the values' own (the
+        // summaries' worked out afresh from the cities: never a stale one).
+        let (summaries, age_ends) = (live.summaries_json(), &live.age_ends_json);
+        assert_eq!(summaries.json(), serde_json::to_string(&live.summaries()).unwrap(), "{what}");
+        assert_eq!(summaries.json(), reference.summaries_json().json(), "{what}: summaries' JSON");
         assert_eq!(age_ends.json(), serde_json::to_string(&live.age_ends).unwrap(), "{what}");
         let expected = ahead.unwrap_or(reference);
         let plan = table.planning().unwrap();
