@@ -19,6 +19,8 @@
 //! `--settle SECONDS` (0: after the games, wait that long and report the server's memory again,
 //! and per finished game), `--bot-games N` (0: then create N tables of four random bots one after
 //! the other, wait for their end and `--settle`, and report the server's memory per such game).
+//! `--server ADDR` plays against a server already running (`load --serve-only DB` prints its
+//! `ADDR`: to profile it alone, e.g. under `valgrind --tool=callgrind`).
 //! It stops by itself when every game is over or the time is up, and only ever talks to 127.0.0.1.
 
 use futures_util::{SinkExt, StreamExt};
@@ -40,6 +42,9 @@ struct Options {
     finished_keep: Option<u64>,
     settle: u64,
     bot_games: usize,
+    /// A server already running (`--server ADDR`, a loopback address printed by `--serve-only`):
+    /// played against instead of starting one (to profile the server alone).
+    server: Option<String>,
 }
 
 fn options() -> Result<Options, String> {
@@ -51,6 +56,7 @@ fn options() -> Result<Options, String> {
         finished_keep: None,
         settle: 0,
         bot_games: 0,
+        server: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -60,6 +66,7 @@ fn options() -> Result<Options, String> {
             "--players" => o.players = value("--players")?.parse().map_err(|e| format!("--players: {e}"))?,
             "--timeout" => o.timeout = value("--timeout")?.parse().map_err(|e| format!("--timeout: {e}"))?,
             "--serve-only" => o.serve_db = Some(value("--serve-only")?),
+            "--server" => o.server = Some(value("--server")?),
             "--finished-keep" => {
                 o.finished_keep =
                     Some(value("--finished-keep")?.parse().map_err(|e| format!("--finished-keep: {e}"))?)
@@ -102,6 +109,9 @@ fn serve_only(db: &str, finished_keep: Option<u64>) {
 
 /// The CPU time the process has used (user + system), from /proc/PID/stat.
 fn proc_cpu(pid: u32) -> Option<Duration> {
+    if pid == 0 {
+        return None;
+    }
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and
     // 13th, in clock ticks (100 per second on Linux).
@@ -111,6 +121,9 @@ fn proc_cpu(pid: u32) -> Option<Duration> {
 }
 
 fn proc_status(pid: u32, key: &str) -> Option<u64> {
+    if pid == 0 {
+        return None;
+    }
     let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = text.lines().find(|l| l.starts_with(key))?;
     line.split_whitespace().nth(1)?.parse().ok()
@@ -281,18 +294,26 @@ fn main() {
     }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("load.db");
-    let mut command = Command::new(std::env::current_exe().unwrap());
-    command.arg("--serve-only").arg(&db);
-    if let Some(secs) = o.finished_keep {
-        command.arg("--finished-keep").arg(secs.to_string());
-    }
-    let mut child = command.stdout(Stdio::piped()).spawn().expect("the server process starts");
-    let pid = child.id();
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server prints its address").unwrap();
-        if let Some(a) = line.strip_prefix("ADDR ") {
-            break a.to_string();
+    // The server: this program's `--serve-only` in a process of its own, or the one `--server`
+    // names (then its CPU time and memory are not reported: pid 0 has no /proc entry).
+    let (mut child, pid, addr) = match &o.server {
+        Some(addr) => (None, 0, addr.clone()),
+        None => {
+            let mut command = Command::new(std::env::current_exe().unwrap());
+            command.arg("--serve-only").arg(&db);
+            if let Some(secs) = o.finished_keep {
+                command.arg("--finished-keep").arg(secs.to_string());
+            }
+            let mut child = command.stdout(Stdio::piped()).spawn().expect("the server process starts");
+            let pid = child.id();
+            let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+            let addr = loop {
+                let line = lines.next().expect("the server prints its address").unwrap();
+                if let Some(a) = line.strip_prefix("ADDR ") {
+                    break a.to_string();
+                }
+            };
+            (Some(child), pid, addr)
         }
     };
     assert!(addr.starts_with("127.0.0.1:"), "loopback only");
@@ -307,8 +328,10 @@ fn main() {
         proc_status(pid, "VmRSS:")
     });
     let bot_memory = if o.bot_games > 0 { runtime.block_on(bot_games(&o, &addr, pid)) } else { None };
-    let _ = child.kill();
-    let _ = child.wait();
+    if let Some(child) = child.as_mut() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
     let (elapsed, mut latencies, totals, before_play) = result;
     latencies.sort();
     let pct = |p: f64| -> f64 {

@@ -341,8 +341,9 @@ pub struct SeatView {
     /// The discard pile, only for the seat building from it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discard: Option<Vec<String>>,
-    /// The last resolved step.
-    pub log: Vec<WireLogEntry>,
+    /// The last resolved step (a JSON array of [`WireLogEntry`]: the same in every seat's view,
+    /// serialised once per step).
+    pub log: SharedJson,
     /// Edifice: the three great projects (absent without the expansion; public).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub projects: Vec<wonders_core::wire::WireProject>,
@@ -361,13 +362,15 @@ pub struct SeatView {
 impl SeatView {
     /// A seat's own view.
     pub fn own(w: WireView) -> SeatView {
-        let cities = SharedJson::of(&w.cities);
-        SeatView::own_with_cities(w, cities)
+        let (cities, log) = (SharedJson::of(&w.cities), SharedJson::of(&w.log));
+        SeatView::own_with_shared(w, cities, log)
     }
 
-    /// [`SeatView::own`] with its cities already serialised (`cities`, every city of the game
-    /// now as [`wonders_core::wire::WireCity`]s: what `w.cities` holds when it was built from the whole view).
-    pub fn own_with_cities(w: WireView, cities: SharedJson) -> SeatView {
+    /// [`SeatView::own`] with its cities and log already serialised (`cities`, every city of
+    /// the game now as [`wonders_core::wire::WireCity`]s: what `w.cities` holds when it was
+    /// built from the whole view; `log`, the last resolved step's [`WireLogEntry`]s: what
+    /// `w.log` holds then).
+    pub fn own_with_shared(w: WireView, cities: SharedJson, log: SharedJson) -> SeatView {
         SeatView {
             seat: Some(w.seat),
             edition: w.edition,
@@ -385,7 +388,7 @@ impl SeatView {
             chosen: w.chosen,
             discard_size: w.discard_size,
             discard: w.discard,
-            log: w.log,
+            log,
             projects: w.projects,
             teams: w.teams,
             teammate_hand: w.teammate_hand,
@@ -395,13 +398,14 @@ impl SeatView {
 
     /// The public view: a seat's view with its hand and the discard pile dropped.
     pub fn public(w: WireView) -> SeatView {
-        let cities = SharedJson::of(&w.cities);
-        SeatView::public_with_cities(w, cities)
+        let (cities, log) = (SharedJson::of(&w.cities), SharedJson::of(&w.log));
+        SeatView::public_with_shared(w, cities, log)
     }
 
-    /// [`SeatView::public`] with its cities already serialised, as [`SeatView::own_with_cities`].
-    pub fn public_with_cities(w: WireView, cities: SharedJson) -> SeatView {
-        let own = SeatView::own_with_cities(w, cities);
+    /// [`SeatView::public`] with its cities and log already serialised, as
+    /// [`SeatView::own_with_shared`].
+    pub fn public_with_shared(w: WireView, cities: SharedJson, log: SharedJson) -> SeatView {
+        let own = SeatView::own_with_shared(w, cities, log);
         let mut v = SeatView { seat: None, hand: None, discard: None, teammate_hand: None, ..own };
         // The islands dealt to the view's seat in an exploration are its own secret.
         if let Some(a) = v.armada.as_mut() {
@@ -472,11 +476,52 @@ impl Serialize for SharedJson {
     }
 }
 
+/// A value that many messages carry unchanged, with its JSON serialised once ([`SharedJson`]):
+/// it serialises as those bytes (the same JSON as serialising the value) and reads as the value
+/// (`Deref`). Two are equal when their values are.
+#[derive(Clone, Debug)]
+pub struct WithJson<T> {
+    value: std::sync::Arc<T>,
+    json: SharedJson,
+}
+
+impl<T: Serialize> WithJson<T> {
+    /// `value` with its JSON, serialised now.
+    pub fn new(value: T) -> WithJson<T> {
+        let json = SharedJson::of(&value);
+        WithJson { value: std::sync::Arc::new(value), json }
+    }
+
+    /// The JSON text.
+    pub fn json(&self) -> &str {
+        self.json.json()
+    }
+}
+
+impl<T> std::ops::Deref for WithJson<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: PartialEq> PartialEq for WithJson<T> {
+    fn eq(&self, other: &WithJson<T>) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T> Serialize for WithJson<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(s)
+    }
+}
+
 /// The state of a table for one client.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StateMsg {
-    /// The table.
-    pub table: TableInfo,
+    /// The table (the same for every seat: its JSON is reused while it does not change).
+    pub table: WithJson<TableInfo>,
     /// The step of the game: it grows each time a turn or a one-seat step resolves. Send it
     /// back with an action.
     pub step: u64,

@@ -322,15 +322,16 @@ impl Server {
         plan: impl FnOnce(&mut Table, u8) -> Result<Plan, ApiError>,
     ) -> Result<Pending, ApiError> {
         let permit = self.inner.writer.reserve();
-        self.submit_with(permit, cell, token, asynchronous, reclaim, plan)
+        self.submit_with(permit, cell, &token::hash_token(token), asynchronous, reclaim, plan)
     }
 
-    /// [`Server::submit`] with the writer's room already reserved.
+    /// [`Server::submit`] with the writer's room already reserved, and the token's hash
+    /// ([`token::hash_token`]) for the token.
     fn submit_with(
         &self,
         permit: Permit,
         cell: &Arc<TableCell>,
-        token: &str,
+        token_hash: &str,
         asynchronous: bool,
         reclaim: bool,
         plan: impl FnOnce(&mut Table, u8) -> Result<Plan, ApiError>,
@@ -341,7 +342,7 @@ impl Server {
         let mut table = cell.lock();
         let id = table.id().to_string();
         let seat = table
-            .seat_of_token(token)
+            .seat_of_token_hash(token_hash)
             .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
         let reclaimed = reclaim && table.reclaim(seat);
         let queued = plan(&mut table, seat).and_then(|plan| {
@@ -530,27 +531,29 @@ impl Server {
     /// [`Server::submit_act`] from an async task (`asynchronous` true), without blocking: `None`
     /// when the writer's queue is full (nothing done: then call [`Server::submit_act`] on a
     /// thread that may wait). The table's lock is held only while the action is checked and
-    /// queued, as with [`Server::submit_act`].
+    /// queued, as with [`Server::submit_act`]. Takes the token's hash ([`token::hash_token`]):
+    /// a connection hashes its token once, not once per action.
     pub fn try_submit_act(
         &self,
         id: &str,
-        token: &str,
+        token_hash: &str,
         turn_id: Option<u64>,
         action: &WireAction,
     ) -> Option<Result<Pending, ApiError>> {
         let permit = self.inner.writer.try_reserve()?;
         Some(self.table(id).and_then(|cell| {
-            self.submit_with(permit, &cell, token, true, true, |table, seat| {
+            self.submit_with(permit, &cell, token_hash, true, true, |table, seat| {
                 table.plan_action(seat, turn_id, action)
             })
         }))
     }
 
-    /// [`Server::submit_retract`] without blocking, like [`Server::try_submit_act`].
-    pub fn try_submit_retract(&self, id: &str, token: &str) -> Option<Result<Pending, ApiError>> {
+    /// [`Server::submit_retract`] without blocking, like [`Server::try_submit_act`] (with the
+    /// token's hash).
+    pub fn try_submit_retract(&self, id: &str, token_hash: &str) -> Option<Result<Pending, ApiError>> {
         let permit = self.inner.writer.try_reserve()?;
         Some(self.table(id).and_then(|cell| {
-            self.submit_with(permit, &cell, token, true, false, |table, seat| table.plan_retract(seat))
+            self.submit_with(permit, &cell, token_hash, true, false, |table, seat| table.plan_retract(seat))
         }))
     }
 

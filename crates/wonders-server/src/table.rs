@@ -22,11 +22,11 @@
 //! ([`Table::reclaim`]).
 
 use crate::bots::make_bot;
-use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, SharedJson, StateMsg, TableInfo};
+use crate::msg::{ApiError, ScoreLine, SeatInfo, SeatView, SharedJson, StateMsg, TableInfo, WithJson};
 use crate::store::{StoredSeat, StoredTable};
 use crate::summary::{AgeEnd, ArmadaAgeEnd, CitySummary, age_end, card_reason, stage_reason, summaries};
 use crate::token::hash_token;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use wonders_bots::Bot;
 use wonders_core::score::ranks;
@@ -62,11 +62,12 @@ struct Live {
     stored: usize,
     /// The military conflicts of each Age that has ended.
     age_ends: Vec<AgeEnd>,
-    /// Every city's summary, computed once per resolved step (cities change only then).
-    summaries: Vec<CitySummary>,
-    /// `summaries` and `age_ends` as JSON, serialised once when they change: every seat's state
-    /// carries the same bytes.
-    summaries_json: SharedJson,
+    /// Every city's summary as JSON, computed and serialised once per resolved step (cities
+    /// change only then) by the first state built after it, not by the store writer (which
+    /// holds the table's lock and every acknowledgment of its batch meanwhile); emptied with
+    /// `cities_json`. Every seat's state carries the same bytes.
+    summaries_json: OnceLock<SharedJson>,
+    /// `age_ends` as JSON, serialised once when it changes.
     age_ends_json: SharedJson,
     /// The view's cities (every seat's view has the same) as JSON: serialised by the first
     /// state built after a step resolved, shared by the others; emptied with the summaries
@@ -88,9 +89,19 @@ impl Live {
             .clone()
     }
 
+    /// Every city's summary now, as the JSON array of [`CitySummary`]s every state carries:
+    /// computed and serialised once per resolved step.
+    fn summaries_json(&self) -> SharedJson {
+        self.summaries_json.get_or_init(|| SharedJson::of(&self.summaries())).clone()
+    }
+
+    /// Every city's summary now.
+    fn summaries(&self) -> Vec<CitySummary> {
+        summaries(self.game.catalog(), self.game.cities())
+    }
+
     fn new(game: Game) -> Live {
         let acted = vec![0; game.players()];
-        let summaries = summaries(game.catalog(), game.cities());
         Live {
             step: 0,
             history: Vec::new(),
@@ -99,10 +110,9 @@ impl Live {
             acted,
             stored: 0,
             age_ends: Vec::new(),
-            summaries_json: SharedJson::of(&summaries),
+            summaries_json: OnceLock::new(),
             age_ends_json: SharedJson::empty_array(),
             cities_json: OnceLock::new(),
-            summaries,
             game,
         }
     }
@@ -148,8 +158,7 @@ impl Live {
         }
         if step_key(&self.game) != before {
             self.step += 1;
-            self.summaries = summaries(self.game.catalog(), self.game.cities());
-            self.summaries_json = SharedJson::of(&self.summaries);
+            self.summaries_json = OnceLock::new();
             self.cities_json = OnceLock::new();
         }
         let log = self.game.last_log();
@@ -167,14 +176,16 @@ impl Live {
 /// once, when a change becomes durable.
 #[derive(Clone)]
 struct Ahead {
-    game: Game,
+    /// Boxed: the state ahead is moved several times per action (planned, queued), a pointer
+    /// rather than the whole game each time.
+    game: Box<Game>,
     acted: Vec<u64>,
     stored: usize,
 }
 
 impl Ahead {
     fn of(live: &Live) -> Ahead {
-        Ahead { game: live.game.clone(), acted: live.acted.clone(), stored: live.stored }
+        Ahead { game: Box::new(live.game.clone()), acted: live.acted.clone(), stored: live.stored }
     }
 
     /// Applies a plan as [`apply_to`] does to a [`Live`], to the parts planning reads.
@@ -288,6 +299,12 @@ pub struct Table {
     /// The game [`Table::plan_action`] checked its action on, kept for [`Table::apply_ahead`] to
     /// take as the state ahead (instead of copying the game and playing the action again).
     planned: Option<Planned>,
+    /// The table part of the last state built, with its JSON: the next state reuses that JSON
+    /// when the table is the same (every seat's state carries it).
+    info_json: Mutex<Option<WithJson<TableInfo>>>,
+    /// The last resolved step's log as the last state's view carried it, with its JSON: the same
+    /// in every seat's view, reused while the game's last log is the same.
+    log_json: Mutex<Option<(Vec<LogEntry>, SharedJson)>>,
 }
 
 /// A game with one planned action played on it, and what it was planned on: the epoch and the
@@ -298,7 +315,7 @@ struct Planned {
     first_index: usize,
     seat: u8,
     action: Action,
-    game: Game,
+    game: Box<Game>,
 }
 
 /// How a retraction is stored in a table's log (the other entries are `WireAction`s).
@@ -473,6 +490,8 @@ impl Table {
             pending: 0,
             epoch: 0,
             planned: None,
+            info_json: Mutex::new(None),
+            log_json: Mutex::new(None),
         }
     }
 
@@ -591,8 +610,13 @@ impl Table {
 
     /// The seat a token belongs to.
     pub fn seat_of_token(&self, token: &str) -> Option<u8> {
-        let hash = hash_token(token);
-        self.seats.iter().position(|s| s.token_hash.as_deref() == Some(hash.as_str())).map(|i| i as u8)
+        self.seat_of_token_hash(&hash_token(token))
+    }
+
+    /// The seat a token belongs to, from the token's hash ([`hash_token`]): a connection that
+    /// acts many times hashes its token once.
+    pub fn seat_of_token_hash(&self, hash: &str) -> Option<u8> {
+        self.seats.iter().position(|s| s.token_hash.as_deref() == Some(hash)).map(|i| i as u8)
     }
 
     /// The state for a seat, or for a spectator (`None`). Built only from `Game::view` of that
@@ -605,7 +629,7 @@ impl Table {
     /// they start; the whole log when `from` is past its end): a WebSocket sends each entry once.
     pub fn state_from(&self, you: Option<u8>, from: usize) -> StateMsg {
         let mut msg = StateMsg {
-            table: self.info(),
+            table: self.info_with_json(),
             step: self.step(),
             you,
             turn_id: self.turn_id(you),
@@ -635,17 +659,20 @@ impl Table {
         // same in every seat's view, are converted and serialised once per resolved step
         // (`Live::cities_json`): the view's own copy is converted only when Edifice's projects
         // are worked out from it.
+        // The last resolved step's log, also the same in every view, is converted and
+        // serialised once per step too (`Table::log_json`).
         let view = |seat: usize| {
             let mut v = game.view_without_history(seat);
             if v.edifice.is_none() {
                 v.cities.clear();
             }
+            v.log.clear();
             WireView::from_view(catalog, &v)
         };
-        let cities = live.cities_json();
+        let (cities, log) = (live.cities_json(), self.log_json(game));
         msg.view = Some(match you {
-            Some(seat) => SeatView::own_with_cities(view(seat as usize), cities),
-            None => SeatView::public_with_cities(view(0), cities),
+            Some(seat) => SeatView::own_with_shared(view(seat as usize), cities, log),
+            None => SeatView::public_with_shared(view(0), cities, log),
         });
         if let Some(seat) = you
             && game.must_act(seat as usize)
@@ -660,7 +687,7 @@ impl Table {
         let from = if from <= live.history.len() { from } else { 0 };
         msg.history = live.history[from..].to_vec();
         msg.history_from = from;
-        msg.summaries = live.summaries_json.clone();
+        msg.summaries = live.summaries_json();
         msg.age_ends = live.age_ends_json.clone();
         if let Some(seat) = you {
             let s = seat as usize;
@@ -683,6 +710,40 @@ impl Table {
             msg.scores = Some(score_lines(game));
         }
         msg
+    }
+
+    /// [`Table::info`] with its JSON: the last state's when the table did not change since (the
+    /// same value serialises to the same bytes), else serialised now and kept for the next.
+    fn info_with_json(&self) -> WithJson<TableInfo> {
+        let info = self.info();
+        let mut cached = self.info_json.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = cached.as_ref()
+            && **c == info
+        {
+            return c.clone();
+        }
+        let fresh = WithJson::new(info);
+        *cached = Some(fresh.clone());
+        fresh
+    }
+
+    /// The game's last resolved step's log as a view's JSON array of [`WireLogEntry`]s (what
+    /// `WireView::from_view` makes of the view's log): the last state's when the log is the same
+    /// (the wire form is a function of the entries and the game's catalog, which never
+    /// changes), else converted and serialised now and kept for the next.
+    fn log_json(&self, game: &Game) -> SharedJson {
+        let log = game.last_log();
+        let mut cached = self.log_json.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((entries, json)) = cached.as_ref()
+            && entries.as_slice() == log
+        {
+            return json.clone();
+        }
+        let catalog = game.catalog();
+        let wire: Vec<WireLogEntry> = log.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+        let json = SharedJson::of(&wire);
+        *cached = Some((log.to_vec(), json.clone()));
+        json
     }
 
     /// The record of a finished game, with its scores (it replays with `wonders replay`).
@@ -848,7 +909,7 @@ impl Table {
                 live.game.turn()
             )));
         }
-        let mut game = live.game.clone();
+        let mut game = Box::new(live.game.clone());
         let first_index = live.stored;
         let action =
             action.to_action_in(&game, seat as usize).map_err(|e| ApiError::BadRequest(e.to_string()))?;
@@ -1274,10 +1335,12 @@ mod ahead_tests {
         assert_eq!(live.acted, reference.acted, "{what}: turn ids");
         assert_eq!(live.stored, reference.stored, "{what}: stored log length");
         assert_eq!(live.age_ends, reference.age_ends, "{what}: Age ends");
-        assert_eq!(live.summaries, reference.summaries, "{what}: summaries");
-        // The shared JSON every seat's state carries is byte for byte the values' own.
-        let (summaries, age_ends) = (&live.summaries_json, &live.age_ends_json);
-        assert_eq!(summaries.json(), serde_json::to_string(&live.summaries).unwrap(), "{what}");
+        assert_eq!(live.summaries(), reference.summaries(), "{what}: summaries");
+        // The shared JSON every seat's state carries is byte for byte the values' own (the
+        // summaries' worked out afresh from the cities: never a stale one).
+        let (summaries, age_ends) = (live.summaries_json(), &live.age_ends_json);
+        assert_eq!(summaries.json(), serde_json::to_string(&live.summaries()).unwrap(), "{what}");
+        assert_eq!(summaries.json(), reference.summaries_json().json(), "{what}: summaries' JSON");
         assert_eq!(age_ends.json(), serde_json::to_string(&live.age_ends).unwrap(), "{what}");
         let expected = ahead.unwrap_or(reference);
         let plan = table.planning().unwrap();
@@ -1290,7 +1353,9 @@ mod ahead_tests {
     /// Every seat's state, and a spectator's, is byte for byte the JSON of the state whose view
     /// is built from the whole `Game::view` (history and seen hands cleared, every city
     /// converted in it): the view built without the history, with the cities serialised once
-    /// per change and shared by the seats, is the same (and never a stale one).
+    /// per change and shared by the seats, is the same (and never a stale one). So is the table
+    /// part, whose JSON a state reuses from the one before while the table is unchanged: it is
+    /// byte for byte `Table::info` serialised afresh.
     fn states_show_the_views(table: &Table, what: &str, seats: &[Option<u8>]) {
         let Ok(live) = &table.live else { return };
         let (game, catalog) = (&live.game, live.game.catalog());
@@ -1302,7 +1367,17 @@ mod ahead_tests {
             let w = WireView::from_view(catalog, &v);
             let cities = serde_json::to_value(&w.cities).unwrap();
             let view = if you.is_some() { SeatView::own(w) } else { SeatView::public(w) };
-            let expected = StateMsg { view: Some(view), ..state.clone() };
+            let legal: Vec<WireAction> = match you {
+                Some(seat) if game.must_act(seat as usize) => game
+                    .legal_actions(seat as usize)
+                    .iter()
+                    .map(|a| WireAction::from_action(catalog, a))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            assert_eq!(state.table.json(), serde_json::to_string(&table.info()).unwrap(), "{what}: table");
+            assert_eq!(state.legal, legal, "{what}: legal of {you:?}");
+            let expected = StateMsg { view: Some(view), table: WithJson::new(table.info()), ..state.clone() };
             let json = serde_json::to_string(&state).unwrap();
             assert_eq!(json, serde_json::to_string(&expected).unwrap(), "{what}: the state of {you:?}");
             let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -309,7 +309,13 @@ async fn websocket_errors_change_nothing_and_reconnects_get_the_state() {
     let (_, e) = next_json(&mut ws).await.unwrap();
     assert_eq!((e["type"].as_str(), e["id"].as_u64()), (Some("error"), Some(1)));
     assert_eq!(e["code"], "illegal");
-    send(&mut ws, &json!({"type": "act", "id": 2, "turn_id": 0, "action": before["legal"][0]})).await;
+    // A message longer than the connection's read buffer (`ws::READ_BUFFER`, 512 bytes) and
+    // under the 4 KiB limit is read whole over several reads: the action padded with 3,000
+    // spaces of JSON whitespace is played.
+    let act = json!({"type": "act", "id": 2, "turn_id": 0, "action": before["legal"][0]}).to_string();
+    let padded = format!("{}{}}}", &act[..act.len() - 1], " ".repeat(3000));
+    assert!(padded.len() > 3000 && padded.len() < 4096);
+    ws.send(Message::Text(padded.into())).await.unwrap();
     let mut accepted = false;
     let mut next_state = None;
     while !(accepted && next_state.is_some()) {
