@@ -740,11 +740,12 @@ impl ArmadaData {
     /// assert_eq!(data.age_pool(1, 3).len(), 6); // Dock and East Trading Zone are out
     /// ```
     pub fn age_pool(&self, age: u8, players: u8) -> Vec<ArmadaCardId> {
-        self.cards
-            .iter()
-            .filter(|c| c.age == age && !(players == 3 && c.removed_with_3))
-            .map(|c| c.id)
-            .collect()
+        self.age_pool_iter(age, players).collect()
+    }
+
+    /// [`Self::age_pool`] without a list of its own, in the same (id) order.
+    pub fn age_pool_iter(&self, age: u8, players: u8) -> impl Iterator<Item = ArmadaCardId> + '_ {
+        self.cards.iter().filter(move |c| c.age == age && !(players == 3 && c.removed_with_3)).map(|c| c.id)
     }
 
     /// Finds a card by its working English name (any case), Chinese name or alias.

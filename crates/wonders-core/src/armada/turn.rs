@@ -65,8 +65,7 @@ pub(crate) fn deal_age_cards(
         return;
     };
     let start = deck.len();
-    let pool = data.cards().iter().filter(|c| c.age == age && !(players == 3 && c.removed_with_3));
-    deck.extend(pool.filter_map(|c| catalog.card_of_armada(c.id)));
+    deck.extend(data.age_pool_iter(age, players).filter_map(|a| catalog.card_of_armada(a)));
     deck[start..].shuffle(rng);
     deck.truncate(start + super::dealt_per_age(players) as usize);
 }
