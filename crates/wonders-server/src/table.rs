@@ -73,6 +73,10 @@ struct Live {
     /// state built after a step resolved, shared by the others; emptied with the summaries
     /// (cities change only when a step resolves: a choice, or taking it back, changes none).
     cities_json: OnceLock<SharedJson>,
+    /// The last resolved step's log (the same in every seat's view) as the views' JSON array of
+    /// [`WireLogEntry`]s: serialised by the first state built after it changed, shared by the
+    /// others; emptied when `last_log` changes.
+    log_json: OnceLock<SharedJson>,
 }
 
 impl Live {
@@ -85,6 +89,19 @@ impl Live {
                 let cities: Vec<WireCity> =
                     self.game.cities().iter().map(|c| WireCity::from_city(catalog, c)).collect();
                 SharedJson::of(&cities)
+            })
+            .clone()
+    }
+
+    /// The game's last resolved step's log as the views' JSON array of [`WireLogEntry`]s (what
+    /// `WireView::from_view` makes of the view's log), serialised once per change of the log.
+    fn log_json(&self) -> SharedJson {
+        self.log_json
+            .get_or_init(|| {
+                let catalog = self.game.catalog();
+                let log: Vec<WireLogEntry> =
+                    self.game.last_log().iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+                SharedJson::of(&log)
             })
             .clone()
     }
@@ -113,6 +130,7 @@ impl Live {
             summaries_json: OnceLock::new(),
             age_ends_json: SharedJson::empty_array(),
             cities_json: OnceLock::new(),
+            log_json: OnceLock::new(),
             game,
         }
     }
@@ -165,6 +183,7 @@ impl Live {
         if log != self.last_log.as_slice() {
             self.history.extend(log.iter().map(|e| WireLogEntry::from_entry(catalog, e)));
             self.last_log = log.to_vec();
+            self.log_json = OnceLock::new();
         }
         Ok(())
     }
@@ -302,9 +321,6 @@ pub struct Table {
     /// The table part of the last state built, with its JSON: the next state reuses that JSON
     /// when the table is the same (every seat's state carries it).
     info_json: Mutex<Option<WithJson<TableInfo>>>,
-    /// The last resolved step's log as the last state's view carried it, with its JSON: the same
-    /// in every seat's view, reused while the game's last log is the same.
-    log_json: Mutex<Option<(Vec<LogEntry>, SharedJson)>>,
 }
 
 /// A game with one planned action played on it, and what it was planned on: the epoch and the
@@ -491,7 +507,6 @@ impl Table {
             epoch: 0,
             planned: None,
             info_json: Mutex::new(None),
-            log_json: Mutex::new(None),
         }
     }
 
@@ -660,7 +675,7 @@ impl Table {
         // (`Live::cities_json`): the view's own copy is converted only when Edifice's projects
         // are worked out from it.
         // The last resolved step's log, also the same in every view, is converted and
-        // serialised once per step too (`Table::log_json`).
+        // serialised once per step too (`Live::log_json`).
         let view = |seat: usize| {
             let mut v = game.view_without_history(seat);
             if v.edifice.is_none() {
@@ -669,7 +684,7 @@ impl Table {
             v.log.clear();
             WireView::from_view(catalog, &v)
         };
-        let (cities, log) = (live.cities_json(), self.log_json(game));
+        let (cities, log) = (live.cities_json(), live.log_json());
         msg.view = Some(match you {
             Some(seat) => SeatView::own_with_shared(view(seat as usize), cities, log),
             None => SeatView::public_with_shared(view(0), cities, log),
@@ -725,25 +740,6 @@ impl Table {
         let fresh = WithJson::new(info);
         *cached = Some(fresh.clone());
         fresh
-    }
-
-    /// The game's last resolved step's log as a view's JSON array of [`WireLogEntry`]s (what
-    /// `WireView::from_view` makes of the view's log): the last state's when the log is the same
-    /// (the wire form is a function of the entries and the game's catalog, which never
-    /// changes), else converted and serialised now and kept for the next.
-    fn log_json(&self, game: &Game) -> SharedJson {
-        let log = game.last_log();
-        let mut cached = self.log_json.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((entries, json)) = cached.as_ref()
-            && entries.as_slice() == log
-        {
-            return json.clone();
-        }
-        let catalog = game.catalog();
-        let wire: Vec<WireLogEntry> = log.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
-        let json = SharedJson::of(&wire);
-        *cached = Some((log.to_vec(), json.clone()));
-        json
     }
 
     /// The record of a finished game, with its scores (it replays with `wonders replay`).
