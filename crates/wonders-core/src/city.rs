@@ -17,8 +17,9 @@ pub struct Production {
     choices: [ResourceSet; MAX_CHOICES],
     n_choices: u8,
     /// How many of the choices offer each resource (kept by `add_choice`): `max_of` without a
-    /// scan of the choices, which the payment solver and the bots ask for every purchase.
-    offering: [u8; 7],
+    /// scan of the choices, which the payment solver and the bots ask for every purchase. A
+    /// word, so that [`Production::most`] is one addition.
+    offering: Resources,
 }
 
 impl Production {
@@ -40,7 +41,7 @@ impl Production {
             self.choices[self.n_choices as usize] = set;
             self.n_choices += 1;
             for r in set.iter() {
-                self.offering[r as usize] += 1;
+                self.offering.add(r, 1);
             }
         }
     }
@@ -48,7 +49,27 @@ impl Production {
     /// The most units of `r` this production can give in one turn.
     #[inline]
     pub fn max_of(&self, r: Resource) -> u8 {
-        self.fixed.get(r) + self.offering[r as usize]
+        self.fixed.get(r) + self.offering.get(r)
+    }
+
+    /// How many of its either/or producers offer each resource.
+    #[inline]
+    pub fn offering(&self) -> Resources {
+        self.offering
+    }
+
+    /// The most units of each resource this production can give in one turn ([`Production::max_of`]
+    /// of every resource at once; counts saturate at 255).
+    ///
+    /// ```
+    /// use wonders_core::{Production, Resources, ResourceSet};
+    /// let mut p = Production::fixed(Resources::from_letters("WWS").unwrap());
+    /// p.add_choice(ResourceSet::from_letters("WC").unwrap());
+    /// assert_eq!(p.most(), Resources::from_letters("WWWSC").unwrap());
+    /// ```
+    #[inline]
+    pub fn most(&self) -> Resources {
+        crate::payment::plus(&self.fixed, &self.offering)
     }
 }
 

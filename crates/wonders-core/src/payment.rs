@@ -132,6 +132,13 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
         out.push((0, 0));
         return;
     }
+    // Quick refusal: a resource needed beyond what the buyer's either/or producers and both
+    // neighbours could ever give together. More than half of a random game's purchases end here
+    // (a card needing what nobody at the table makes), in a few word operations.
+    let most = plus(&plus(&market.own.offering(), &market.left.most()), &market.right.most());
+    if !need.le(&most) {
+        return;
+    }
     // Only the buyer's either/or producers of something still needed matter: one that gives
     // none of it now gives none of it after others have covered part of the need either.
     let wanted = need.support();
@@ -399,6 +406,21 @@ mod tests {
         assert_eq!((sum.get(Resource::Wood), sum.total()), (255, 255));
         sum = plus(&many, &res("WS"));
         assert_eq!((sum.get(Resource::Wood), sum.get(Resource::Stone)), (201, 1));
+    }
+
+    #[test]
+    fn a_need_beyond_what_the_whole_market_makes_is_refused_and_one_at_the_limit_is_solved() {
+        // Wood: one from the buyer's own W/S card, one fixed on the left, one from the right's
+        // W/C card. Three wood is the most this market gives: own card, then one from each side.
+        let own = prod("", &["WS"]);
+        let left = prod("W", &[]);
+        let right = prod("", &["WC"]);
+        assert_eq!(options(&own, &left, &right, [[2; 7]; 2], "WWW", 10), vec![(2, 2)]);
+        assert_eq!(options(&own, &left, &right, [[2; 7]; 2], "WWWW", 10), vec![]);
+        // The stone the own card would otherwise give: wood must then all be bought, one unit
+        // short (the quick refusal does not see it; the enumeration does).
+        assert_eq!(options(&own, &left, &right, [[2; 7]; 2], "WWWS", 10), vec![]);
+        assert_eq!(options(&own, &left, &right, [[2; 7]; 2], "WWS", 10), vec![(2, 2)]);
     }
 
     #[test]
