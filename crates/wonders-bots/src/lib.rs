@@ -229,8 +229,9 @@ pub trait Bot {
     }
 
     /// Whether [`Bot::choose`] reads its `view`. A bot that does not (the random bot) lets
-    /// [`play_out`] skip building a view for each of its decisions: it is then given a view of
-    /// its seat that may be out of date. Defaults to `true`.
+    /// [`play_out`] skip building a view for each of its decisions: it is then given a view that
+    /// may be out of date, or empty ([`Game::empty_view`]) when no bot of the game reads views.
+    /// Defaults to `true`.
     fn reads_view(&self) -> bool {
         true
     }
@@ -424,7 +425,7 @@ pub fn play_out<B: Bot>(game: &mut Game, bots: &mut [B], legal: &mut Vec<Action>
     }
     // One view, refilled for each decision of a bot that reads it: nothing is allocated once its
     // buffers have grown.
-    let mut view = game.view(0);
+    let mut view = game.empty_view();
     while !game.is_over() {
         for seat in game.to_act() {
             if !game.must_act(seat) {

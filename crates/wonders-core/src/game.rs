@@ -60,7 +60,26 @@ pub type Hand = ArrayVec<CardId, HAND_MAX>;
 /// (`ArrayVec::clone` copies them one by one, and this runs every turn for every seat).
 fn copy_hand(dst: &mut Hand, src: &[CardId]) {
     dst.clear();
-    let _ = dst.try_extend_from_slice(&src[..src.len().min(HAND_MAX)]);
+    // Card by card: a hand is a few bytes, and a call to `memcpy` costs more than the copy.
+    for &card in src.iter().take(HAND_MAX) {
+        dst.push(card);
+    }
+}
+
+/// Takes the first copy of `card` out of `hand`, keeping the order of the others. Returns false
+/// if the hand does not hold it.
+///
+/// The later cards move down by swaps: a hand is a few bytes, and `ArrayVec::remove` calls
+/// `memmove`, which costs more than the move.
+fn take_card(hand: &mut Hand, card: CardId) -> bool {
+    let Some(i) = hand.iter().position(|&c| c == card) else {
+        return false;
+    };
+    for j in i + 1..hand.len() {
+        hand.swap(j - 1, j);
+    }
+    hand.pop();
+    true
 }
 
 /// The cards one seat used in one turn (its own, and the Free City's when it held its card).
@@ -1369,9 +1388,8 @@ impl Game {
         // cards it used).
         for &(city, hand_owner, action) in acts {
             if let Some(card) = action.card()
-                && let Some(i) = self.hands[hand_owner].iter().position(|&c| c == card)
+                && take_card(&mut self.hands[hand_owner], card)
             {
-                self.hands[hand_owner].remove(i);
                 let _ = self.used[hand_owner][turn as usize - 1].try_push(card);
             }
             if let Some(pay) = action.payment() {
@@ -1454,8 +1472,8 @@ impl Game {
                 income: income[city],
             });
         }
-        for entry in edifice_log {
-            self.record(entry);
+        for entry in &edifice_log {
+            self.record(*entry);
         }
         armada::turn::record(self, &armada_log);
     }

@@ -106,8 +106,18 @@ impl Game {
         view
     }
 
-    /// A view with nothing in it yet, to fill.
-    fn empty_view(&self) -> View {
+    /// A view with nothing in it yet (no seat's information), to fill with [`Game::view_into`].
+    /// Building it allocates nothing.
+    ///
+    /// ```
+    /// use wonders_core::{Game, Setup};
+    /// let game = Game::new(&Setup::new(3, 1)).unwrap();
+    /// let mut view = game.empty_view();
+    /// assert!(view.hand.is_empty() && view.cities.is_empty());
+    /// game.view_into(2, &mut view);
+    /// assert_eq!(view, game.view(2));
+    /// ```
+    pub fn empty_view(&self) -> View {
         View {
             seat: 0,
             edition: self.edition(),
