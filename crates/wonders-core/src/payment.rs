@@ -51,8 +51,13 @@ fn can_supply(prod: &Production, demand: &Resources) -> bool {
     if excess.is_empty() {
         return true;
     }
-    if prod.choices().is_empty() {
+    // Each either/or producer gives one unit: more units of a resource than producers offering
+    // it cannot be given; as many units of one resource as producers offering it always can.
+    if !excess.le(&prod.offering()) {
         return false;
+    }
+    if excess.support().0.count_ones() == 1 {
+        return true;
     }
     let mut units: ArrayVec<Resource, 16> = ArrayVec::new();
     for r in Resource::ALL {
@@ -109,6 +114,30 @@ fn own_residuals(need: Resources, choices: &[ResourceSet], out: &mut ArrayVec<Re
     go(need, choices, out);
 }
 
+/// Whether every count of `need` is at most what the buyer's either/or producers and both
+/// neighbours' whole productions could give together (fixed units plus either/or producers):
+/// when not, nothing can pay for it.
+#[inline]
+fn within_reach(need: &Resources, market: &Market) -> bool {
+    let words = [
+        market.own.offering(),
+        market.left.fixed,
+        market.left.offering(),
+        market.right.fixed,
+        market.right.offering(),
+    ]
+    .map(|r| u64::from_le_bytes(r.0));
+    let all = words.iter().fold(0, |a, w| a | w);
+    if all & 0xF0F0_F0F0_F0F0_F0F0 == 0 {
+        // Every count under 16, as all real ones are: the five words add without a byte
+        // reaching 128, so one word addition and one comparison decide.
+        let most = Resources(words.iter().fold(0u64, |a, w| a + w).to_le_bytes());
+        return need.le(&most);
+    }
+    let most = plus(&plus(&market.own.offering(), &market.left.most()), &market.right.most());
+    need.le(&most)
+}
+
 /// Every Pareto-minimal (left, right) payment for `need`, spending at most `budget` coins on
 /// purchases. Writes into `out` (cleared first). An empty result means it cannot be paid.
 ///
@@ -135,8 +164,7 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
     // Quick refusal: a resource needed beyond what the buyer's either/or producers and both
     // neighbours could ever give together. More than half of a random game's purchases end here
     // (a card needing what nobody at the table makes), in a few word operations.
-    let most = plus(&plus(&market.own.offering(), &market.left.most()), &market.right.most());
-    if !need.le(&most) {
+    if !within_reach(&need, market) {
         return;
     }
     // Only the buyer's either/or producers of something still needed matter: one that gives
@@ -421,6 +449,26 @@ mod tests {
         // short (the quick refusal does not see it; the enumeration does).
         assert_eq!(options(&own, &left, &right, [[2; 7]; 2], "WWWS", 10), vec![]);
         assert_eq!(options(&own, &left, &right, [[2; 7]; 2], "WWS", 10), vec![(2, 2)]);
+    }
+
+    #[test]
+    fn what_a_neighbours_either_or_cards_can_supply_together() {
+        // Two W/S cards and a W/C card: three wood (one from each), but only two stone, and wood,
+        // stone and clay together (W/S→S, W/S→W, W/C→C) while two stone and a clay cannot
+        // both come from them with a wood (four units, three cards).
+        let p = prod("", &["WS", "WS", "WC"]);
+        assert!(can_supply(&p, &res("WWW")));
+        assert!(!can_supply(&p, &res("SSS")));
+        assert!(can_supply(&p, &res("SS")));
+        assert!(can_supply(&p, &res("WSC")));
+        assert!(!can_supply(&p, &res("WSSC")));
+        // Two clay and a stone: only one card offers clay.
+        assert!(!can_supply(&p, &res("CCS")));
+        // Fixed units first: a fixed clay covers one of them.
+        let q = prod("C", &["WS", "WS", "WC"]);
+        assert!(can_supply(&q, &res("CCS")));
+        assert!(!can_supply(&prod("", &[]), &res("W")));
+        assert!(can_supply(&prod("", &[]), &Resources::NONE));
     }
 
     #[test]
