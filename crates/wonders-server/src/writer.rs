@@ -42,8 +42,10 @@ pub const MAX_IN_FLIGHT: usize = 4096;
 /// committing it, when it is busy ([`GROUP_BUSY`]) and the batch is small ([`GROUP_FULL`]).
 /// Fewer, larger transactions cost less per change (SQLite writes the same few pages of the WAL
 /// for 5 changes as for 40), and a table's seats that act at about the same time are committed
-/// together, so its watchers get one state for them instead of one per batch.
-pub const GROUP_WAIT: Duration = Duration::from_millis(4);
+/// together, so its watchers get one state for them instead of one per batch. Measured under the
+/// load test (README, Speed, `server-speed-6`): 4 ms saved a little more CPU and p99 than 2 ms
+/// but lowered the rate (the wait lengthens every seat's turn-around); 2 ms kept the rate.
+pub const GROUP_WAIT: Duration = Duration::from_millis(2);
 
 /// The writer is busy (and waits [`GROUP_WAIT`] on a small batch) when its previous batch had at
 /// least this many changes. A lone change (a person's move on a quiet server, one table's bots)
