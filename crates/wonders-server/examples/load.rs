@@ -34,6 +34,10 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
+// The allocator of `wonders serve` (this process is also the server, `--serve-only`): mimalloc.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Options {
     games: usize,
     players: u8,

@@ -287,3 +287,29 @@ async fn a_slow_bot_thinks_without_blocking_its_table_or_others() {
     assert_eq!(st["view"]["hand"].as_array().unwrap().len(), 6);
     s.stop().await;
 }
+
+#[tokio::test]
+async fn open_tables_counts_the_waiting_and_playing_ones_as_the_table_list_does() {
+    // The open-table cap counts with `Server::open_tables` (each table's status), not by
+    // building the list: both must agree whatever the tables' states.
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    let count = |s: &TestServer| (s.server.open_tables(), s.server.list().open.len());
+    assert_eq!(count(&s), (0, 0));
+    let waiting = s.create(3, "1e", "A", &[None, None, Some("random")]).await;
+    assert_eq!(count(&s), (1, 1));
+    let playing = s.create(3, "1e", "A", &[None, Some("random"), Some("random")]).await;
+    s.take(&playing, 0, "Ann").await;
+    assert_eq!(s.state(&playing, None).await["table"]["status"], "playing");
+    assert_eq!(count(&s), (2, 2));
+    // A game of bots plays to its end by itself: over, no longer open.
+    let bots = s.create(3, "1e", "A", &[Some("random"), Some("random"), Some("random")]).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while s.state(&bots, None).await["table"]["status"] != "over" {
+        assert!(Instant::now() < deadline, "the bots' game did not end");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(count(&s), (2, 2));
+    assert_eq!(s.state(&waiting, None).await["table"]["status"], "waiting");
+    s.stop().await;
+}
