@@ -70,6 +70,13 @@ impl TurnLosses {
         TurnLosses { tax, pirates }
     }
 
+    /// The same from each seat's tax and piracies alone (one entry per seat in each).
+    pub(crate) fn of_turn(taxes: &[u8], piracies: &[u8]) -> TurnLosses {
+        let tax = taxes.iter().copied().max().unwrap_or(0);
+        let pirates = piracies.iter().map(|&p| u32::from(p)).sum();
+        TurnLosses { tax, pirates }
+    }
+
     /// What seat `s` (one of the seats it was read from) owes, as [`owed`] says.
     pub(crate) fn owed(self, s: &CoinSeat) -> (u32, u32) {
         let levied_it = self.tax > 0 && s.tax == self.tax;
@@ -115,6 +122,9 @@ mod tests {
         let seats = [seat(2, 1, 1, 9), seat(4, 0, 0, 9), seat(0, 2, 3, 9)];
         let turn = TurnLosses::of(&seats);
         assert_eq!(turn, TurnLosses { tax: 4, pirates: 3 });
+        // Read from the taxes and piracies alone: the same.
+        assert_eq!(TurnLosses::of_turn(&[2, 4, 0], &[1, 0, 2]), turn);
+        assert_eq!(TurnLosses::of_turn(&[], &[]), TurnLosses { tax: 0, pirates: 0 });
         // Seat 0: 4 − 1 to the tax, the 2 other piracies × trade 1; seat 1 levied the tax and
         // has trade 0; seat 2: 4 − 3, the 1 other piracy × trade 3.
         let owed_each: Vec<_> = seats.iter().map(|s| turn.owed(s)).collect();

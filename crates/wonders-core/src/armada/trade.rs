@@ -180,13 +180,14 @@ fn dominated(front: &TradeOptions, p: TradePay, same: bool) -> bool {
 }
 
 /// Inserts `p` into a Pareto front over the recipients (with `same`, the two 2nd players are one).
-fn insert(front: &mut TradeOptions, p: TradePay, same: bool) {
+/// Returns `false` when `p` belonged in the front but the front was full (it is left out).
+fn insert(front: &mut TradeOptions, p: TradePay, same: bool) -> bool {
     if dominated(front, p, same) {
-        return;
+        return true;
     }
     let kp = key(&p, same);
     front.retain(|q| !le(kp, key(q, same)));
-    let _ = front.try_push(p);
+    front.try_push(p).is_ok()
 }
 
 /// Adds to `out` every way to pay `demand` (already the whole purchase).
@@ -199,6 +200,70 @@ fn add_front(tm: &TradeMarket, demand: &Resources, budget: u16, out: &mut TradeO
         insert(out, TradePay::default(), tm.same);
         return;
     }
+    if tm.same && tm.left_units + tm.right_units <= 3 {
+        let before = out.clone();
+        if add_front_one_seller(tm, demand, &missing, budget, out) {
+            return;
+        }
+        // A payment was left out of a full front, where the order of the picks matters: they
+        // are tried again in the order below.
+        *out = before;
+    }
+    add_front_by_side(tm, demand, &missing, budget, out);
+}
+
+/// [`add_front`] with 4 players, whose one 2nd player sells on both sides: every multiset of at
+/// most `left_units + right_units` (≤ 3) of the `missing` units it may sell, each tried once.
+/// The picks by side ([`add_front_by_side`]) give the same multisets, several of them more than
+/// once (one unit on the left and one on the right, or the other way round), each paid the same
+/// (its coins written by [`split`]): the front, the Pareto-minimal payments of them all, comes
+/// out the same whatever the order, as long as it never had to leave a payment out. Returns
+/// `false` if it had to (the front is then incomplete, and the caller starts again).
+fn add_front_one_seller(
+    tm: &TradeMarket,
+    demand: &Resources,
+    missing: &Resources,
+    budget: u16,
+    out: &mut TradeOptions,
+) -> bool {
+    let mut bought = ArrayVec::new();
+    let mut opts = Options::new();
+    picks(missing, tm.second_left, tm.left_units + tm.right_units, &mut bought);
+    for units_bought in &bought {
+        let units = units_bought.total() as u16;
+        if units > budget {
+            continue;
+        }
+        let (second_left, second_right) = split(units as u8, tm.left_units);
+        // As below: a pick whose least payment the front already beats is not solved.
+        let floor = TradePay { left: 0, right: 0, second_left, second_right };
+        if dominated(out, floor, true) || !supplies(tm.second_left, units_bought) {
+            continue;
+        }
+        payment::solve(&tm.market, &minus(demand, units_bought), budget - units, &mut opts);
+        for &(left, right) in &opts {
+            if !insert(out, TradePay { left, right, second_left, second_right }, true) {
+                return false;
+            }
+        }
+        if units == 0 && opts.contains(&(0, 0)) {
+            // Free without the 2nd player: nothing else can join the front.
+            return true;
+        }
+    }
+    true
+}
+
+/// [`add_front`] by side: each pick of units from the 2nd left, then each pick from the 2nd
+/// right of what is still missing.
+fn add_front_by_side(
+    tm: &TradeMarket,
+    demand: &Resources,
+    missing: &Resources,
+    budget: u16,
+    out: &mut TradeOptions,
+) {
+    let missing = *missing;
     let mut lefts = ArrayVec::new();
     let mut rights = ArrayVec::new();
     let mut opts = Options::new();
@@ -229,7 +294,7 @@ fn add_front(tm: &TradeMarket, demand: &Resources, budget: u16, out: &mut TradeO
             }
             payment::solve(&tm.market, &minus(&minus(demand, a), b), budget - units, &mut opts);
             for &(left, right) in &opts {
-                insert(out, TradePay { left, right, second_left, second_right }, tm.same);
+                let _ = insert(out, TradePay { left, right, second_left, second_right }, tm.same);
             }
             if units == 0 && opts.contains(&(0, 0)) {
                 // Free without the 2nd players: every way through them pays them at least a
@@ -642,6 +707,71 @@ mod tests {
         assert_eq!(front(&none, &none, &none, &across, &across, (2, 1), true, "OOO", 10), vec![]);
         // East only: 1 unit, written to the 2nd right.
         assert_eq!(front(&none, &none, &none, &across, &across, (0, 1), true, "O", 10), vec![tp(0, 0, 0, 1)]);
+    }
+
+    #[test]
+    fn four_players_each_multiset_of_the_one_2nd_player_is_tried_once() {
+        // 4 players: the one 2nd player makes W and S; West (2) and East (1). The buyer needs
+        // W + S and the left neighbour sells W at 2. By side, {W} comes as (W, –) and (–, W),
+        // {W, S} as (WS, –), (W, S) and (S, W); tried once each, the front is the same: both
+        // units from the 2nd player, 2 coins written to the 2nd left, (0, 0, 2, 0); or W from
+        // the left for 2 and S from the 2nd player for 1, (2, 0, 1, 0).
+        let (none, w, ws) = (prod("", &[]), prod("W", &[]), prod("WS", &[]));
+        let got = front(&none, &w, &none, &ws, &ws, (2, 1), true, "WS", 10);
+        assert_eq!(got, vec![tp(0, 0, 2, 0), tp(2, 0, 1, 0)]);
+        // With 2 coins the 2nd player's two units are still affordable, not W from the left.
+        assert_eq!(front(&none, &w, &none, &ws, &ws, (2, 1), true, "WS", 2), vec![tp(0, 0, 2, 0)]);
+    }
+
+    #[test]
+    fn one_seller_and_by_side_give_the_same_front() {
+        // Random 4-player markets and purchases: the multisets tried once give the front the
+        // picks by side give.
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+        let letters = ["W", "S", "C", "O", "G", "L", "P"];
+        let random_prod = |rng: &mut rand_chacha::ChaCha8Rng| {
+            let mut fixed = String::new();
+            for _ in 0..rng.random_range(0..4) {
+                fixed += letters[rng.random_range(0..4)];
+            }
+            let choices: Vec<String> = (0..rng.random_range(0..3))
+                .map(|_| format!("{}{}", letters[rng.random_range(0..4)], letters[rng.random_range(4..7)]))
+                .collect();
+            let refs: Vec<&str> = choices.iter().map(String::as_str).collect();
+            prod(&fixed, &refs)
+        };
+        let mut compared = 0;
+        for _ in 0..3000 {
+            let (own, left, right, across) =
+                (random_prod(&mut rng), random_prod(&mut rng), random_prod(&mut rng), random_prod(&mut rng));
+            let units = [(2, 1), (2, 0), (0, 1)][rng.random_range(0..3)];
+            let mut need = Resources::NONE;
+            for _ in 0..rng.random_range(1..6) {
+                need.add(Resource::ALL[rng.random_range(0..7)], 1);
+            }
+            let budget = rng.random_range(0..12);
+            let tm = TradeMarket {
+                market: Market { own: &own, left: &left, right: &right, prices: [[2; 7]; 2] },
+                second_left: &across,
+                left_units: units.0,
+                second_right: &across,
+                right_units: units.1,
+                same: true,
+            };
+            let missing = minus(&need, &own.fixed);
+            if missing.is_empty() {
+                continue;
+            }
+            let (mut fast, mut slow) = (TradeOptions::new(), TradeOptions::new());
+            assert!(add_front_one_seller(&tm, &need, &missing, budget, &mut fast));
+            add_front_by_side(&tm, &need, &missing, budget, &mut slow);
+            fast.sort();
+            slow.sort();
+            assert_eq!(fast, slow, "{need:?} budget {budget} units {units:?}");
+            compared += !slow.is_empty() as u32;
+        }
+        assert!(compared > 300, "{compared}");
     }
 
     #[test]

@@ -635,23 +635,29 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
         return lost;
     };
     let Losses { tax, piracies } = std::mem::take(&mut state.pending);
-    let mut all = [CoinSeat::default(); MAX_PLAYERS];
-    for (city, seat) in all[..n].iter_mut().enumerate() {
-        *seat = CoinSeat {
+    // The turn's highest tax and its piracies, read once; then, in one pass over the cities,
+    // what each owes and what it pays (`coins::coin_losses`: nothing with Misty Isle, at most
+    // its coins), taken from its treasury.
+    let turn = TurnLosses::of_turn(&tax[..n], &piracies[..n]);
+    let mut owed = [(0u32, 0u32); MAX_PLAYERS];
+    let mut immune = 0u8;
+    for city in 0..n {
+        let seat = CoinSeat {
             tax: tax[city],
             piracy: piracies[city],
             trade: state.trade_level(city),
             immune: state.cities[city].immune_to_coin_loss(state.data),
             coins: game.cities[city].coins,
         };
+        let (t, p) = turn.owed(&seat);
+        owed[city] = (t, p);
+        if seat.immune {
+            immune |= 1 << city;
+        } else {
+            lost[city] = (t + p).min(u32::from(seat.coins)) as u16;
+            game.cities[city].coins -= lost[city];
+        }
     }
-    let seats = &all[..n];
-    super::coins::coin_losses(seats, &mut lost[..n]);
-    for (c, &l) in game.cities[..n].iter_mut().zip(&lost) {
-        c.coins -= l;
-    }
-    // The turn's highest tax and its piracies, read once for every city's log entry.
-    let turn = TurnLosses::of(seats);
     let highest = turn.tax;
     for (city, &t) in tax[..n].iter().enumerate() {
         if t > 0 {
@@ -664,13 +670,12 @@ pub(crate) fn coin_losses(game: &mut Game) -> [u16; MAX_PLAYERS] {
             push(state, age, (city as u8, ArmadaEvent::Piracy { count }), 0);
         }
     }
-    for city in 0..n {
-        let (tax, piracy) = turn.owed(&seats[city]);
+    for (city, &(tax, piracy)) in owed[..n].iter().enumerate() {
         let sat = |x: u32| x.min(u32::from(u8::MAX)) as u8;
         if tax + piracy == 0 {
             continue;
         }
-        let (e, paid) = if seats[city].immune {
+        let (e, paid) = if immune & (1 << city) != 0 {
             (ArmadaEvent::Immune { owed: sat(tax + piracy) }, 0)
         } else {
             (ArmadaEvent::Lost { tax: sat(tax), piracy: sat(piracy) }, lost[city].min(255) as u8)
