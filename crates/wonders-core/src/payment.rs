@@ -131,7 +131,7 @@ fn within_reach(need: &Resources, market: &Market) -> bool {
     if all & 0xF0F0_F0F0_F0F0_F0F0 == 0 {
         // Every count under 16, as all real ones are: the five words add without a byte
         // reaching 128, so one word addition and one comparison decide.
-        let most = Resources(words.iter().fold(0u64, |a, w| a + w).to_le_bytes());
+        let most = Resources(words.iter().sum::<u64>().to_le_bytes());
         return need.le(&most);
     }
     let most = plus(&plus(&market.own.offering(), &market.left.most()), &market.right.most());
