@@ -222,6 +222,10 @@ pub(crate) struct HotCard {
     pub colour: Colour,
     /// Its coin cost ([`CardDef::coins`]).
     pub coins: u8,
+    /// Whether building it gives coins at once (an effect [`Effect::Coins`],
+    /// [`Effect::CoinsPer`] or [`Effect::CoinsAndPointsPer`]): the turn's resolution skips the
+    /// effects of the others.
+    pub gives_coins: bool,
 }
 
 fn hot_table(cards: &[CardDef]) -> Vec<HotCard> {
@@ -233,6 +237,9 @@ fn hot_table(cards: &[CardDef]) -> Vec<HotCard> {
             name_id: c.name_id,
             colour: c.colour,
             coins: c.coins,
+            gives_coins: c.effects.iter().any(|e| {
+                matches!(e, Effect::Coins(_) | Effect::CoinsPer { .. } | Effect::CoinsAndPointsPer { .. })
+            }),
         })
         .collect()
 }

@@ -332,11 +332,10 @@ impl City {
         let sellable_source = matches!(source, Source::Board | Source::Card(Colour::Brown | Colour::Grey));
         match *effect {
             Effect::Produce(r) => {
-                for res in Resource::ALL {
-                    self.production.fixed.add(res, r.get(res));
-                    if sellable_source {
-                        self.for_sale.fixed.add(res, r.get(res));
-                    }
+                // Every count at once (saturating, as `Resources::add`).
+                self.production.fixed = crate::payment::plus(&self.production.fixed, &r);
+                if sellable_source {
+                    self.for_sale.fixed = crate::payment::plus(&self.for_sale.fixed, &r);
                 }
             }
             Effect::ProduceOneOf { choices, sellable } => {

@@ -1442,7 +1442,9 @@ impl Game {
         // 3. Immediate effects, seeing every card placed this turn.
         for &(city, _, action) in acts {
             match action {
-                Action::Build { card, .. } => income[city] += self.build_coins(city, card),
+                Action::Build { card, .. } if self.catalog.hot(card).gives_coins => {
+                    income[city] += self.build_coins(city, card)
+                }
                 Action::Wonder { .. } => {
                     for e in self.stage_effects(city) {
                         if let Effect::Coins(c) = e {
