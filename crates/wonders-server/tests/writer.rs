@@ -254,6 +254,13 @@ fn every_seat_acting_and_taking_back_at_once_plays_a_whole_game() {
                             std::thread::yield_now();
                             continue;
                         }
+                        if seat == 3 {
+                            // A slower player (longer than the writer's group-commit wait): the
+                            // others' choices are then often stored while the step waits for its
+                            // one, so their retractions can succeed. Without it, seats acting
+                            // within one group commit resolve each step before any takes back.
+                            std::thread::sleep(wonders_server::writer::GROUP_WAIT * 2);
+                        }
                         let action = &state.legal[next(state.legal.len())];
                         let turn_id = server
                             .act(id, token, Some(state.turn_id), action)
