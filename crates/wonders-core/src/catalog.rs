@@ -222,9 +222,8 @@ pub(crate) struct HotCard {
     pub colour: Colour,
     /// Its coin cost ([`CardDef::coins`]).
     pub coins: u8,
-    /// Whether building it gives coins at once (an effect [`Effect::Coins`],
-    /// [`Effect::CoinsPer`] or [`Effect::CoinsAndPointsPer`]): the turn's resolution skips the
-    /// effects of the others.
+    /// Whether building it gives coins at once ([`Effect::gives_coins_when_built`]): the turn's
+    /// resolution skips the effects of the others.
     pub gives_coins: bool,
 }
 
@@ -237,9 +236,7 @@ fn hot_table(cards: &[CardDef]) -> Vec<HotCard> {
             name_id: c.name_id,
             colour: c.colour,
             coins: c.coins,
-            gives_coins: c.effects.iter().any(|e| {
-                matches!(e, Effect::Coins(_) | Effect::CoinsPer { .. } | Effect::CoinsAndPointsPer { .. })
-            }),
+            gives_coins: c.effects.iter().any(Effect::gives_coins_when_built),
         })
         .collect()
 }

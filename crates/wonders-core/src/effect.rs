@@ -134,6 +134,18 @@ pub enum Effect {
 pub struct BadEffect(pub String);
 
 impl Effect {
+    /// Whether this effect gives coins once, when its card is built (002 2.a: Tavern, Vineyard,
+    /// Bazar, Haven, …): the effects `Game`'s resolution counts for a built card.
+    ///
+    /// ```
+    /// use wonders_core::Effect;
+    /// assert!(Effect::Coins(5).gives_coins_when_built());
+    /// assert!(!Effect::Points(3).gives_coins_when_built());
+    /// ```
+    pub fn gives_coins_when_built(&self) -> bool {
+        matches!(self, Effect::Coins(_) | Effect::CoinsPer { .. } | Effect::CoinsAndPointsPer { .. })
+    }
+
     /// Parses an effect code of the data files (see `data/base-1e.toml`).
     ///
     /// ```

@@ -1489,7 +1489,8 @@ impl Game {
         }
     }
 
-    /// Coins a card gives once, when built (Tavern, Vineyard, Bazar, Haven, …).
+    /// Coins a card gives once, when built (Tavern, Vineyard, Bazar, Haven, …): the effects of
+    /// [`Effect::gives_coins_when_built`].
     fn build_coins(&self, city: usize, card: CardId) -> u16 {
         let mut coins = 0u32;
         for e in &self.catalog.card(card).effects {
