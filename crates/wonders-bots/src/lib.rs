@@ -213,6 +213,27 @@ pub trait Bot {
     /// Picks one of `legal` for the seat `view` belongs to.
     fn choose(&mut self, view: &View, legal: &[Action]) -> Action;
 
+    /// Picks as [`Bot::choose`] does, and says where the choice is in `legal`: `Ok(i)` for
+    /// `legal[i]`, `Err(action)` for an action that is not in the list (the game then checks it,
+    /// and refuses it if it is illegal). [`play_out`] plays a listed action without checking it
+    /// again. The default calls [`Bot::choose`] and looks the action up in `legal`; a bot that
+    /// draws an index (the random bot) answers it directly, sparing the look-up.
+    ///
+    /// ```
+    /// use wonders_bots::{Bot, RandomBot};
+    /// use wonders_core::{Game, Setup};
+    ///
+    /// let game = Game::new(&Setup::new(4, 9)).unwrap();
+    /// let legal = game.legal_actions(0);
+    /// let (mut a, mut b) = (RandomBot::new(7), RandomBot::new(7));
+    /// let i = a.choose_index(&game.view(0), &legal).unwrap();
+    /// assert_eq!(legal[i], b.choose(&game.view(0), &legal));
+    /// ```
+    fn choose_index(&mut self, view: &View, legal: &[Action]) -> Result<usize, Action> {
+        let action = self.choose(view, legal);
+        legal.iter().position(|a| *a == action).ok_or(action)
+    }
+
     /// A short name for logs and reports, e.g. `random`.
     fn name(&self) -> String;
 
@@ -242,6 +263,10 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
         (**self).choose(view, legal)
     }
 
+    fn choose_index(&mut self, view: &View, legal: &[Action]) -> Result<usize, Action> {
+        (**self).choose_index(view, legal)
+    }
+
     fn name(&self) -> String {
         (**self).name()
     }
@@ -262,6 +287,10 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
 impl<B: Bot + ?Sized> Bot for &mut B {
     fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
         (**self).choose(view, legal)
+    }
+
+    fn choose_index(&mut self, view: &View, legal: &[Action]) -> Result<usize, Action> {
+        (**self).choose_index(view, legal)
     }
 
     fn name(&self) -> String {
@@ -401,6 +430,18 @@ pub enum PlayError {
         /// Why the game refused it.
         error: ActionError,
     },
+    /// A bot's [`Bot::choose_index`] named a place past the end of the legal actions.
+    #[error("bot `{bot}` at seat {seat} chose action {index} of a list of {legal}")]
+    NoSuchChoice {
+        /// The seat.
+        seat: usize,
+        /// The bot's name.
+        bot: String,
+        /// The place it named.
+        index: usize,
+        /// How many legal actions there were.
+        legal: usize,
+    },
 }
 
 /// Plays `game` to its end, asking `bots[seat]` each time `seat` must act.
@@ -435,16 +476,20 @@ pub fn play_out<B: Bot>(game: &mut Game, bots: &mut [B], legal: &mut Vec<Action>
             if bots[seat].reads_view() {
                 game.view_into(seat, &mut view);
             }
-            let action = bots[seat].choose(&view, legal);
-            if legal.contains(&action) {
+            match bots[seat].choose_index(&view, legal) {
                 // Taken from the legal list of this very state: no need to check it again.
-                game.submit_trusted(seat, action);
-            } else {
-                game.submit(seat, action).map_err(|error| PlayError::Illegal {
+                Ok(index) => match legal.get(index) {
+                    Some(&action) => game.submit_trusted(seat, action),
+                    None => {
+                        let (bot, legal) = (bots[seat].name(), legal.len());
+                        return Err(PlayError::NoSuchChoice { seat, bot, index, legal });
+                    }
+                },
+                Err(action) => game.submit(seat, action).map_err(|error| PlayError::Illegal {
                     seat,
                     bot: bots[seat].name(),
                     error,
-                })?;
+                })?,
             }
         }
     }

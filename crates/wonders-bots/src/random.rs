@@ -46,6 +46,14 @@ impl Bot for RandomBot {
         }
     }
 
+    /// The same draw as [`RandomBot::choose`], answered as its place in `legal`.
+    fn choose_index(&mut self, _view: &View, legal: &[Action]) -> Result<usize, Action> {
+        match legal.len() {
+            0 => Err(Action::Pass),
+            n => Ok(self.rng.random_range(0..n)),
+        }
+    }
+
     fn name(&self) -> String {
         "random".into()
     }

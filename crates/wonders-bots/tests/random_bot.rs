@@ -117,3 +117,75 @@ fn empty_legal_list_gives_pass_not_a_panic() {
     let game = Game::new(&Setup::new(3, 1)).unwrap();
     assert_eq!(RandomBot::new(1).choose(&game.view(0), &[]), Action::Pass);
 }
+
+/// Names a fixed place in the legal list, whatever the list.
+struct FixedIndex(usize);
+
+impl Bot for FixedIndex {
+    fn choose(&mut self, _view: &View, legal: &[Action]) -> Action {
+        legal[self.0]
+    }
+
+    fn choose_index(&mut self, _view: &View, _legal: &[Action]) -> Result<usize, Action> {
+        Ok(self.0)
+    }
+
+    fn name(&self) -> String {
+        "fixed".into()
+    }
+}
+
+/// Always answers one action, listed or not.
+struct Always(Action);
+
+impl Bot for Always {
+    fn choose(&mut self, _view: &View, _legal: &[Action]) -> Action {
+        self.0
+    }
+
+    fn name(&self) -> String {
+        "always".into()
+    }
+}
+
+#[test]
+fn choose_index_names_the_place_of_the_choice_in_the_legal_list() {
+    let game = Game::new(&Setup::new(4, 11)).unwrap();
+    let legal = game.legal_actions(2);
+    let view = game.view(2);
+    // The random bot's index is the very draw `choose` makes from the same generator.
+    let (mut a, mut b) = (RandomBot::new(5), RandomBot::new(5));
+    for _ in 0..50 {
+        let i = a.choose_index(&view, &legal).unwrap();
+        assert_eq!(legal[i], b.choose(&view, &legal));
+    }
+    // The default looks the chosen action up: the discard of the hand's first card is listed
+    // after that card's builds and stages, at the place `position` finds.
+    let first = legal[0].card().unwrap();
+    let discard = Action::Discard { card: first };
+    let at = legal.iter().position(|x| *x == discard).unwrap();
+    assert!(at > 0);
+    assert_eq!(Always(discard).choose_index(&view, &legal), Ok(at));
+    // An action that is not listed comes back as itself, for the game to check.
+    assert_eq!(Always(Action::Pass).choose_index(&view, &legal), Err(Action::Pass));
+    assert_eq!(RandomBot::new(1).choose_index(&view, &[]), Err(Action::Pass));
+}
+
+#[test]
+fn a_choice_past_the_end_of_the_legal_list_or_off_it_stops_the_game_unchanged() {
+    let setup = Setup::new(3, 2);
+    let mut game = Game::new(&setup).unwrap();
+    let before = game.clone();
+    let n = game.legal_actions(0).len();
+    let mut bots = [FixedIndex(1000), FixedIndex(0), FixedIndex(0)];
+    assert_eq!(
+        play_out(&mut game, &mut bots, &mut Vec::new()),
+        Err(PlayError::NoSuchChoice { seat: 0, bot: "fixed".into(), index: 1000, legal: n })
+    );
+    assert!(game == before, "nothing was played");
+    // Pass is never legal in a hand step: the game refuses it and says why.
+    let mut bots = [Always(Action::Pass), Always(Action::Pass), Always(Action::Pass)];
+    let err = play_out(&mut game, &mut bots, &mut Vec::new()).unwrap_err();
+    assert!(matches!(err, PlayError::Illegal { seat: 0, .. }), "{err}");
+    assert!(game == before);
+}
