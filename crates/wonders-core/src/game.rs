@@ -428,16 +428,28 @@ impl std::fmt::Debug for Game {
     }
 }
 
-/// The left neighbour of `seat` among `n` (seat i+1; base-1e.md §4.9 "Passing").
+/// The left neighbour of `seat` among `n` (seat i+1; base-1e.md §4.9 "Passing"): `(seat + 1) % n`.
+///
+/// For a seat of the table (`seat < n`) it is worked out without a division (a division is the
+/// slowest instruction of a turn's resolution, which asks for neighbours at every payment).
+///
+/// ```
+/// use wonders_core::game::{left_of, right_of};
+/// assert_eq!([0, 1, 2, 3].map(|s| left_of(s, 4)), [1, 2, 3, 0]);
+/// assert_eq!([0, 1, 2, 3].map(|s| right_of(s, 4)), [3, 0, 1, 2]);
+/// assert_eq!((left_of(9, 4), right_of(9, 4)), (2, 0));
+/// ```
 #[inline]
 pub const fn left_of(seat: usize, n: usize) -> usize {
-    (seat + 1) % n
+    let next = seat + 1;
+    if next <= n { if next == n { 0 } else { next } } else { next % n }
 }
 
-/// The right neighbour of `seat` among `n` (seat i−1).
+/// The right neighbour of `seat` among `n` (seat i−1): `(seat + n - 1) % n`, without a division
+/// for a seat of the table.
 #[inline]
 pub const fn right_of(seat: usize, n: usize) -> usize {
-    (seat + n - 1) % n
+    if seat < n { if seat == 0 { n - 1 } else { seat - 1 } } else { (seat + n - 1) % n }
 }
 
 impl Game {
