@@ -102,7 +102,10 @@ fn serve_only(db: &str, finished_keep: Option<u64>) {
             config.finished_keep = Duration::from_secs(secs);
         }
         let server = wonders_server::Server::open_with(std::path::Path::new(db), config).unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        // A backlog for every seat connecting at once (`wonders_server::listen`): with tokio's
+        // default of 128, the kernel dropped hundreds of the 800 connections and their tables
+        // waited a second for TCP to try again.
+        let listener = wonders_server::listen(([127, 0, 0, 1], 0).into()).unwrap();
         println!("ADDR {}", listener.local_addr().unwrap());
         // 200 games from one address: the per-IP rate limits and connection caps are lifted
         // (`Limits::loopback`); timeouts and message sizes stay the defaults.

@@ -56,7 +56,7 @@ pub use bots::{BOT_NAMES, allow_exec_bots, bot_names, make_bot};
 pub use http::{router, router_with};
 pub use limits::Limits;
 pub use msg::ApiError;
-pub use net::serve_with;
+pub use net::{LISTEN_BACKLOG, listen, serve_with};
 pub use server::Server;
 pub use store::{Store, StoreError};
 

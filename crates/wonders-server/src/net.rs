@@ -424,6 +424,25 @@ async fn connection(stream: Guarded, peer: SocketAddr, app: Router, net: Arc<Net
     }
 }
 
+/// The length of the queue of connections the kernel completes before the server accepts them,
+/// for [`listen`]. The standard library's and tokio's `TcpListener::bind` ask for 128: when more
+/// clients connect at once (players coming back after a restart; the load test's 800 seats), the
+/// kernel drops the connections beyond it and their clients try again only after a second (TCP's
+/// first SYN retransmission). The kernel caps it at `net.core.somaxconn` (4096 by default).
+pub const LISTEN_BACKLOG: u32 = 1024;
+
+/// A listening socket on `addr` with a backlog of [`LISTEN_BACKLOG`] connections (otherwise as
+/// `tokio::net::TcpListener::bind`: the address may be reused at once after a restart). Call it
+/// from inside a tokio runtime.
+pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
+    let socket =
+        if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    #[cfg(not(windows))]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Serves `server` on `listener` under `limits` until `shutdown` completes, then shuts down
 /// gracefully (see the module's documentation).
 pub async fn serve_with(
@@ -492,4 +511,46 @@ pub async fn serve_with(
     let _ = tokio::task::spawn_blocking(move || server.close()).await;
     tracing::info!(left = net.conns.total(), "stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connects `n` clients at once to `listener`, accepting none of them; the time the slowest
+    /// took (`None` if one did not connect within 900 ms: its SYN was dropped, and TCP tries again
+    /// only after a second).
+    async fn connect_all(listener: &TcpListener, n: usize) -> Option<Duration> {
+        let addr = listener.local_addr().unwrap();
+        let start = Instant::now();
+        let attempts = (0..n).map(|_| {
+            tokio::spawn(tokio::time::timeout(Duration::from_millis(900), TcpStream::connect(addr)))
+        });
+        let mut streams = Vec::new();
+        for attempt in attempts.collect::<Vec<_>>() {
+            streams.push(attempt.await.unwrap().ok()?.unwrap());
+        }
+        Some(start.elapsed())
+    }
+
+    #[tokio::test]
+    async fn hundreds_of_clients_connecting_at_once_are_queued_not_dropped() {
+        // More than the default backlog of 128, within the kernel's cap (`somaxconn`).
+        let somaxconn = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+            .unwrap_or(LISTEN_BACKLOG);
+        let n = somaxconn.min(LISTEN_BACKLOG).min(400) as usize;
+        if n <= 200 {
+            eprintln!("net.core.somaxconn is {somaxconn}: too low to tell the backlogs apart, skipped");
+            return;
+        }
+        let listener = listen(([127, 0, 0, 1], 0).into()).unwrap();
+        let took = connect_all(&listener, n).await;
+        assert!(took.is_some(), "{n} clients connecting at once: some were dropped");
+        // Every one of them is then accepted.
+        for _ in 0..n {
+            tokio::time::timeout(Duration::from_secs(5), listener.accept()).await.unwrap().unwrap();
+        }
+    }
 }

@@ -90,14 +90,31 @@ impl TableCell {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A receiver that wakes up after each change of the table.
+    /// A receiver that wakes up after each change of the table. Its value is the table's version:
+    /// it grows with every change made visible, before or when the watchers are woken (a state
+    /// built after reading version `v` shows every change counted up to `v`).
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changed.subscribe()
     }
 
-    /// Wakes the table's watchers.
+    /// Counts a change and wakes the table's watchers.
     pub(crate) fn notify(&self) {
         self.changed.send_modify(|v| *v += 1);
+    }
+
+    /// Counts a change made visible (the table's version grows) without waking the watchers yet:
+    /// the store writer counts a batch's changes, acknowledges them, then wakes the watchers
+    /// ([`TableCell::wake`]).
+    pub(crate) fn mark_changed(&self) {
+        self.changed.send_if_modified(|v| {
+            *v += 1;
+            false
+        });
+    }
+
+    /// Wakes the table's watchers for the changes counted by [`TableCell::mark_changed`].
+    pub(crate) fn wake(&self) {
+        self.changed.send_modify(|_| {});
     }
 }
 

@@ -8,7 +8,7 @@
 //! meanwhile. The writer takes everything waiting (up to [`MAX_BATCH`] changes; when it is busy
 //! and the batch small, also what arrives within [`GROUP_WAIT`]), appends it in one transaction
 //! and commits; then, in the order the changes were queued, makes each durable in its
-//! table ([`Table::commit`]), wakes each table's watchers once and acknowledges the changes.
+//! table ([`Table::commit`]), acknowledges the changes and wakes each table's watchers once.
 //! Nothing is acknowledged, sent to a watcher or shown in a state before its transaction
 //! committed.
 //!
@@ -44,7 +44,11 @@ pub const MAX_IN_FLIGHT: usize = 4096;
 /// for 5 changes as for 40), and a table's seats that act at about the same time are committed
 /// together, so its watchers get one state for them instead of one per batch. Measured under the
 /// load test (README, Speed, `server-speed-6`): 4 ms saved a little more CPU and p99 than 2 ms
-/// but lowered the rate (the wait lengthens every seat's turn-around); 2 ms kept the rate.
+/// but lowered the rate (the wait lengthens every seat's turn-around); 2 ms kept the rate. Measured
+/// again once every seat of the load test could connect and the writer acknowledged before waking
+/// the watchers (`server-speed-7`): 2 ms had a lower p99 than 1 ms, and than 4 ms in most runs;
+/// no wait at all (commit what is queued, what arrives meanwhile joins the next batch) and 0.5 ms
+/// had a higher p99 and CPU time per action.
 pub const GROUP_WAIT: Duration = Duration::from_millis(2);
 
 /// The writer is busy (and waits [`GROUP_WAIT`] on a small batch) when its previous batch had at
@@ -310,11 +314,15 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
     while let Some(batch) = next_batch(rx, previous, std::thread::sleep) {
         previous = batch.len();
         let results = write(store, &batch, &mut failed);
-        // Every change becomes durable in its table, in order; then each table's watchers are
-        // woken once for the whole batch (one state message for several actions), then the
-        // changes are acknowledged: a connection that sent one of them finds its table changed
-        // and sends the answer and the state in one write (the page must not see an `accepted`
-        // before the state it leads to: it would enable the old state's buttons meanwhile).
+        // Every change becomes durable in its table, in order, and each table's version is
+        // counted; then the changes are acknowledged, then each table's watchers are woken once
+        // for the whole batch (one state message for several actions). A connection that sent
+        // one of the changes finds its table's version moved and sends the answer and the state
+        // in one write (the page must not see an `accepted` before the state it leads to: it
+        // would enable the old state's buttons meanwhile), and skips the wake-up that follows
+        // (its state is already that version's). Acknowledging before waking puts the acting
+        // connections ahead of the watchers in the runtime's queue: the acknowledgment waits for
+        // no other seat's state (README, Speed, `server-speed-7`).
         let mut changed: Vec<Arc<TableCell>> = Vec::new();
         let results: Vec<Stored> = batch
             .iter()
@@ -334,11 +342,14 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
             })
             .collect();
         let done = batch.len();
-        for cell in changed {
-            cell.notify();
+        for cell in &changed {
+            cell.mark_changed();
         }
         for (job, result) in batch.into_iter().zip(results) {
             send(job.reply, result);
+        }
+        for cell in changed {
+            cell.wake();
         }
         // The queue's room is given back once the watchers are told ([`Writer::wait_idle`]
         // returns with every change shown).

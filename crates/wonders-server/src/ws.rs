@@ -106,7 +106,9 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     let mut last_heard = tokio::time::Instant::now();
     let mut changes = cell.subscribe();
-    changes.mark_unchanged();
+    // The table's version the last state sent after a change was built at (read before it was
+    // built): a wake-up for a version already sent (with an `accepted`) sends nothing.
+    let mut sent_version = *changes.borrow_and_update();
     // The seat's token, with its hash (hashed once, at `auth`: each action is checked by it).
     let mut token: Option<(String, String)> = None;
     let mut seat: Option<u8> = None;
@@ -141,7 +143,11 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 if changed.is_err() {
                     return;
                 }
-                changes.mark_unchanged();
+                let version = *changes.borrow_and_update();
+                if version == sent_version {
+                    continue;
+                }
+                sent_version = version;
                 if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
@@ -223,10 +229,12 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     },
                 };
                 let mut reply = reply;
-                // A stored change was made visible before it was acknowledged: its state goes
-                // out with the answer, in the same write (answer first, as before).
-                if changes.has_changed().unwrap_or(false) {
-                    changes.mark_unchanged();
+                // A stored change was made visible (the table's version counted) before it was
+                // acknowledged: its state goes out with the answer, in the same write (answer
+                // first), whether or not the writer has woken the watchers yet.
+                let version = *changes.borrow_and_update();
+                if version != sent_version {
+                    sent_version = version;
                     reply.push(state(seat, false));
                 }
                 if !send_all(&mut socket, &reply, &mut size_hint).await {

@@ -349,3 +349,80 @@ async fn websocket_errors_change_nothing_and_reconnects_get_the_state() {
     assert_eq!(again["turn_id"], 1);
     s.stop().await;
 }
+
+/// Sends a ping and expects the pong as the very next message: nothing else was pending.
+async fn nothing_pending(ws: &mut Ws, who: &str) {
+    send(ws, &json!({"type": "ping"})).await;
+    let (_, m) = next_json(ws).await.unwrap();
+    assert_eq!(m["type"], "pong", "{who}: a message was pending: {m}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_acknowledged_action_brings_its_state_once_and_watchers_get_one_state_per_change() {
+    // The store writer acknowledges a batch's actions before it wakes the tables' watchers: the
+    // acting connection still sends the `accepted` and the state it leads to together, and the
+    // wake-up that follows sends it nothing more; every other connection gets one state.
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    let id = s.create(3, "1e", "A", &[None, None, None]).await;
+    let mut tokens = Vec::new();
+    for (seat, name) in ["Ann", "Bob", "Cid"].into_iter().enumerate() {
+        tokens.push(s.take(&id, seat as u8, name).await);
+    }
+    let mut conns = Vec::new();
+    let mut last = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let (mut ws, _) = connect_async(s.ws_url(&id)).await.unwrap();
+        assert_eq!(next_json(&mut ws).await.unwrap().1["type"], "state");
+        send(&mut ws, &json!({"type": "auth", "token": token})).await;
+        assert_eq!(next_json(&mut ws).await.unwrap().1, json!({"type": "auth_ok", "seat": seat}));
+        let (_, st) = next_json(&mut ws).await.unwrap();
+        assert_eq!((st["you"].as_u64(), st["turn_id"].as_u64()), (Some(seat as u64), Some(0)));
+        nothing_pending(&mut ws, "after auth").await;
+        conns.push(ws);
+        last.push(st);
+    }
+    for actor in 0..3 {
+        let action = last[actor]["legal"][0].clone();
+        let msg = json!({"type": "act", "id": 10 + actor, "turn_id": 0, "action": action});
+        send(&mut conns[actor], &msg).await;
+        let (_, ack) = next_json(&mut conns[actor]).await.unwrap();
+        assert_eq!(ack, json!({"type": "accepted", "id": 10 + actor, "turn_id": 1}));
+        let (_, st) = next_json(&mut conns[actor]).await.unwrap();
+        assert_eq!((st["type"].as_str(), st["turn_id"].as_u64()), (Some("state"), Some(1)), "{st}");
+        if actor < 2 {
+            // Its choice is shown, the step waits for the others.
+            assert_eq!(st["pending"].as_array().map(Vec::len), Some(1), "{st}");
+            assert_eq!(st["view"]["chosen"][actor], true);
+        } else {
+            // The last choice resolved the turn: a new hand of 6.
+            assert_eq!(st["view"]["turn"], 2, "{st}");
+            assert_eq!(st["view"]["hand"].as_array().map(Vec::len), Some(6));
+        }
+        last[actor] = st;
+        for (seat, ws) in conns.iter_mut().enumerate() {
+            if seat != actor {
+                let (_, st) = next_json(ws).await.unwrap();
+                assert_eq!(st["type"], "state", "seat {seat} after seat {actor}'s action: {st}");
+                assert_eq!(st["view"]["chosen"][actor], actor < 2 || st["view"]["turn"] == 1);
+                last[seat] = st;
+            }
+        }
+        // Nothing more on any connection: no state twice for one change, now or a little later
+        // (the writer wakes the watchers just after it acknowledges).
+        for (seat, ws) in conns.iter_mut().enumerate() {
+            nothing_pending(ws, &format!("seat {seat} after seat {actor}'s action")).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        for (seat, ws) in conns.iter_mut().enumerate() {
+            nothing_pending(ws, &format!("seat {seat}, 50 ms after seat {actor}'s action")).await;
+        }
+    }
+    // Every seat is at turn 2 with a hand of 6.
+    for st in &last {
+        assert_eq!(
+            (st["view"]["turn"].as_u64(), st["legal"].as_array().is_some_and(|l| !l.is_empty())),
+            (Some(2), true)
+        );
+    }
+}
