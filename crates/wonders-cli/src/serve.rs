@@ -239,9 +239,10 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     runtime.block_on(async {
         let server = wonders_server::Server::open_with(&args.db, config)
             .map_err(|e| format!("opening {}: {e}", args.db.display()))?;
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .map_err(|e| format!("listening on {}: {e}", args.addr))?;
+        // A backlog of 1,024 connections: players reconnecting together after a restart are
+        // queued, not dropped for TCP to retry a second later (wonders_server::listen).
+        let listener =
+            wonders_server::listen(args.addr).map_err(|e| format!("listening on {}: {e}", args.addr))?;
         let addr = listener.local_addr().map_err(|e| format!("listening on {}: {e}", args.addr))?;
         let tables = server.list();
         let broken: Vec<_> = tables.finished.iter().filter(|t| t.status == "broken").collect();
