@@ -100,6 +100,16 @@ pub struct TradeMarket<'a> {
 /// Whether `prod` can supply the units `x` in one purchase (fixed units, one unit per either/or
 /// card), asked of the base solver: a buyer with that production and no one to buy from.
 fn supplies(prod: &Production, x: &Resources) -> bool {
+    if x.total() <= 1 {
+        // Nothing, or one unit: the solver's answer is whether a fixed unit or an either/or
+        // card gives it, i.e. whether the unit is within what the production can give.
+        return x.le(&prod.most());
+    }
+    supplies_by_solver(prod, x)
+}
+
+/// [`supplies`] asked of the solver, whatever the units.
+fn supplies_by_solver(prod: &Production, x: &Resources) -> bool {
     if prod.choices().is_empty() {
         // Fixed units only: what the solver answers (nothing to buy from, so only what the
         // seller makes itself).
@@ -116,8 +126,30 @@ fn supplies(prod: &Production, x: &Resources) -> bool {
 }
 
 /// Every multiset of at most `k` units (k ≤ 3) taken from `want` among the resources `seller`
-/// may sell.
+/// may sell: no unit first, then in the order of [`picks_by_recursion`] (each resource in
+/// order, and after each pick the picks that add units of that resource or later ones).
 fn picks(want: &Resources, seller: &Production, k: u8, out: &mut ArrayVec<Resources, 128>) {
+    if k > 1 {
+        picks_by_recursion(want, seller, k, out);
+        return;
+    }
+    // At most one unit (East Trading Zone alone, or what West leaves to it): no pick, then each
+    // single unit in resource order, the order the recursion gives, without it.
+    out.clear();
+    out.push(Resources::NONE);
+    if k == 1 {
+        for r in Resource::ALL {
+            if want.get(r) > 0 && seller.max_of(r) > 0 {
+                let mut one = Resources::NONE;
+                one.add(r, 1);
+                out.push(one);
+            }
+        }
+    }
+}
+
+/// [`picks`] for any `k`, by recursion over the resources.
+fn picks_by_recursion(want: &Resources, seller: &Production, k: u8, out: &mut ArrayVec<Resources, 128>) {
     fn go(
         want: &Resources,
         seller: &Production,
@@ -721,6 +753,60 @@ mod tests {
         assert_eq!(got, vec![tp(0, 0, 2, 0), tp(2, 0, 1, 0)]);
         // With 2 coins the 2nd player's two units are still affordable, not W from the left.
         assert_eq!(front(&none, &w, &none, &ws, &ws, (2, 1), true, "WS", 2), vec![tp(0, 0, 2, 0)]);
+    }
+
+    #[test]
+    fn the_short_ways_to_pick_one_unit_and_to_check_it_agree_with_the_general_ones() {
+        // By hand: the buyer wants W, S and OO; the seller makes W and offers S/G. One unit: none,
+        // then W, then S (in resource order; no O: the seller has none).
+        let (want, seller) = (res("WSOO"), prod("W", &["SG"]));
+        let mut out = ArrayVec::new();
+        picks(&want, &seller, 1, &mut out);
+        assert_eq!(out.as_slice(), &[Resources::NONE, res("W"), res("S")]);
+        picks(&want, &seller, 0, &mut out);
+        assert_eq!(out.as_slice(), &[Resources::NONE]);
+        assert!(supplies(&seller, &res("G")) && supplies(&seller, &res("")) && !supplies(&seller, &res("O")));
+        // Random sellers and wants: the same picks in the same order, and the same answer as
+        // the solver for every pick of up to three units.
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let letters = ["W", "S", "C", "O", "G", "L", "P"];
+        let (mut fast, mut slow) = (ArrayVec::new(), ArrayVec::new());
+        let mut single = 0;
+        for _ in 0..2000 {
+            let mut fixed = String::new();
+            for _ in 0..rng.random_range(0..4) {
+                fixed += letters[rng.random_range(0..7)];
+            }
+            let choices: Vec<String> = (0..rng.random_range(0..3))
+                .map(|_| format!("{}{}", letters[rng.random_range(0..7)], letters[rng.random_range(0..7)]))
+                .collect();
+            let refs: Vec<&str> = choices.iter().map(String::as_str).collect();
+            let seller = prod(&fixed, &refs);
+            let mut want = Resources::NONE;
+            for _ in 0..rng.random_range(0..5) {
+                want.add(Resource::ALL[rng.random_range(0..7)], 1);
+            }
+            for k in 0..=1 {
+                picks(&want, &seller, k, &mut fast);
+                picks_by_recursion(&want, &seller, k, &mut slow);
+                assert_eq!(fast, slow, "{want:?} from {seller:?}, k = {k}");
+            }
+            picks_by_recursion(&want, &seller, 3, &mut slow);
+            for x in &slow {
+                assert_eq!(supplies(&seller, x), supplies_by_solver(&seller, x), "{x:?} from {seller:?}");
+            }
+            let mut unit = Resources::NONE;
+            unit.add(Resource::ALL[rng.random_range(0..7)], 1);
+            single += supplies(&seller, &unit) as u32;
+            assert_eq!(
+                supplies(&seller, &unit),
+                supplies_by_solver(&seller, &unit),
+                "{unit:?} from {seller:?}"
+            );
+        }
+        // Both answers were met for single units.
+        assert!(single > 200 && single < 1800, "{single}");
     }
 
     #[test]
