@@ -24,11 +24,21 @@ impl Direction {
     /// use wonders_core::armada::Direction;
     /// assert_eq!(Direction::Right.target(1, 5), 4);
     /// assert_eq!(Direction::Left.target(4, 5), 1);
+    /// // Every seat of 3 to 8 players, as (seat ∓ 2) mod n.
+    /// for n in 3..=8 {
+    ///     for seat in 0..n {
+    ///         assert_eq!(Direction::Right.target(seat, n), (seat + 2 * n - 2) % n);
+    ///         assert_eq!(Direction::Left.target(seat, n), (seat + 2) % n);
+    ///     }
+    /// }
     /// ```
     pub const fn target(self, seat: usize, players: usize) -> usize {
+        // The neighbour's neighbour: (seat − 2) mod n and (seat + 2) mod n, without a division
+        // (crate::game::left_of); every payment to a 2nd player asks for it.
+        use crate::game::{left_of, right_of};
         match self {
-            Direction::Right => (seat + 2 * players - 2) % players,
-            Direction::Left => (seat + 2) % players,
+            Direction::Right => right_of(right_of(seat, players), players),
+            Direction::Left => left_of(left_of(seat, players), players),
         }
     }
 
