@@ -135,8 +135,13 @@ impl ExpansionArgs {
 
     /// A game of `setup` with these expansions on `catalog`.
     pub(crate) fn game(&self, catalog: &'static Catalog, setup: Setup) -> Result<Game, String> {
+        self.setup_game(catalog, setup).map_err(|e| e.to_string())
+    }
+
+    /// [`ExpansionArgs::game`] with the engine's own error: a caller that plays the game inside
+    /// the result saves two copies of a `Game` (about 6 KB) a game.
+    fn setup_game(&self, catalog: &'static Catalog, setup: Setup) -> Result<Game, wonders_core::SetupError> {
         Game::with_catalog(catalog, &Setup { expansions: self.expansions, teams: self.teams, ..setup })
-            .map_err(|e| e.to_string())
     }
 }
 
@@ -241,12 +246,14 @@ fn play_one(
     legal: &mut Vec<Action>,
 ) -> Result<Totals, String> {
     let seed = game_seed(base, index);
-    let mut game = kind.0.game(kind.1, setup_for(edition, players, seed))?;
+    // Played where the setup left it, inside the result (a `Game` moved out of it is copied).
+    let mut setup = kind.0.setup_game(kind.1, setup_for(edition, players, seed));
+    let game = setup.as_mut().map_err(|e| e.to_string())?;
     let mut bots: [RandomBot; MAX_SEATS] = std::array::from_fn(|seat| RandomBot::new(bot_seed(seed, seat)));
-    play_out(&mut game, &mut bots[..players as usize], legal)
+    play_out(game, &mut bots[..players as usize], legal)
         .map_err(|e| format!("game {index} (deal seed {seed}): {e}"))?;
     let mut totals = Totals::default();
-    totals.add_game(&game);
+    totals.add_game(game);
     Ok(totals)
 }
 
