@@ -34,7 +34,6 @@ use crate::payment::{self, Market, Options};
 use crate::score::{self, Score};
 use crate::teams;
 use arrayvec::ArrayVec;
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -521,13 +520,13 @@ impl Game {
                 // 002 遊戲準備: players + 2 guilds drawn at random (5 in the 2-player variant;
                 // with 8 players all 9, 000 8人遊戲規則).
                 let mut guilds = catalog.guilds();
-                guilds.shuffle(&mut rng);
+                crate::shuffle::shuffle(&mut guilds, &mut rng);
                 deck.extend(guilds.into_iter().take(n.min(7) + 2));
             }
             if armada {
                 armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng, &mut deck);
             }
-            deck.shuffle(&mut rng);
+            crate::shuffle::shuffle(&mut deck, &mut rng);
             for (seat, chunk) in deck.chunks(hand_size).take(n).enumerate() {
                 hands[seat] = chunk.iter().copied().collect();
             }
@@ -1869,7 +1868,7 @@ fn deal_wonders(
             if ids.len() < n {
                 return Err(SetupError::Wonders(format!("only {} wonders for {n} players", ids.len())));
             }
-            ids.shuffle(rng);
+            crate::shuffle::shuffle(&mut ids, rng);
             Ok(ids
                 .into_iter()
                 .take(n)

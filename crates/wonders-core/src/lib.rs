@@ -37,6 +37,7 @@ pub mod payment;
 pub mod resources;
 pub mod sample;
 pub mod score;
+pub mod shuffle;
 pub mod table;
 pub mod teams;
 pub mod tensor;

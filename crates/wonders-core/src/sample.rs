@@ -39,7 +39,6 @@ use crate::city::{City, Production};
 use crate::game::{Game, HAND_MAX, HAND_SIZE, Hand, LogEntry, MAX_PLAYERS, MAX_TURNS, Phase, Played};
 use crate::view::View;
 use arrayvec::ArrayVec;
-use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use std::cell::RefCell;
 
@@ -693,7 +692,7 @@ fn sample_once<R: Rng + ?Sized>(
         in_play.sort();
         in_play.dedup();
         let mut others: Vec<CardId> = prep.guilds.iter().copied().filter(|g| !in_play.contains(g)).collect();
-        others.shuffle(rng);
+        crate::shuffle::shuffle(&mut others, rng);
         let need = (deck_players as usize + 2).saturating_sub(in_play.len());
         if need > others.len() {
             return err("more guilds seen than are in play");
@@ -714,7 +713,7 @@ fn sample_once<R: Rng + ?Sized>(
             .into_iter()
             .filter(|c| !in_play.contains(c))
             .collect();
-        others.shuffle(rng);
+        crate::shuffle::shuffle(&mut others, rng);
         let need = (crate::armada::dealt_per_age(players as u8) as usize).saturating_sub(in_play.len());
         if need > others.len() {
             return err("more Armada cards seen than are in play");
@@ -728,7 +727,7 @@ fn sample_once<R: Rng + ?Sized>(
             return err(format!("{} is seen more often than the deck holds it", catalog.card(c).name));
         }
     }
-    pool.shuffle(rng);
+    crate::shuffle::shuffle(&mut pool[..], rng);
     let draw = |pool: &mut Vec<CardId>| pool.pop().ok_or_else(|| SampleError("too few unseen cards".into()));
 
     // Hands now.
@@ -819,7 +818,7 @@ fn sample_once<R: Rng + ?Sized>(
                                 .into_iter()
                                 .filter(|&id| !view.cities.iter().any(|c| c.built.contains(id)))
                                 .collect();
-                            pool.shuffle(rng);
+                            crate::shuffle::shuffle(&mut pool, rng);
                             let need = (crate::armada::dealt_per_age(players as u8) as usize)
                                 .saturating_sub(armada_built);
                             cards.extend(pool.into_iter().take(need));
@@ -838,7 +837,7 @@ fn sample_once<R: Rng + ?Sized>(
                 }
             };
             pile.extend(penalty_pile.iter().copied());
-            past.shuffle(rng);
+            crate::shuffle::shuffle(&mut past[..], rng);
             let want = view.discard_size as usize;
             if pile.len() > want || want - pile.len() > past.len() {
                 return err("the discard pile cannot have its size");
@@ -859,16 +858,16 @@ fn sample_once<R: Rng + ?Sized>(
             let guilds = &mut *guilds_buf;
             guilds.clear();
             guilds.extend_from_slice(&prep.guilds);
-            guilds.shuffle(rng);
+            crate::shuffle::shuffle(&mut guilds[..], rng);
             deck.extend(guilds.iter().copied().take(deck_players as usize + 2));
         }
         if view.armada.is_some() {
             let mut pool = catalog.armada_age_pool(a, players as u8);
-            pool.shuffle(rng);
+            crate::shuffle::shuffle(&mut pool, rng);
             pool.truncate(crate::armada::dealt_per_age(players as u8) as usize);
             deck.extend(pool);
         }
-        deck.shuffle(rng);
+        crate::shuffle::shuffle(&mut deck[..], rng);
         for (seat, chunk) in deck.chunks(hs).take(n).enumerate() {
             later[a as usize - 2][seat] = chunk.iter().copied().collect();
         }
@@ -1035,7 +1034,7 @@ fn sample_armada<R: Rng + ?Sized>(
         if deck.len() != av.deck_sizes[level as usize - 1] as usize {
             return err(format!("the level {level} island deck cannot have its size"));
         }
-        deck.shuffle(rng);
+        crate::shuffle::shuffle(&mut deck, rng);
         if let Some(e) = av.exploring.as_ref().filter(|e| e.level == level) {
             // The cards still held by the other explorers: none of this seat's, none kept.
             let mut rest: Vec<IslandId> =

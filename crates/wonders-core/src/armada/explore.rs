@@ -21,7 +21,6 @@
 use super::{IslandId, SOLO_EXPLORE_DRAW};
 use arrayvec::ArrayVec;
 use rand::Rng;
-use rand::seq::SliceRandom;
 
 /// The most cards one explorer may be dealt: a whole level deck (9 in the box; a replacement
 /// data file has 9 per level too).
@@ -85,7 +84,7 @@ pub fn deal(deck: &[IslandId], explorers: &[usize], first: usize, players: usize
 /// ```
 pub fn return_and_shuffle<R: Rng + ?Sized>(deck: &mut Vec<IslandId>, kept: &[IslandId], rng: &mut R) {
     deck.retain(|c| !kept.contains(c));
-    deck.shuffle(rng);
+    crate::shuffle::shuffle(&mut deck[..], rng);
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@ use super::{ArmadaCity, ArmadaData, BoardId, Fleet, IslandId, IslandSet};
 use crate::game::{LogEntry, MAX_PLAYERS, MAX_TURNS};
 use arrayvec::ArrayVec;
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 /// The most cards of one island level (the box has 9; a data file may have up to 32 islands).
@@ -187,7 +186,7 @@ impl ArmadaState {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(3);
         let mut boards: Vec<BoardId> = data.boards().iter().map(|b| b.id).collect();
-        boards.shuffle(&mut rng);
+        crate::shuffle::shuffle(&mut boards, &mut rng);
         let mut armada_cities = [ArmadaCity::new(BoardId(0)); MAX_PLAYERS];
         for (slot, &b) in armada_cities.iter_mut().zip(boards.iter()).take(cities) {
             *slot = ArmadaCity::new(b);
@@ -199,7 +198,7 @@ impl ArmadaState {
             for island in data.islands().iter().filter(|d| d.level == level) {
                 let _ = deck.try_push(island.id);
             }
-            deck.shuffle(&mut rng);
+            crate::shuffle::shuffle(&mut deck[..], &mut rng);
         }
         ArmadaState {
             data,

@@ -25,7 +25,6 @@ use crate::game::{ActionError, Game, LogEntry, MAX_PLAYERS, Played, Setup, Setup
 use crate::payment::{self, Options};
 use crate::resources::Resources;
 use arrayvec::ArrayVec;
-use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 /// The combinations Armada refuses (armada.md §2.2, 000 8人遊戲規則): the 2-player Free City (no
@@ -66,7 +65,7 @@ pub(crate) fn deal_age_cards(
     };
     let start = deck.len();
     deck.extend(data.age_pool_iter(age, players).filter_map(|a| catalog.card_of_armada(a)));
-    deck[start..].shuffle(rng);
+    crate::shuffle::shuffle(&mut deck[start..], rng);
     deck.truncate(start + super::dealt_per_age(players) as usize);
 }
 
