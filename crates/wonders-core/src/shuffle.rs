@@ -43,14 +43,9 @@ const BOUNDS: [(u32, u8); FAST_MAX + 1] = {
     while m <= FAST_MAX {
         let mut product = m as u32;
         let mut current = m as u32 + 1;
-        loop {
-            match product.checked_mul(current) {
-                Some(p) => {
-                    product = p;
-                    current += 1;
-                }
-                None => break,
-            }
+        while let Some(p) = product.checked_mul(current) {
+            product = p;
+            current += 1;
         }
         t[m] = (product, (current - m as u32) as u8);
         m += 1;
