@@ -39,8 +39,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// The most players (cities) a game can hold.
 pub const MAX_PLAYERS: usize = 8;
-/// The most cards a hand can hold.
-pub const HAND_MAX: usize = 9;
+pub use crate::hand::{HAND_MAX, Hand};
 /// Cards dealt to each player per Age.
 pub const HAND_SIZE: usize = 7;
 /// Coins each city starts with (002 遊戲準備, 錢幣).
@@ -51,35 +50,6 @@ pub const LAST_TURN: usize = HAND_SIZE - 1;
 pub const MAX_TURNS: usize = 7;
 /// Coins for discarding a card (002 2.c).
 pub const DISCARD_COINS: u16 = 3;
-
-/// A hand of cards.
-pub type Hand = ArrayVec<CardId, HAND_MAX>;
-
-/// Makes `dst` hold the cards of `src` (at most [`HAND_MAX`]), copied in one go
-/// (`ArrayVec::clone` copies them one by one, and this runs every turn for every seat).
-fn copy_hand(dst: &mut Hand, src: &[CardId]) {
-    dst.clear();
-    // Card by card: a hand is a few bytes, and a call to `memcpy` costs more than the copy.
-    for &card in src.iter().take(HAND_MAX) {
-        dst.push(card);
-    }
-}
-
-/// Takes the first copy of `card` out of `hand`, keeping the order of the others. Returns false
-/// if the hand does not hold it.
-///
-/// The later cards move down by swaps: a hand is a few bytes, and `ArrayVec::remove` calls
-/// `memmove`, which costs more than the move.
-fn take_card(hand: &mut Hand, card: CardId) -> bool {
-    let Some(i) = hand.iter().position(|&c| c == card) else {
-        return false;
-    };
-    for j in i + 1..hand.len() {
-        hand.swap(j - 1, j);
-    }
-    hand.pop();
-    true
-}
 
 /// The cards one seat used in one turn (its own, and the Free City's when it held its card).
 pub type Used = ArrayVec<CardId, 2>;
@@ -763,12 +733,11 @@ impl Game {
     /// The cards `seat` may choose from now: its hand, less the card it already chose for its
     /// own city when it now chooses for the Free City.
     fn acting_hand(&self, seat: usize) -> Hand {
-        let mut hand = self.hands[seat].clone();
+        let mut hand = self.hands[seat];
         if self.acting_city(seat) != seat
             && let Some(card) = self.chosen[seat].and_then(|a| a.card())
-            && let Some(i) = hand.iter().position(|&c| c == card)
         {
-            hand.remove(i);
+            hand.take(card);
         }
         hand
     }
@@ -1399,7 +1368,7 @@ impl Game {
         // cards it used).
         for &(city, hand_owner, action) in acts {
             if let Some(card) = action.card()
-                && take_card(&mut self.hands[hand_owner], card)
+                && self.hands[hand_owner].take(card)
             {
                 let _ = self.used[hand_owner][turn as usize - 1].try_push(card);
             }
@@ -1561,7 +1530,7 @@ impl Game {
                 self.memory[seat] = Default::default();
                 self.used[seat] = Default::default();
             }
-            copy_hand(&mut self.memory[seat][t], &self.hands[seat]);
+            self.memory[seat][t] = self.hands[seat];
         }
     }
 
@@ -1744,10 +1713,7 @@ impl Game {
         }
         self.age += 1;
         self.turn = 1;
-        let later = &self.later_hands[self.age as usize - 2];
-        for (hand, dealt) in self.hands.iter_mut().zip(later) {
-            copy_hand(hand, dealt);
-        }
+        self.hands = self.later_hands[self.age as usize - 2];
         for city in &mut self.cities[..n] {
             city.free_build_used = false;
         }

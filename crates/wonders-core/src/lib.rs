@@ -33,6 +33,7 @@ pub mod conflict;
 pub mod edifice;
 pub mod effect;
 pub mod game;
+pub mod hand;
 pub mod payment;
 pub mod resources;
 pub mod sample;

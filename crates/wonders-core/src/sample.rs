@@ -746,7 +746,7 @@ fn sample_once<R: Rng + ?Sized>(
         } else {
             let seat = seat_of(p, cur_turn, age, n, fc);
             if seat == me && cards.len() == view.hand.len() {
-                hands[seat] = view.hand.clone();
+                hands[seat] = view.hand;
             } else {
                 hands[seat] = cards.iter().copied().take(HAND_MAX).collect();
             }
@@ -928,7 +928,7 @@ fn sample_once<R: Rng + ?Sized>(
     };
     let mut memory: [[Hand; MAX_TURNS]; MAX_PLAYERS] = Default::default();
     for (i, h) in view.seen_hands.iter().enumerate().take(lt) {
-        memory[me][i] = h.clone();
+        memory[me][i] = *h;
     }
     let mut used: [[crate::game::Used; MAX_TURNS + 1]; MAX_PLAYERS] = Default::default();
     for (i, u) in view.used_cards.iter().enumerate().take(lt + 1) {
