@@ -6,6 +6,7 @@
 //! integers, an order-independent reduction, so every thread count prints the same statistics.
 
 use crate::play::say;
+use arrayvec::ArrayVec;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -249,9 +250,10 @@ fn play_one(
     // Played where the setup left it, inside the result (a `Game` moved out of it is copied).
     let mut setup = kind.0.setup_game(kind.1, setup_for(edition, players, seed));
     let game = setup.as_mut().map_err(|e| e.to_string())?;
-    let mut bots: [RandomBot; MAX_SEATS] = std::array::from_fn(|seat| RandomBot::new(bot_seed(seed, seat)));
-    play_out(game, &mut bots[..players as usize], legal)
-        .map_err(|e| format!("game {index} (deal seed {seed}): {e}"))?;
+    // One bot per seat of this game (each a ChaCha8 generator of about 300 bytes to seed).
+    let mut bots: ArrayVec<RandomBot, MAX_SEATS> =
+        (0..players as usize).map(|seat| RandomBot::new(bot_seed(seed, seat))).collect();
+    play_out(game, &mut bots, legal).map_err(|e| format!("game {index} (deal seed {seed}): {e}"))?;
     let mut totals = Totals::default();
     totals.add_game(game);
     Ok(totals)
