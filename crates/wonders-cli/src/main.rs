@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 // mimalloc: the server (`wonders serve`) allocates a great deal per action (a state per seat
 // after every change); under load it spends 13% fewer instructions per action than with
-// glibc's malloc (README, Speed, the `server-speed-6` session).
+// glibc's malloc (docs/speed-journal.md, the `server-speed-6` session).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
