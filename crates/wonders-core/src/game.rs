@@ -680,10 +680,17 @@ impl Game {
 
     /// The seats the game waits for.
     pub fn to_act(&self) -> ArrayVec<usize, MAX_PLAYERS> {
-        (0..self.players()).filter(|&s| self.must_act(s)).collect()
+        let mut seats = ArrayVec::new();
+        for seat in 0..self.players() {
+            if self.must_act(seat) {
+                seats.push(seat);
+            }
+        }
+        seats
     }
 
     /// Whether `seat` must act now.
+    #[inline]
     pub fn must_act(&self, seat: usize) -> bool {
         if seat >= self.players() {
             return false;
