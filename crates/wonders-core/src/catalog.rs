@@ -225,6 +225,10 @@ pub(crate) struct HotCard {
     /// Whether building it gives coins at once ([`Effect::gives_coins_when_built`]): the turn's
     /// resolution skips the effects of the others.
     pub gives_coins: bool,
+    /// The points its [`Effect::Points`] give, and whether it has no other effect that scores
+    /// ([`Effect::scores_by_counting`]): then these are all its points, and the score sheet
+    /// does not read its effects.
+    pub plain_points: Option<u8>,
 }
 
 fn hot_table(cards: &[CardDef]) -> Vec<HotCard> {
@@ -237,6 +241,8 @@ fn hot_table(cards: &[CardDef]) -> Vec<HotCard> {
             colour: c.colour,
             coins: c.coins,
             gives_coins: c.effects.iter().any(Effect::gives_coins_when_built),
+            plain_points: (!c.effects.iter().any(Effect::scores_by_counting))
+                .then(|| c.effects.iter().map(|e| if let Effect::Points(p) = e { *p } else { 0 }).sum()),
         })
         .collect()
 }

@@ -146,6 +146,21 @@ impl Effect {
         matches!(self, Effect::Coins(_) | Effect::CoinsPer { .. } | Effect::CoinsAndPointsPer { .. })
     }
 
+    /// Whether its points at the end depend on the game ([`score`](crate::score) counts
+    /// something, or checks the wonder): every scoring effect but [`Effect::Points`].
+    ///
+    /// ```
+    /// use wonders_core::effect::Effect;
+    /// assert!(!Effect::Points(3).scores_by_counting());
+    /// assert!(Effect::PointsIfWonderComplete(7).scores_by_counting());
+    /// ```
+    pub fn scores_by_counting(&self) -> bool {
+        matches!(
+            self,
+            Effect::CoinsAndPointsPer { .. } | Effect::PointsPer { .. } | Effect::PointsIfWonderComplete(_)
+        )
+    }
+
     /// Parses an effect code of the data files (see `data/base-1e.toml`).
     ///
     /// ```

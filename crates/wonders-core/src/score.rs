@@ -153,6 +153,28 @@ fn card_points(
     score: &mut Score,
     guild_cap: Option<u8>,
 ) {
+    let hot = catalog.hot(card);
+    if let Some(points) = hot.plain_points {
+        // Only fixed points (most cards score none): the effects need not be read.
+        let mut total = i32::from(points);
+        if let Some(cap) = guild_cap.filter(|_| hot.colour == Colour::Purple) {
+            total = total.min(i32::from(cap));
+        }
+        score.add(hot.colour, total);
+        return;
+    }
+    card_points_from_effects(catalog, cities, seat, card, score, guild_cap);
+}
+
+/// [`card_points`] read from every effect of the card.
+fn card_points_from_effects(
+    catalog: &Catalog,
+    cities: &[City],
+    seat: usize,
+    card: CardId,
+    score: &mut Score,
+    guild_cap: Option<u8>,
+) {
     let def = catalog.card(card);
     let city = &cities[seat];
     let mut total = 0;
@@ -286,6 +308,59 @@ pub fn ranks(total_and_coins: &[(i32, u16)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_points_read_from_the_hot_table_are_the_points_the_effects_give() {
+        use crate::edifice::Expansions;
+        use crate::{Edition, Game, Setup, WonderDeal};
+        use rand::{RngExt, SeedableRng};
+        let kinds = [
+            (Catalog::get(Edition::First), Expansions::NONE),
+            (Catalog::get(Edition::Second), Expansions::NONE),
+            (Catalog::extended(Edition::First), Expansions::EDIFICE),
+            (Catalog::with_builtin_armada(Edition::First, false), Expansions::ARMADA),
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut fixed, mut counted) = (0, 0);
+        for (catalog, expansions) in kinds {
+            for seed in 0..12 {
+                let players = 3 + (seed % 5) as u8;
+                let setup = Setup {
+                    edition: catalog.edition,
+                    players,
+                    seed,
+                    wonders: WonderDeal::Random,
+                    expansions,
+                    teams: false,
+                };
+                let mut game = Game::with_catalog(catalog, &setup).unwrap();
+                let mut legal = Vec::new();
+                while !game.is_over() {
+                    for seat in game.to_act() {
+                        game.legal_actions_into(seat, &mut legal);
+                        let action = legal[rng.random_range(..legal.len())];
+                        game.submit(seat, action).unwrap();
+                    }
+                }
+                let cities = game.cities();
+                for seat in 0..cities.len() {
+                    for card in cities[seat].built.iter() {
+                        for cap in [None, Some(crate::armada::GUILD_CAP)] {
+                            let (mut a, mut b) = (Score::default(), Score::default());
+                            card_points(catalog, cities, seat, card, &mut a, cap);
+                            card_points_from_effects(catalog, cities, seat, card, &mut b, cap);
+                            assert_eq!(a, b, "{} in seat {seat}", catalog.card(card).name);
+                        }
+                        match catalog.hot(card).plain_points {
+                            Some(_) => fixed += 1,
+                            None => counted += 1,
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fixed > 1000 && counted > 50, "both ways taken: {fixed} fixed, {counted} counted");
+    }
 
     #[test]
     fn rulebook_science_examples() {
