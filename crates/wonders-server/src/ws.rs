@@ -126,6 +126,11 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     }
     loop {
         tokio::select! {
+            // In this order, not at random: a client's message already waiting is read before
+            // a change's state is built. An action's answer carries the newest state, so a seat
+            // whose action arrived as another seat's change was made visible gets one state
+            // for both (with its `accepted`) instead of a state it has already acted past.
+            biased;
             _ = shutdown.changed() => {
                 close(&mut socket, close_code::AWAY, "the server is shutting down").await;
                 return;
@@ -136,19 +141,6 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
             }
             _ = pings.tick() => {
                 if socket.send(Message::Ping(Default::default())).await.is_err() {
-                    return;
-                }
-            }
-            changed = changes.changed() => {
-                if changed.is_err() {
-                    return;
-                }
-                let version = *changes.borrow_and_update();
-                if version == sent_version {
-                    continue;
-                }
-                sent_version = version;
-                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
             }
@@ -238,6 +230,19 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     reply.push(state(seat, false));
                 }
                 if !send_all(&mut socket, &reply, &mut size_hint).await {
+                    return;
+                }
+            }
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let version = *changes.borrow_and_update();
+                if version == sent_version {
+                    continue;
+                }
+                sent_version = version;
+                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
             }
