@@ -1429,7 +1429,6 @@ mod tests {
     }
 }
 
-
 /// The queue of changes ahead of the durable state against the way it was kept before `Ahead`
 /// (a whole `Live` copied when the first change is queued, with every queued change applied to
 /// it, and made the durable state when the last one is stored).
