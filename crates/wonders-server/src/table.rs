@@ -618,6 +618,61 @@ impl Table {
         }
     }
 
+    /// Whether `info` equals [`Table::info`] now, compared field by field without building it
+    /// (no string is copied: every state checks its table part this way). Every field is named
+    /// (no `..`): a field added to [`TableInfo`] does not compile until it is compared here.
+    fn info_is(&self, info: &TableInfo) -> bool {
+        let TableInfo {
+            id,
+            created,
+            edition,
+            players,
+            wonders,
+            status,
+            seats,
+            age,
+            turn,
+            rematch,
+            rematch_of,
+            seed,
+            error,
+            turn_timer_secs,
+            hold_until,
+            expansions,
+            teams,
+        } = info;
+        let (now_age, now_turn) = self.game().map_or((0, 0), |g| (g.age(), g.turn()));
+        let holding = self.holding();
+        let seats_same = seats.len() == self.seats.len()
+            && seats.iter().zip(&self.seats).enumerate().all(|(i, (info, s))| {
+                let SeatInfo { seat, name, bot, taken, held, away } = info;
+                usize::from(*seat) == i
+                    && *name == s.name
+                    && *bot == s.bot
+                    && *taken == (s.bot.is_some() || s.token_hash.is_some())
+                    && *held == (s.token_hash.is_none() && s.held_for.is_some() && holding)
+                    && *away == self.away.get(i).copied().unwrap_or(false)
+            });
+        let known = self.setup.expansions.names();
+        *id == self.id
+            && *created == self.created
+            && edition == self.setup.edition.code()
+            && *players == self.setup.players
+            && *wonders == self.wonders_label
+            && status == self.status()
+            && seats_same
+            && (*age, *turn) == (now_age, now_turn)
+            && *rematch == self.rematch
+            && *rematch_of == self.rematch_of
+            && *seed == self.is_over().then_some(self.setup.seed)
+            && error.as_ref() == self.live.as_ref().err()
+            && *turn_timer_secs == self.turn_timer
+            && *hold_until == self.hold_until.filter(|_| holding)
+            && expansions.len() == known.len()
+            && expansions.iter().zip(&known).all(|(a, b)| a == b)
+            && *teams == self.setup.teams
+    }
+
     /// Whether the free seats of this rematch are still held for the previous players.
     fn holding(&self) -> bool {
         self.hold_until.is_some_and(|until| crate::server::now() < until)
@@ -730,14 +785,13 @@ impl Table {
     /// [`Table::info`] with its JSON: the last state's when the table did not change since (the
     /// same value serialises to the same bytes), else serialised now and kept for the next.
     fn info_with_json(&self) -> WithJson<TableInfo> {
-        let info = self.info();
         let mut cached = self.info_json.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(c) = cached.as_ref()
-            && **c == info
+            && self.info_is(c)
         {
             return c.clone();
         }
-        let fresh = WithJson::new(info);
+        let fresh = WithJson::new(self.info());
         *cached = Some(fresh.clone());
         fresh
     }
@@ -1297,6 +1351,81 @@ mod tests {
                 view.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
             assert_eq!(state.history, history);
         }
+    }
+    /// `Table::info_is` (how a state decides to reuse its table part's JSON) agrees with
+    /// comparing `Table::info` built afresh: it holds for the table's own info at every stage
+    /// (waiting, seated, each step of a whole game, over, a rematch noted, a seat away, broken)
+    /// and fails when any one field of it differs.
+    #[test]
+    fn info_is_compares_every_field_of_the_table_info() {
+        fn check(table: &Table, what: &str) {
+            let info = table.info();
+            assert!(table.info_is(&info), "{what}: its own info");
+            let mut changed: Vec<TableInfo> = Vec::new();
+            let mut one = |f: &dyn Fn(&mut TableInfo)| {
+                let mut i = info.clone();
+                f(&mut i);
+                changed.push(i);
+            };
+            one(&|i| i.id.push('x'));
+            one(&|i| i.created += 1);
+            one(&|i| i.edition = "2e".into());
+            one(&|i| i.players += 1);
+            one(&|i| i.wonders.push('x'));
+            one(&|i| i.status = "expired".into());
+            one(&|i| i.age += 1);
+            one(&|i| i.turn += 1);
+            one(&|i| i.rematch = Some(i.rematch.clone().unwrap_or_default() + "x"));
+            one(&|i| i.rematch_of = Some("x".into()));
+            one(&|i| i.seed = Some(i.seed.map_or(0, |s| s ^ 1)));
+            one(&|i| i.error = Some(i.error.clone().unwrap_or_default() + "x"));
+            one(&|i| i.turn_timer_secs = Some(i.turn_timer_secs.map_or(0, |t| t + 1)));
+            one(&|i| i.hold_until = Some(i.hold_until.map_or(0, |t| t + 1)));
+            one(&|i| i.expansions.push("edifice".into()));
+            one(&|i| i.teams = !i.teams);
+            one(&|i| {
+                i.seats.pop();
+            });
+            one(&|i| i.seats[1].seat = 0);
+            one(&|i| i.seats[1].name = Some(i.seats[1].name.clone().unwrap_or_default() + "x"));
+            one(&|i| i.seats[1].bot = Some("random".into()));
+            one(&|i| i.seats[1].taken = !i.seats[1].taken);
+            one(&|i| i.seats[1].held = !i.seats[1].held);
+            one(&|i| i.seats[1].away = !i.seats[1].away);
+            for (k, other) in changed.iter().enumerate() {
+                assert_ne!(*other, info, "{what}: change {k} changes nothing");
+                assert!(!table.info_is(other), "{what}: change {k} not noticed: {other:?}");
+            }
+        }
+        let req: crate::msg::CreateTable =
+            serde_json::from_value(serde_json::json!({"players": 3, "turn_timer_secs": 60})).unwrap();
+        let (mut table, _) = Table::create("t".into(), 5, 7, &req).unwrap();
+        check(&table, "waiting");
+        table.seat_taken(1, "Bob".into(), "hash1".into());
+        check(&table, "one seat taken");
+        table.seat_taken(0, "Ann".into(), "hash0".into());
+        table.seat_taken(2, "Cid".into(), "hash2".into());
+        let catalog = table.setup.catalog();
+        let mut steps = 0;
+        while !table.is_over() {
+            check(&table, &format!("step {steps}"));
+            let to_act: Vec<usize> = table.game().unwrap().to_act().to_vec();
+            for seat in to_act {
+                let action = table.planning().unwrap().game.legal_actions(seat)[0];
+                let plan =
+                    table.plan_action(seat as u8, None, &WireAction::from_action(catalog, &action)).unwrap();
+                let epoch = table.apply_ahead(&plan).unwrap();
+                table.commit(&plan, epoch);
+            }
+            steps += 1;
+        }
+        check(&table, "over");
+        table.set_rematch("r".into());
+        check(&table, "a rematch noted");
+        table.away[1] = true;
+        check(&table, "a seat away");
+        table.break_with("broken on purpose".into());
+        check(&table, "broken");
     }
 }
 

@@ -105,6 +105,10 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     let (ping_every, idle_after) = (net.limits.ws_ping_interval, net.limits.ws_idle_timeout);
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     let mut last_heard = tokio::time::Instant::now();
+    // The idle timer: one timer for the connection's life, set again (from `last_heard`) only
+    // when it fires, not a new timer registered and dropped for every message.
+    let idle = tokio::time::sleep_until(last_heard + idle_after);
+    tokio::pin!(idle);
     let mut changes = cell.subscribe();
     // The table's version the last state sent after a change was built at (read before it was
     // built): a wake-up for a version already sent (with an `accepted`) sends nothing.
@@ -126,29 +130,26 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     }
     loop {
         tokio::select! {
+            // In this order, not at random: a client's message already waiting is read before
+            // a change's state is built. An action's answer carries the newest state, so a seat
+            // whose action arrived as another seat's change was made visible gets one state
+            // for both (with its `accepted`) instead of a state it has already acted past.
+            biased;
             _ = shutdown.changed() => {
                 close(&mut socket, close_code::AWAY, "the server is shutting down").await;
                 return;
             }
-            () = tokio::time::sleep_until(last_heard + idle_after) => {
+            () = &mut idle => {
+                if tokio::time::Instant::now() < last_heard + idle_after {
+                    // Heard from since the timer was set: it waits from then on.
+                    idle.as_mut().reset(last_heard + idle_after);
+                    continue;
+                }
                 close(&mut socket, close_code::AWAY, "idle for too long").await;
                 return;
             }
             _ = pings.tick() => {
                 if socket.send(Message::Ping(Default::default())).await.is_err() {
-                    return;
-                }
-            }
-            changed = changes.changed() => {
-                if changed.is_err() {
-                    return;
-                }
-                let version = *changes.borrow_and_update();
-                if version == sent_version {
-                    continue;
-                }
-                sent_version = version;
-                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
             }
@@ -238,6 +239,19 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     reply.push(state(seat, false));
                 }
                 if !send_all(&mut socket, &reply, &mut size_hint).await {
+                    return;
+                }
+            }
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let version = *changes.borrow_and_update();
+                if version == sent_version {
+                    continue;
+                }
+                sent_version = version;
+                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
             }

@@ -426,3 +426,115 @@ async fn an_acknowledged_action_brings_its_state_once_and_watchers_get_one_state
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_heard_from_stays_open_and_a_silent_one_closes_after_the_idle_timeout() {
+    // One idle timer per connection, set again from the last message heard when it fires: a
+    // client that keeps talking is never closed, a silent one is closed once the timeout passed.
+    use std::time::{Duration, Instant};
+    let (_dir, db) = temp_db();
+    let server = wonders_server::Server::open(&db).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut limits = wonders_server::Limits::loopback();
+    limits.ws_idle_timeout = Duration::from_millis(400);
+    limits.ws_ping_interval = Duration::from_secs(3600);
+    let served = server.clone();
+    let task = tokio::spawn(async move {
+        let _ = wonders_server::serve_with(listener, served, limits, std::future::pending()).await;
+    });
+    let created: Value = reqwest::Client::new()
+        .post(format!("http://{addr}/api/tables"))
+        .json(&json!({"players": 3}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let url = format!("ws://{addr}/api/tables/{}/ws", created["id"].as_str().unwrap());
+    let (mut talker, _) = connect_async(&url).await.unwrap();
+    let (mut silent, _) = connect_async(&url).await.unwrap();
+    let opened = Instant::now();
+    assert_eq!(next_json(&mut talker).await.unwrap().1["type"], "state");
+    // Three idle timeouts long, a ping every 100 ms: each answered.
+    while opened.elapsed() < Duration::from_millis(1200) {
+        nothing_pending(&mut talker, "the talker").await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    nothing_pending(&mut talker, "the talker, at the end").await;
+    // The silent one got its state, then a close for going away, after the timeout and well
+    // before the talker's time was up.
+    assert_eq!(next_json(&mut silent).await.unwrap().1["type"], "state");
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(5), silent.next()).await.unwrap() {
+            Some(Ok(Message::Close(frame))) => break frame.unwrap(),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close, got {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(closed.code), 1001);
+    assert_eq!(closed.reason.as_str(), "idle for too long");
+    task.abort();
+    let _ = task.await;
+    tokio::task::spawn_blocking(move || server.close()).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_sending_without_pause_still_gets_every_change() {
+    // A connection reads its client's waiting messages before it sends a change's state (so that
+    // an action's answer carries it): a client that never stops sending is still shown every
+    // change, with the answers.
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    let id = s.create(3, "1e", "A", &[None, None, None]).await;
+    let mut tokens = Vec::new();
+    for (seat, name) in ["Ann", "Bob", "Cid"].into_iter().enumerate() {
+        tokens.push(s.take(&id, seat as u8, name).await);
+    }
+    let (mut ws, _) = connect_async(s.ws_url(&id)).await.unwrap();
+    assert_eq!(next_json(&mut ws).await.unwrap().1["view"]["turn"], 1);
+    let (mut sink, mut stream) = ws.split();
+    const PINGS: usize = 300;
+    let pinger = tokio::spawn(async move {
+        for _ in 0..PINGS {
+            sink.send(Message::Text(json!({"type": "ping"}).to_string().into())).await.unwrap();
+        }
+        sink
+    });
+    // Meanwhile every seat acts: the turn resolves.
+    for token in &tokens {
+        let (server, id, token) = (s.server.clone(), id.clone(), token.clone());
+        tokio::task::spawn_blocking(move || {
+            let st = server.state(&id, Some(&token)).unwrap();
+            server.act(&id, &token, Some(st.turn_id), &st.legal[0]).unwrap();
+        })
+        .await
+        .unwrap();
+    }
+    let mut sink = pinger.await.unwrap();
+    let (mut pongs, mut last_turn) = (0, 1);
+    while pongs < PINGS || last_turn != 2 {
+        let msg = tokio::time::timeout(std::time::Duration::from_secs(20), stream.next())
+            .await
+            .expect("every ping answered and the resolved turn shown")
+            .unwrap()
+            .unwrap();
+        let Message::Text(t) = msg else { continue };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        match v["type"].as_str().unwrap() {
+            "pong" => pongs += 1,
+            "state" => last_turn = v["view"]["turn"].as_u64().unwrap(),
+            other => panic!("unexpected {other}: {v}"),
+        }
+        assert!(pongs <= PINGS);
+    }
+    // Nothing more is owed.
+    sink.send(Message::Text(json!({"type": "ping"}).to_string().into())).await.unwrap();
+    let msg = tokio::time::timeout(std::time::Duration::from_secs(20), stream.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(msg.to_text().unwrap()).unwrap()["type"], "pong");
+}
