@@ -43,7 +43,7 @@ pub const MAX_IN_FLIGHT: usize = 4096;
 /// Fewer, larger transactions cost less per change (SQLite writes the same few pages of the WAL
 /// for 5 changes as for 40), and a table's seats that act at about the same time are committed
 /// together, so its watchers get one state for them instead of one per batch. Measured under the
-/// load test (README, Speed, `server-speed-6`): 4 ms saved a little more CPU and p99 than 2 ms
+/// load test (docs/speed-journal.md, `server-speed-6`): 4 ms saved a little more CPU and p99 than 2 ms
 /// but lowered the rate (the wait lengthens every seat's turn-around); 2 ms kept the rate. Measured
 /// again once every seat of the load test could connect and the writer acknowledged before waking
 /// the watchers (`server-speed-7`): 2 ms had a lower p99 than 1 ms, and than 4 ms in most runs;
@@ -322,7 +322,7 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
         // would enable the old state's buttons meanwhile), and skips the wake-up that follows
         // (its state is already that version's). Acknowledging before waking puts the acting
         // connections ahead of the watchers in the runtime's queue: the acknowledgment waits for
-        // no other seat's state (README, Speed, `server-speed-7`).
+        // no other seat's state (docs/speed-journal.md, `server-speed-7`).
         let mut changed: Vec<Arc<TableCell>> = Vec::new();
         let results: Vec<Stored> = batch
             .iter()
