@@ -877,13 +877,18 @@ impl Game {
                 } else {
                     // Armada: a city with a trading zone has its paid builds and stages listed by
                     // armada::trade::rewrite_hand, which drops the base ones: they are not solved.
-                    if self.armada.is_some() && armada::trade::has_zone(self, city) {
-                        self.hand_actions::<false>(city, &self.hands[seat], out);
+                    if self.armada.is_some() {
+                        // The city's market, read once for both lists (the naval solves ask it
+                        // too).
+                        let market = self.market(city);
+                        if armada::trade::has_zone(self, city) {
+                            self.hand_actions_with::<false>(city, &self.hands[seat], &market, out);
+                        } else {
+                            self.hand_actions_with::<true>(city, &self.hands[seat], &market, out);
+                        }
+                        armada::turn::extend_actions(self, city, &market, out);
                     } else {
                         self.hand_actions::<true>(city, &self.hands[seat], out);
-                    }
-                    if self.armada.is_some() {
-                        armada::turn::extend_actions(self, city, out);
                     }
                 }
             }
@@ -940,12 +945,35 @@ impl Game {
     /// and the discards (the paid builds and stages are listed by the caller's own solver). A
     /// constant, so the base game's loop is compiled as before.
     fn hand_actions<const PAID: bool>(&self, city_index: usize, hand: &[CardId], out: &mut Vec<Action>) {
+        self.hand_actions_body::<PAID>(city_index, hand, &self.market(city_index), out);
+    }
+
+    /// [`Game::hand_actions`] with the city's market already read (Armada reads it once for the
+    /// base list and its naval variants).
+    fn hand_actions_with<const PAID: bool>(
+        &self,
+        city_index: usize,
+        hand: &[CardId],
+        market: &Market,
+        out: &mut Vec<Action>,
+    ) {
+        self.hand_actions_body::<PAID>(city_index, hand, market, out);
+    }
+
+    /// The body of both, inlined into each.
+    #[inline(always)]
+    fn hand_actions_body<const PAID: bool>(
+        &self,
+        city_index: usize,
+        hand: &[CardId],
+        market: &Market,
+        out: &mut Vec<Action>,
+    ) {
         let city = &self.cities[city_index];
-        let market = self.market(city_index);
         let mut stage = Options::new();
         let stages = self.catalog.wonder(city.wonder).stages(city.side);
         if PAID && let Some(next) = stages.get(city.stages as usize) {
-            payment::solve(&market, &next.cost, city.coins, &mut stage);
+            payment::solve(market, &next.cost, city.coins, &mut stage);
         }
         let free_build = self.free_build_available(city_index);
         // Edifice and the boards whose stages ask a choice (Carthage, Ur) list each way to build
@@ -979,7 +1007,7 @@ impl Game {
                             naval: Naval::NONE,
                         });
                     } else {
-                        payment::solve(&market, &def.cost, city.coins - def.coins as u16, &mut opts);
+                        payment::solve(market, &def.cost, city.coins - def.coins as u16, &mut opts);
                         for &(left, right) in &opts {
                             out.push(Action::Build {
                                 card,

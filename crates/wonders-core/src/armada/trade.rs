@@ -396,7 +396,7 @@ pub(crate) fn market(game: &Game, city: usize) -> Option<TradeMarket<'_>> {
     let a = &state.cities[city];
     let left_units = a.second_neighbour_purchases(state.data, Direction::Left);
     let right_units = a.second_neighbour_purchases(state.data, Direction::Right);
-    market_with(game, city, left_units, right_units)
+    market_with(game, city, game.market(city), left_units, right_units)
 }
 
 /// Whether `city` buys from its 2nd players (a trading zone, 4 or more players): its hand's
@@ -415,12 +415,13 @@ pub(crate) fn has_zone(game: &Game, city: usize) -> bool {
 
 /// [`market`], with the units the city's trading zones allow per payment already read (West
 /// Trading Zone on the left, East on the right; [`super::ArmadaCity::second_neighbour_purchases`]).
-pub(crate) fn market_with(
-    game: &Game,
+pub(crate) fn market_with<'a>(
+    game: &'a Game,
     city: usize,
+    market: Market<'a>,
     left_units: u8,
     right_units: u8,
-) -> Option<TradeMarket<'_>> {
+) -> Option<TradeMarket<'a>> {
     game.armada.as_deref()?;
     let n = game.cities_n as usize;
     if (left_units == 0 && right_units == 0) || n < 4 {
@@ -430,7 +431,7 @@ pub(crate) fn market_with(
     let at_start = game.edition() == Edition::Second && matches!(game.phase, Phase::PlayLastCard { .. });
     let sale = |s: usize| if at_start { &game.sale_at_turn_start[s] } else { &game.cities[s].for_sale };
     Some(TradeMarket {
-        market: game.market(city),
+        market,
         second_left: sale(sl),
         left_units,
         second_right: sale(sr),

@@ -22,7 +22,7 @@ use crate::card::{CardId, CardSet};
 use crate::catalog::Catalog;
 use crate::conflict::LandConflict;
 use crate::game::{ActionError, Game, LogEntry, MAX_PLAYERS, Played, Setup, SetupError};
-use crate::payment::{self, Options};
+use crate::payment::{self, Market, Options};
 use crate::resources::Resources;
 use arrayvec::ArrayVec;
 use rand_chacha::ChaCha8Rng;
@@ -104,7 +104,7 @@ fn card_free_move(catalog: &Catalog, card: CardId) -> Option<FleetChoice> {
 /// wonder fleet (Lost Isle: any fleet, free), never together with an Edifice participation
 /// (§2.10); each discard also as a free yellow move. A card with a free move is listed once per
 /// ship it may move (none when every ship is on the top step).
-pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
+pub(crate) fn extend_actions(game: &Game, city: usize, market: &Market, out: &mut Vec<Action>) {
     let Some(state) = game.armada.as_deref() else {
         return;
     };
@@ -118,12 +118,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     let (discount, lost) = (a.naval_discount(data), a.wonder_naval_free(data));
     let west = a.second_neighbour_purchases(data, Direction::Left);
     let east = a.second_neighbour_purchases(data, Direction::Right);
-    // The city's market, read at its first naval card solve without a trading zone (most lists
-    // have none).
-    let mut market = None;
     // East and West Trading Zones (super::trade): the city's paid builds and stages are listed
     // again with the 2nd players among the sellers; without one, nothing changes.
-    let trade = if west | east != 0 { super::trade::market_with(game, city, west, east) } else { None };
+    let trade =
+        if west | east != 0 { super::trade::market_with(game, city, *market, west, east) } else { None };
     if let Some(tm) = &trade {
         super::trade::rewrite_hand(game, city, tm, out);
     }
@@ -140,9 +138,11 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     // same cost).
     let mut solved = NavalSolves::default();
     let mut opts = Options::new();
-    // The base list's cards that give a free move (each card looked up once): the pass below
-    // that lists their ships runs only when there is one.
-    let (mut looked, mut movers) = (CardSet::EMPTY, CardSet::EMPTY);
+    // Whether one of the base list's builds is of a card that gives a free move: the pass below
+    // that lists their ships runs only then. The test is a shift of the data's bitset of such
+    // cards (as `card_free_move` reads it), with no branch.
+    let free_moves = FreeMoves::of(catalog);
+    let mut any_mover = false;
     // The last stage met: its other payments follow it in the base list (one entry per Pareto
     // payment, repeated with each card of the hand), and need nothing more.
     let mut last_stage: Option<(CardId, crate::StageExtra)> = None;
@@ -150,12 +150,7 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     for i in 0..base {
         match out[i] {
             Action::Build { card, pay, .. } => {
-                if !looked.contains(card) {
-                    looked.insert(card);
-                    if card_free_move(catalog, card).is_some() {
-                        movers.insert(card);
-                    }
-                }
+                any_mover |= free_moves.gives(card);
                 let def = catalog.hot(card);
                 let Some(fleet) = Fleet::from_colour(def.colour) else {
                     continue;
@@ -187,7 +182,6 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                     None => {
                         // Without a trading zone the solve is cheap and the same question rarely
                         // comes twice in one list: asked directly, its answer pushed as it comes.
-                        let market = market.get_or_insert_with(|| game.market(city));
                         payment::solve_with_naval(
                             market,
                             &need,
@@ -227,7 +221,16 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
                         stage_naval.push((fleet, bank, TradeOptions::new()));
                         let last = stage_naval.len() - 1;
                         let options = &mut stage_naval[last].2;
-                        stage_naval_options(game, city, trade.as_ref(), fleet, lost, discount, options);
+                        stage_naval_options(
+                            game,
+                            city,
+                            market,
+                            trade.as_ref(),
+                            fleet,
+                            lost,
+                            discount,
+                            options,
+                        );
                     }
                 }
                 for (fleet, bank, options) in &stage_naval {
@@ -247,13 +250,13 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
         }
     }
     // Free moves of the cards built (blue Armada cards): each build lists the ship it moves.
-    if movers.is_empty() {
+    if !any_mover {
         return;
     }
     let mut i = 0;
     while i < out.len() {
         if let Action::Build { card, pay, naval } = out[i]
-            && movers.contains(card)
+            && free_moves.gives(card)
             && naval.free_move().is_none()
             && let Some(choice) = card_free_move(catalog, card)
         {
@@ -284,6 +287,31 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
     }
 }
 
+/// The catalog's cards that give a free move, as [`card_free_move`] finds them: the data's
+/// bitset of Armada cards with a [`ArmadaEffect::FreeMove`] (ids under 32), offset by the
+/// catalog's first Armada card.
+#[derive(Clone, Copy)]
+struct FreeMoves {
+    bits: u64,
+    first: u32,
+}
+
+impl FreeMoves {
+    fn of(catalog: &Catalog) -> FreeMoves {
+        const FREE_MOVE: usize = ArmadaEffect::FreeMove(FleetChoice::Any).kind();
+        let bits = catalog.armada.as_deref().map_or(0, |d| d.with_kind(FREE_MOVE).0);
+        FreeMoves { bits: bits as u64, first: catalog.armada_first() as u32 }
+    }
+
+    /// Whether `card` gives a free move (`card_free_move(catalog, card).is_some()`).
+    #[inline]
+    fn gives(self, card: CardId) -> bool {
+        // A card before the first Armada card wraps to a shift of 64 or more: none.
+        let a = (card.0 as u32).wrapping_sub(self.first);
+        self.bits.checked_shr(a).unwrap_or(0) & 1 != 0
+    }
+}
+
 /// The base actions [`extend_actions`] already gave their naval variants: whether an earlier
 /// entry of the base list builds the same card the same way (or the same stage with the same
 /// choices), answered from a card set per way of being free (builds) or a short list of what was
@@ -292,6 +320,10 @@ pub(crate) fn extend_actions(game: &Game, city: usize, out: &mut Vec<Action>) {
 struct Seen {
     /// The cards met, one set per way of being paid: index 0 paid, then one per [`FreeBy`].
     builds: [CardSet; 6],
+    /// The cards met with a plain stage ([`crate::StageExtra::NONE`]: the base game's boards
+    /// without Edifice, nearly every list).
+    plain_stages: CardSet,
+    /// The other stages met, with their choices.
     stages: ArrayVec<(CardId, crate::StageExtra), 32>,
 }
 
@@ -316,6 +348,13 @@ impl Seen {
     /// Whether an earlier base entry (before `i`) builds the stage with `card` and `extra`;
     /// notes it.
     fn stage(&mut self, out: &[Action], i: usize, card: CardId, extra: crate::StageExtra) -> bool {
+        if extra == crate::StageExtra::NONE {
+            if self.plain_stages.contains(card) {
+                return true;
+            }
+            self.plain_stages.insert(card);
+            return false;
+        }
         if self.stages.contains(&(card, extra)) {
             return true;
         }
@@ -368,9 +407,11 @@ impl NavalSolves {
 
 /// The Pareto-minimal payments of `city`'s next stage plus the next step of `fleet`, as one
 /// purchase (free naval step with Lost Isle), with the trading zones of `trade` if any.
+#[allow(clippy::too_many_arguments)]
 fn stage_naval_options(
     game: &Game,
     city: usize,
+    market: &Market,
     trade: Option<&TradeMarket>,
     fleet: Fleet,
     lost: bool,
@@ -403,7 +444,7 @@ fn stage_naval_options(
         return;
     }
     let mut opts = Options::new();
-    payment::solve_with_naval(&game.market(city), &stage.cost, &cost.resources, discount, budget, &mut opts);
+    payment::solve_with_naval(market, &stage.cost, &cost.resources, discount, budget, &mut opts);
     out.extend(opts.iter().map(|&(left, right)| TradePay { left, right, ..TradePay::default() }));
 }
 
@@ -1025,5 +1066,50 @@ mod tests {
             })
             .collect();
         assert_eq!(firsts, vec![true, false, true, true, true, false, true]);
+    }
+
+    #[test]
+    fn the_free_move_bitset_finds_the_cards_card_free_move_finds() {
+        use crate::catalog::Edition;
+        for catalog in [
+            Catalog::with_builtin_armada(Edition::First, false),
+            Catalog::with_builtin_armada(Edition::Second, true),
+            Catalog::get(Edition::First),
+        ] {
+            let free = FreeMoves::of(catalog);
+            let mut movers = 0;
+            for id in 0..=u8::MAX {
+                let card = CardId(id);
+                let general = (id as usize) < catalog.cards.len() && card_free_move(catalog, card).is_some();
+                assert_eq!(free.gives(card), general, "card {id}");
+                movers += general as u32;
+            }
+            assert_eq!(movers > 0, catalog.armada.is_some());
+        }
+    }
+
+    #[test]
+    fn plain_stages_in_a_card_set_answer_as_the_list_scan() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let extras = [StageExtra::NONE, StageExtra::new(false, true, 0), StageExtra::new(true, false, 0)];
+        for _ in 0..2_000 {
+            let n = rng.random_range(0..40);
+            let list: Vec<Action> = (0..n)
+                .map(|_| Action::Wonder {
+                    card: CardId(rng.random_range(0..12)),
+                    pay: Payment::default(),
+                    extra: extras[rng.random_range(0..extras.len())],
+                })
+                .collect();
+            let mut seen = Seen::default();
+            for (i, a) in list.iter().enumerate() {
+                let Action::Wonder { card, extra, .. } = *a else { unreachable!() };
+                let scan = list[..i].iter().any(
+                    |b| matches!(*b, Action::Wonder { card: k, extra: e, .. } if k == card && e == extra),
+                );
+                assert_eq!(seen.stage(&list, i, card, extra), scan);
+            }
+        }
     }
 }
