@@ -362,8 +362,8 @@ impl Server {
             .seat_of_token_hash(token_hash)
             .ok_or_else(|| ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`")))?;
         let reclaimed = reclaim && table.reclaim(seat);
-        let queued = plan(&mut table, seat).and_then(|plan| {
-            let epoch = table.apply_ahead(&plan)?;
+        let queued = plan(&mut table, seat).and_then(|mut plan| {
+            let epoch = table.apply_ahead(&mut plan)?;
             let (next, finished) = (table.turn_id_ahead(seat), plan.ends_game.then(now));
             Ok(self.inner.writer.submit(permit, cell.clone(), id, plan, epoch, finished, next, asynchronous))
         });
@@ -395,7 +395,7 @@ impl Server {
                 table.stop_driving();
                 return;
             }
-            let plan = match table.plan_bot_moves(moves) {
+            let mut plan = match table.plan_bot_moves(moves) {
                 Ok(plan) => plan,
                 Err(e) => {
                     let reason = format!("table {}: {e}", table.id());
@@ -409,15 +409,15 @@ impl Server {
             if plan.actions.is_empty() {
                 continue;
             }
-            let finished = plan.ends_game.then(now);
             let id = table.id().to_string();
-            let Ok(epoch) = table.apply_ahead(&plan) else {
+            let Ok(epoch) = table.apply_ahead(&mut plan) else {
                 // The table is broken now (it says why).
                 table.stop_driving();
                 drop(table);
                 cell.notify();
                 return;
             };
+            let finished = plan.ends_game.then(now);
             let ticket =
                 self.inner.writer.submit(permit, cell.clone(), id.clone(), plan, epoch, finished, 0, false);
             drop(table);

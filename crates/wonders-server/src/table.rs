@@ -1,7 +1,7 @@
 //! One table: its setup, seats, bots and the game, rebuilt from its stored log.
 //!
-//! Changes are planned first on a copy of the game (validating the action), then stored, then
-//! applied: if anything fails before the store commits, nothing changes.
+//! Changes are planned first (an action checked against the game, which changes nothing), then
+//! stored, then applied: if anything fails before the store commits, nothing changes.
 //!
 //! Actions and bots' moves are stored by the server's writer thread ([`crate::writer`]), which
 //! commits several tables' actions in one transaction, with no table lock held. Meanwhile a table
@@ -11,6 +11,8 @@
 //! against). [`Table::apply_ahead`] queues a planned change; [`Table::commit`] makes the oldest
 //! queued change durable once stored; [`Table::abandon`] drops the queued changes when storing
 //! one failed (the later ones were planned on top of it), so nothing unstored is ever shown.
+//! The state ahead is kept when every change is durable (it is then the durable state's twin):
+//! the next action is checked on it and played on it in place, not on a copy of the game.
 //!
 //! Bots think outside the table's lock: [`Table::bot_jobs`] takes each bot whose seat must act
 //! out of the table with a copy of its seat's view and legal actions; the bot thinks with the
@@ -189,8 +191,9 @@ impl Live {
     }
 }
 
-/// What changes are planned against while some wait for the writer: the durable game with them
-/// applied, and what the plans read besides (each seat's action count, the stored log's length).
+/// What changes are planned against: the durable game with the changes waiting for the writer
+/// applied (none waiting: the durable game's twin, kept so as not to copy the game for the next
+/// change), and what the plans read besides (each seat's action count, the stored log's length).
 /// The durable state's history, record, summaries and Age ends are not copied: they are built
 /// once, when a change becomes durable.
 #[derive(Clone)]
@@ -250,7 +253,8 @@ pub struct Plan {
     pub stored: Vec<(u8, String)>,
     /// Index in the log of the first action.
     pub first_index: usize,
-    /// Whether the actions end the game.
+    /// Whether the actions end the game: known once the plan is queued ([`Table::apply_ahead`]
+    /// sets it).
     pub ends_game: bool,
 }
 
@@ -309,29 +313,30 @@ pub struct Table {
     over_since: Option<Instant>,
     /// A waiting table nobody filled in time: deleted.
     expired: bool,
-    /// The durable game with the changes waiting for the writer applied (none: nothing waits).
+    /// The durable game with the changes waiting for the writer applied; when none waits, equal
+    /// to the durable state (none: not made yet, or dropped with the queued changes, or the
+    /// game is over).
     ahead: Option<Ahead>,
     /// How many planned changes wait for the writer.
     pending: usize,
     /// Changes queued with another epoch are stale: it increases when queued changes are dropped.
     epoch: u64,
-    /// The game [`Table::plan_action`] checked its action on, kept for [`Table::apply_ahead`] to
-    /// take as the state ahead (instead of copying the game and playing the action again).
+    /// The action [`Table::plan_action`] checked, and on which state: [`Table::apply_ahead`]
+    /// plays it without checking it again when it queues that plan on that state.
     planned: Option<Planned>,
     /// The table part of the last state built, with its JSON: the next state reuses that JSON
     /// when the table is the same (every seat's state carries it).
     info_json: Mutex<Option<WithJson<TableInfo>>>,
 }
 
-/// A game with one planned action played on it, and what it was planned on: the epoch and the
-/// stored log's length of the state it was copied from (they identify that state: each queued,
-/// stored or dropped change moves one of them).
+/// One action checked by [`Table::plan_action`], and the state it was checked on: the epoch and
+/// the stored log's length of the state planned against (they identify that state: each queued
+/// or dropped change moves one of them; a commit changes the durable state, not that one).
 struct Planned {
     epoch: u64,
     first_index: usize,
     seat: u8,
     action: Action,
-    game: Box<Game>,
 }
 
 /// How a retraction is stored in a table's log (the other entries are `WireAction`s).
@@ -860,42 +865,33 @@ impl Table {
 
     /// Queues planned changes for the writer: they apply to the state ahead (later plans build
     /// on them) but not to the durable one, which readers see. Returns the epoch to hand the
-    /// writer with them. A change that fails to apply marks the table broken.
-    pub fn apply_ahead(&mut self, plan: &Plan) -> Result<u64, ApiError> {
+    /// writer with them, and sets `plan.ends_game` (whether they end the game). A change that
+    /// fails to apply marks the table broken.
+    pub fn apply_ahead(&mut self, plan: &mut Plan) -> Result<u64, ApiError> {
         let planned = self.planned.take();
-        let base_stored = self.planning()?.stored;
-        // The game this very plan was checked on, copied from the state ahead as it is now:
-        // it becomes the state ahead (the same game `Ahead::apply` would make).
-        if let Some(p) = planned
-            && p.epoch == self.epoch
-            && p.first_index == plan.first_index
-            && p.first_index == base_stored
-            && plan.retract.is_none()
-            && plan.actions == [(p.seat, p.action)]
-        {
-            let mut ahead = match self.ahead.take() {
-                Some(a) => Ahead { game: p.game, ..a },
-                None => {
-                    let live = self.live()?;
-                    Ahead { game: p.game, acted: live.acted.clone(), stored: live.stored }
-                }
-            };
-            if let Some(n) = ahead.acted.get_mut(p.seat as usize) {
-                *n += 1;
-            }
-            ahead.stored += 1;
-            self.ahead = Some(ahead);
-            self.pending += 1;
-            return Ok(self.epoch);
-        }
         let mut ahead = match self.ahead.take() {
             Some(a) => a,
             None => Ahead::of(self.live()?),
         };
-        if let Err(e) = ahead.apply(plan) {
+        if let Some(p) = planned
+            && p.epoch == self.epoch
+            && p.first_index == plan.first_index
+            && p.first_index == ahead.stored
+            && plan.retract.is_none()
+            && plan.actions == [(p.seat, p.action)]
+        {
+            // `plan_action` checked this very action on this very state (nothing was queued,
+            // dropped or broken since): it is played without checking it again.
+            ahead.game.submit_trusted(p.seat as usize, p.action);
+            if let Some(n) = ahead.acted.get_mut(p.seat as usize) {
+                *n += 1;
+            }
+            ahead.stored += 1;
+        } else if let Err(e) = ahead.apply(plan) {
             self.break_with(e.clone());
             return Err(ApiError::Conflict(e));
         }
+        plan.ends_game = ahead.game.is_over();
         self.ahead = Some(ahead);
         self.pending += 1;
         Ok(self.epoch)
@@ -917,11 +913,19 @@ impl Table {
             return;
         }
         self.pending -= 1;
+        self.apply_durable(plan);
         if self.pending == 0 {
-            // Nothing waits any more: the durable state is the one ahead.
-            self.ahead = None;
+            // Nothing waits any more: the state ahead is the durable one's twin, kept for the
+            // next change to be planned and played on (dropped once the game is over).
+            match (&self.live, &self.ahead) {
+                (Ok(live), Some(a)) if !live.game.is_over() => debug_assert!(
+                    *a.game == live.game && a.acted == live.acted && a.stored == live.stored,
+                    "table {}: the state ahead is not the durable one once every change is durable",
+                    self.id
+                ),
+                _ => self.ahead = None,
+            }
         }
-        self.apply(plan);
     }
 
     /// Storing a change queued at `epoch` failed: every queued change is dropped (those after it
@@ -935,8 +939,9 @@ impl Table {
         }
     }
 
-    /// Plans an action of `seat`: checks the step, the names and the legality on a copy of the
-    /// game. Nothing changes. (The bots answer afterwards, outside the lock.)
+    /// Plans an action of `seat`: checks the step, the names and the legality against the state
+    /// planned against (the game is not copied). Nothing changes. The plan's `ends_game` is set
+    /// when it is queued ([`Table::apply_ahead`]). (The bots answer afterwards, outside the lock.)
     pub fn plan_action(
         &mut self,
         seat: u8,
@@ -959,14 +964,13 @@ impl Table {
                 live.game.turn()
             )));
         }
-        let mut game = Box::new(live.game.clone());
         let first_index = live.stored;
         let action =
-            action.to_action_in(&game, seat as usize).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        game.submit(seat as usize, action).map_err(|e| ApiError::Illegal(e.to_string()))?;
-        let ends_game = game.is_over();
-        self.planned = Some(Planned { epoch: self.epoch, first_index, seat, action, game });
-        Ok(self.finish_plan(vec![(seat, action)], first_index, ends_game))
+            action.to_action_in(live.game, seat as usize).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        // What `Game::submit` checks first (and its error), without playing it.
+        live.game.check(seat as usize, &action).map_err(|e| ApiError::Illegal(e.to_string()))?;
+        self.planned = Some(Planned { epoch: self.epoch, first_index, seat, action });
+        Ok(self.finish_plan(vec![(seat, action)], first_index, false))
     }
 
     /// Whether `seat` is played by a bot now: a bot's seat, or an away person's.
@@ -1246,9 +1250,18 @@ impl Table {
         }
     }
 
-    /// Applies planned actions (after the store appended them). They were checked on a copy of
-    /// the same game, so they apply; should one not, the table is marked broken.
+    /// Applies planned actions (after the store appended them) to the durable state, not through
+    /// the writer's queue: the state ahead, if kept, is dropped when the plan changes the game.
     pub fn apply(&mut self, plan: &Plan) {
+        if plan.retract.is_some() || !plan.actions.is_empty() {
+            self.ahead = None;
+        }
+        self.apply_durable(plan);
+    }
+
+    /// Applies a stored plan to the durable state. It was checked on the same game, so it
+    /// applies; should it not, the table is marked broken.
+    fn apply_durable(&mut self, plan: &Plan) {
         let step = self.step();
         if let Ok(live) = &mut self.live {
             if let Err(e) = apply_to(live, plan) {
@@ -1323,8 +1336,9 @@ mod tests {
         for _ in 0..2 {
             for seat in 0..3u8 {
                 let action = table.planning().unwrap().game.legal_actions(seat as usize)[0];
-                let plan = table.plan_action(seat, None, &WireAction::from_action(catalog, &action)).unwrap();
-                let epoch = table.apply_ahead(&plan).unwrap();
+                let mut plan =
+                    table.plan_action(seat, None, &WireAction::from_action(catalog, &action)).unwrap();
+                let epoch = table.apply_ahead(&mut plan).unwrap();
                 reference.submit(seat as usize, action).unwrap();
                 queued.push((plan, epoch));
             }
@@ -1336,7 +1350,8 @@ mod tests {
         for (plan, epoch) in &queued {
             table.commit(plan, *epoch);
         }
-        assert!(table.ahead.is_none());
+        // Nothing waits: the state ahead is kept, the durable game's twin.
+        assert!(*table.ahead.as_ref().unwrap().game == reference);
         // Two turns resolved: two steps; Age 1, turn 3.
         assert_eq!(table.step(), 2);
         let game = table.game().unwrap();
@@ -1412,9 +1427,9 @@ mod tests {
             let to_act: Vec<usize> = table.game().unwrap().to_act().to_vec();
             for seat in to_act {
                 let action = table.planning().unwrap().game.legal_actions(seat)[0];
-                let plan =
+                let mut plan =
                     table.plan_action(seat as u8, None, &WireAction::from_action(catalog, &action)).unwrap();
-                let epoch = table.apply_ahead(&plan).unwrap();
+                let epoch = table.apply_ahead(&mut plan).unwrap();
                 table.commit(&plan, epoch);
             }
             steps += 1;
@@ -1472,7 +1487,16 @@ mod ahead_tests {
         assert_eq!(fingerprint(plan.game), fingerprint(&expected.game), "{what}: game ahead");
         assert_eq!(plan.acted, expected.acted.as_slice(), "{what}: turn ids ahead");
         assert_eq!(plan.stored, expected.stored, "{what}: stored log length ahead");
-        assert_eq!(table.ahead.is_some(), table.pending > 0, "{what}: ahead iff changes wait");
+        // The state ahead is kept when nothing waits (the durable game's twin, until the game is
+        // over): the very game the changes make, compared whole.
+        assert!(table.pending == 0 || table.ahead.is_some(), "{what}: a state ahead while changes wait");
+        if table.pending == 0 && live.game.is_over() {
+            assert!(table.ahead.is_none(), "{what}: the state ahead is dropped once the game is over");
+        }
+        if let Some(a) = &table.ahead {
+            assert!(*a.game == expected.game, "{what}: the game ahead, whole");
+            assert_eq!((&a.acted, a.stored), (&expected.acted, expected.stored), "{what}: ahead");
+        }
     }
 
     /// Every seat's state, and a spectator's, is byte for byte the JSON of the state whose view
@@ -1533,8 +1557,8 @@ mod ahead_tests {
                 let seat = game.to_act()[round % game.to_act().len()];
                 let action = game.legal_actions(seat)[round % game.legal_actions(seat).len()];
                 let wire = WireAction::from_action(catalog, &action);
-                let plan = table.plan_action(seat as u8, None, &wire).unwrap();
-                let epoch = table.apply_ahead(&plan).unwrap();
+                let mut plan = table.plan_action(seat as u8, None, &wire).unwrap();
+                let epoch = table.apply_ahead(&mut plan).unwrap();
                 table.commit(&plan, epoch);
                 let what = format!("{expansion}, {players} players, round {round}");
                 let seats: Vec<Option<u8>> = (0..players).map(Some).chain([None]).collect();
@@ -1555,6 +1579,60 @@ mod ahead_tests {
             table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
         }
         table
+    }
+
+    /// An action is checked on the state ahead without copying it and played on it in place
+    /// only when queued: a refused action, or a plan never queued, leaves the durable game and
+    /// the one ahead exactly as they were (compared whole); a queued one changes the one ahead
+    /// only, not what any state shows, until its commit; once every change is durable the state
+    /// ahead is kept as the durable game's twin, and the game is copied once per table.
+    #[test]
+    fn an_action_is_played_ahead_in_place_only_when_queued_and_shown_only_once_committed() {
+        let mut table = table(4, 31);
+        let catalog = table.setup.catalog();
+        let wire = |table: &Table, seat: usize, i: usize| {
+            let legal = table.planning().unwrap().game.legal_actions(seat);
+            WireAction::from_action(catalog, &legal[i % legal.len()])
+        };
+        let snapshot = |table: &Table| {
+            let live = table.live.as_ref().unwrap();
+            let ahead = table.ahead.as_ref().map(|a| ((*a.game).clone(), a.acted.clone(), a.stored));
+            (live.game.clone(), live.acted.clone(), live.stored, ahead, table.pending, table.epoch)
+        };
+        let json = |table: &Table, seat: u8| serde_json::to_string(&table.state(Some(seat))).unwrap();
+        for round in 0..3 {
+            // Refused: a stale turn id, a card nobody holds, a seat that already chose, no seat.
+            let before = snapshot(&table);
+            let shown = json(&table, 1);
+            let w = wire(&table, 0, round);
+            assert!(matches!(table.plan_action(0, Some(99), &w), Err(ApiError::Stale(_))));
+            let bogus: WireAction =
+                serde_json::from_value(serde_json::json!({"type": "build", "card": "No Such Card"})).unwrap();
+            assert!(matches!(table.plan_action(0, None, &bogus), Err(ApiError::BadRequest(_))));
+            assert!(matches!(table.plan_action(9, None, &w), Err(ApiError::Illegal(_))));
+            // A legal plan that is never queued.
+            table.plan_action(0, None, &w).unwrap();
+            assert!(snapshot(&table) == before, "round {round}: nothing changed");
+            assert_eq!(json(&table, 1), shown);
+            // Queued: played ahead, shown only once committed.
+            let mut plan = table.plan_action(0, None, &w).unwrap();
+            let epoch = table.apply_ahead(&mut plan).unwrap();
+            assert!(!plan.ends_game);
+            assert_eq!(json(&table, 1), shown, "round {round}: not shown before its commit");
+            assert!(!table.ahead.as_ref().unwrap().game.must_act(0), "round {round}: played ahead");
+            assert!(matches!(table.plan_action(0, None, &w), Err(ApiError::Illegal(_))));
+            table.commit(&plan, epoch);
+            assert_ne!(json(&table, 1), shown, "round {round}: shown once committed");
+            // The other seats act and are committed: the turn resolves.
+            for seat in 1..4u8 {
+                let mut plan = table.plan_action(seat, None, &wire(&table, seat as usize, round)).unwrap();
+                let epoch = table.apply_ahead(&mut plan).unwrap();
+                table.commit(&plan, epoch);
+            }
+            let (live, ahead) = (table.live.as_ref().unwrap(), table.ahead.as_ref().unwrap());
+            assert_eq!(live.game.turn(), round as u8 + 2);
+            assert!(*ahead.game == live.game && ahead.acted == live.acted && ahead.stored == live.stored);
+        }
     }
 
     /// Whole games where every seat's actions, refused actions (stale turn ids, seats that must
@@ -1595,15 +1673,17 @@ mod ahead_tests {
                         let action = legal[next(legal.len())];
                         let turn_id = table.turn_id_ahead(seat as u8);
                         let wire = WireAction::from_action(catalog, &action);
-                        let plan = table.plan_action(seat as u8, Some(turn_id), &wire).unwrap();
-                        let epoch = table.apply_ahead(&plan).unwrap();
+                        let mut plan = table.plan_action(seat as u8, Some(turn_id), &wire).unwrap();
+                        let epoch = table.apply_ahead(&mut plan).unwrap();
                         let a = ahead.get_or_insert_with(|| reference.clone());
                         apply_to(a, &plan).unwrap();
+                        assert_eq!(plan.ends_game, a.game.is_over(), "{what}: ends_game");
                         queue.push_back((plan, epoch));
                     }
                     // A refused action: sent twice (a stale turn id), or from a seat that has
                     // nothing to do now. Nothing changes.
                     45..=54 => {
+                        let before = table.planning().unwrap().game.clone();
                         let game = table.planning().unwrap().game;
                         let seat = next(players as usize);
                         let pending = table.pending;
@@ -1625,13 +1705,40 @@ mod ahead_tests {
                         };
                         assert!(result.is_err(), "{what}: seat {seat} may not act now");
                         assert_eq!(table.pending, pending, "{what}: a refusal queues nothing");
+                        assert!(
+                            *table.planning().unwrap().game == before,
+                            "{what}: a refusal changes no game"
+                        );
                         refused += 1;
+                    }
+                    // A legal action planned but not queued (nothing changes), then, now and
+                    // then, another seat's action planned and queued on the same state.
+                    95..=96 => {
+                        let before = table.planning().unwrap().game.clone();
+                        let to_act = before.to_act();
+                        let seat = to_act[next(to_act.len())];
+                        let legal = before.legal_actions(seat);
+                        let wire = WireAction::from_action(catalog, &legal[next(legal.len())]);
+                        let pending = table.pending;
+                        table.plan_action(seat as u8, None, &wire).unwrap();
+                        assert_eq!(table.pending, pending, "{what}: a plan alone queues nothing");
+                        assert!(*table.planning().unwrap().game == before, "{what}: a plan changes no game");
+                        if let Some(&other) = to_act.iter().find(|&&s| s != seat) {
+                            let action = before.legal_actions(other)[0];
+                            let wire = WireAction::from_action(catalog, &action);
+                            let mut plan = table.plan_action(other as u8, None, &wire).unwrap();
+                            let epoch = table.apply_ahead(&mut plan).unwrap();
+                            let a = ahead.get_or_insert_with(|| reference.clone());
+                            apply_to(a, &plan).unwrap();
+                            assert_eq!(plan.ends_game, a.game.is_over(), "{what}: ends_game");
+                            queue.push_back((plan, epoch));
+                        }
                     }
                     // A seat takes its choice back (while other changes wait, often).
                     55..=64 => {
                         let seat = next(players as usize) as u8;
-                        if let Ok(plan) = table.plan_retract(seat) {
-                            let epoch = table.apply_ahead(&plan).unwrap();
+                        if let Ok(mut plan) = table.plan_retract(seat) {
+                            let epoch = table.apply_ahead(&mut plan).unwrap();
                             let a = ahead.get_or_insert_with(|| reference.clone());
                             apply_to(a, &plan).unwrap();
                             queue.push_back((plan, epoch));
