@@ -350,6 +350,16 @@ async fn websocket_errors_change_nothing_and_reconnects_get_the_state() {
     s.stop().await;
 }
 
+/// A 3-player table with Ann, Bob and Cid seated: its id and their tokens, by seat.
+async fn three_people_seated(s: &TestServer) -> (String, Vec<String>) {
+    let id = s.create(3, "1e", "A", &[None, None, None]).await;
+    let mut tokens = Vec::new();
+    for (seat, name) in ["Ann", "Bob", "Cid"].into_iter().enumerate() {
+        tokens.push(s.take(&id, seat as u8, name).await);
+    }
+    (id, tokens)
+}
+
 /// Sends a ping and expects the pong as the very next message: nothing else was pending.
 async fn nothing_pending(ws: &mut Ws, who: &str) {
     send(ws, &json!({"type": "ping"})).await;
@@ -364,11 +374,7 @@ async fn an_acknowledged_action_brings_its_state_once_and_watchers_get_one_state
     // wake-up that follows sends it nothing more; every other connection gets one state.
     let (_dir, db) = temp_db();
     let s = TestServer::start(&db).await;
-    let id = s.create(3, "1e", "A", &[None, None, None]).await;
-    let mut tokens = Vec::new();
-    for (seat, name) in ["Ann", "Bob", "Cid"].into_iter().enumerate() {
-        tokens.push(s.take(&id, seat as u8, name).await);
-    }
+    let (id, tokens) = three_people_seated(&s).await;
     let mut conns = Vec::new();
     let mut last = Vec::new();
     for (seat, token) in tokens.iter().enumerate() {
@@ -487,11 +493,7 @@ async fn a_client_sending_without_pause_still_gets_every_change() {
     // change, with the answers.
     let (_dir, db) = temp_db();
     let s = TestServer::start(&db).await;
-    let id = s.create(3, "1e", "A", &[None, None, None]).await;
-    let mut tokens = Vec::new();
-    for (seat, name) in ["Ann", "Bob", "Cid"].into_iter().enumerate() {
-        tokens.push(s.take(&id, seat as u8, name).await);
-    }
+    let (id, tokens) = three_people_seated(&s).await;
     let (mut ws, _) = connect_async(s.ws_url(&id)).await.unwrap();
     assert_eq!(next_json(&mut ws).await.unwrap().1["view"]["turn"], 1);
     let (mut sink, mut stream) = ws.split();
