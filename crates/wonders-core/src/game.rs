@@ -31,6 +31,7 @@ use crate::conflict;
 use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
+use crate::resources::Resources;
 use crate::score::{self, Score};
 use crate::teams;
 use arrayvec::ArrayVec;
@@ -986,6 +987,9 @@ impl Game {
         }
         let mut opts = Options::new();
         let mut seen = CardSet::EMPTY;
+        // What the solver's quick refusal compares a need with, read once for the whole hand:
+        // most of a random game's purchases end there, and are refused here without a call.
+        let reach = if PAID { market.reach() } else { Resources::NONE };
         for &card in hand {
             // Copies of a card in one hand give the same actions once.
             if seen.contains(card) {
@@ -999,21 +1003,25 @@ impl Game {
                 } else {
                     if !PAID || city.coins < def.coins as u16 {
                         // Unaffordable (or listed by the caller): only a free build can take it.
-                    } else if def.cost.le(&city.production.fixed) {
-                        // What the solver answers at once: the city makes every unit itself.
-                        out.push(Action::Build {
-                            card,
-                            pay: Payment::paid(0, 0, def.coins),
-                            naval: Naval::NONE,
-                        });
                     } else {
-                        payment::solve(market, &def.cost, city.coins - def.coins as u16, &mut opts);
-                        for &(left, right) in &opts {
+                        // The solver's quick answers, without the call: what the city lacks of
+                        // its own fixed units, none (free) or beyond reach (nothing can pay).
+                        let need = def.cost.saturating_sub(&city.production.fixed);
+                        if need.is_empty() {
                             out.push(Action::Build {
                                 card,
-                                pay: Payment::paid(left, right, def.coins),
+                                pay: Payment::paid(0, 0, def.coins),
                                 naval: Naval::NONE,
                             });
+                        } else if need.le(&reach) {
+                            payment::solve_net(market, &need, city.coins - def.coins as u16, &mut opts);
+                            for &(left, right) in &opts {
+                                out.push(Action::Build {
+                                    card,
+                                    pay: Payment::paid(left, right, def.coins),
+                                    naval: Naval::NONE,
+                                });
+                            }
                         }
                     }
                     if free_build && (def.coins > 0 || !def.cost.is_empty()) {
