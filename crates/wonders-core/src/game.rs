@@ -750,6 +750,7 @@ impl Game {
         hand
     }
 
+    #[inline]
     pub(crate) fn market(&self, city_index: usize) -> Market<'_> {
         let n = self.n();
         let city = &self.cities[city_index];
@@ -973,8 +974,11 @@ impl Game {
         let city = &self.cities[city_index];
         let mut stage = Options::new();
         let stages = self.catalog.wonder(city.wonder).stages(city.side);
+        // What the solver's quick refusal compares a need with, read once for the whole hand:
+        // most of a random game's purchases end there, and are refused here without a call.
+        let reach = if PAID { market.reach() } else { Resources::NONE };
         if PAID && let Some(next) = stages.get(city.stages as usize) {
-            payment::solve(market, &next.cost, city.coins, &mut stage);
+            payment::solve_within(market, &reach, &next.cost, city.coins, &mut stage);
         }
         let free_build = self.free_build_available(city_index);
         // Edifice and the boards whose stages ask a choice (Carthage, Ur) list each way to build
@@ -987,9 +991,6 @@ impl Game {
         }
         let mut opts = Options::new();
         let mut seen = CardSet::EMPTY;
-        // What the solver's quick refusal compares a need with, read once for the whole hand:
-        // most of a random game's purchases end there, and are refused here without a call.
-        let reach = if PAID { market.reach() } else { Resources::NONE };
         for &card in hand {
             // Copies of a card in one hand give the same actions once.
             if seen.contains(card) {

@@ -180,6 +180,25 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
     solve_within_reach(market, &need, budget, out);
 }
 
+/// [`solve`] with the market's [`Market::reach`] already computed (a caller solving several
+/// purchases on one market reads it once).
+#[inline(always)]
+pub(crate) fn solve_within(
+    market: &Market,
+    reach: &Resources,
+    need: &Resources,
+    budget: u16,
+    out: &mut Options,
+) {
+    out.clear();
+    let need = need.saturating_sub(&market.own.fixed);
+    if need.is_empty() {
+        out.push((0, 0));
+    } else if need.le(reach) {
+        solve_within_reach(market, &need, budget, out);
+    }
+}
+
 /// [`solve`] of a need already net of the buyer's fixed units, not empty and within the
 /// market's [`Market::reach`], as a caller that checked both itself hands it over; `out` is
 /// cleared first.
