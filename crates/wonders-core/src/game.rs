@@ -750,7 +750,10 @@ impl Game {
         hand
     }
 
-    #[inline]
+    /// What `city_index` faces when it buys: its production, what its neighbours sell, its
+    /// prices. Inlined: the hand step reads it once per decision, and a call to build the
+    /// struct cost more than reading the fields.
+    #[inline(always)]
     pub(crate) fn market(&self, city_index: usize) -> Market<'_> {
         let n = self.n();
         let city = &self.cities[city_index];
