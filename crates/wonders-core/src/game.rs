@@ -31,6 +31,7 @@ use crate::conflict;
 use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
 use crate::effect::{Counted, Effect, Scope};
 use crate::payment::{self, Market, Options};
+use crate::resources::Resources;
 use crate::score::{self, Score};
 use crate::teams;
 use arrayvec::ArrayVec;
@@ -749,6 +750,10 @@ impl Game {
         hand
     }
 
+    /// What `city_index` faces when it buys: its production, what its neighbours sell, its
+    /// prices. Inlined: the hand step reads it once per decision, and a call to build the
+    /// struct cost more than reading the fields.
+    #[inline(always)]
     pub(crate) fn market(&self, city_index: usize) -> Market<'_> {
         let n = self.n();
         let city = &self.cities[city_index];
@@ -972,8 +977,11 @@ impl Game {
         let city = &self.cities[city_index];
         let mut stage = Options::new();
         let stages = self.catalog.wonder(city.wonder).stages(city.side);
+        // What the solver's quick refusal compares a need with, read once for the whole hand:
+        // most of a random game's purchases end there, and are refused here without a call.
+        let reach = if PAID { market.reach() } else { Resources::NONE };
         if PAID && let Some(next) = stages.get(city.stages as usize) {
-            payment::solve(market, &next.cost, city.coins, &mut stage);
+            payment::solve_within(market, &reach, &next.cost, city.coins, &mut stage);
         }
         let free_build = self.free_build_available(city_index);
         // Edifice and the boards whose stages ask a choice (Carthage, Ur) list each way to build
@@ -999,21 +1007,25 @@ impl Game {
                 } else {
                     if !PAID || city.coins < def.coins as u16 {
                         // Unaffordable (or listed by the caller): only a free build can take it.
-                    } else if def.cost.le(&city.production.fixed) {
-                        // What the solver answers at once: the city makes every unit itself.
-                        out.push(Action::Build {
-                            card,
-                            pay: Payment::paid(0, 0, def.coins),
-                            naval: Naval::NONE,
-                        });
                     } else {
-                        payment::solve(market, &def.cost, city.coins - def.coins as u16, &mut opts);
-                        for &(left, right) in &opts {
+                        // The solver's quick answers, without the call: what the city lacks of
+                        // its own fixed units, none (free) or beyond reach (nothing can pay).
+                        let need = def.cost.saturating_sub(&city.production.fixed);
+                        if need.is_empty() {
                             out.push(Action::Build {
                                 card,
-                                pay: Payment::paid(left, right, def.coins),
+                                pay: Payment::paid(0, 0, def.coins),
                                 naval: Naval::NONE,
                             });
+                        } else if need.le(&reach) {
+                            payment::solve_net(market, &need, city.coins - def.coins as u16, &mut opts);
+                            for &(left, right) in &opts {
+                                out.push(Action::Build {
+                                    card,
+                                    pay: Payment::paid(left, right, def.coins),
+                                    naval: Naval::NONE,
+                                });
+                            }
                         }
                     }
                     if free_build && (def.coins > 0 || !def.cost.is_empty()) {

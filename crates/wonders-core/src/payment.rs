@@ -115,27 +115,37 @@ fn own_residuals(need: Resources, choices: &[ResourceSet], out: &mut ArrayVec<Re
 }
 
 /// Whether every count of `need` is at most what the buyer's either/or producers and both
-/// neighbours' whole productions could give together (fixed units plus either/or producers):
-/// when not, nothing can pay for it.
+/// neighbours' whole productions could give together ([`Market::reach`]): when not, nothing can
+/// pay for it.
 #[inline]
 fn within_reach(need: &Resources, market: &Market) -> bool {
-    let words = [
-        market.own.offering(),
-        market.left.fixed,
-        market.left.offering(),
-        market.right.fixed,
-        market.right.offering(),
-    ]
-    .map(|r| u64::from_le_bytes(r.0));
-    let all = words.iter().fold(0, |a, w| a | w);
-    if all & 0xF0F0_F0F0_F0F0_F0F0 == 0 {
-        // Every count under 16, as all real ones are: the five words add without a byte
-        // reaching 128, so one word addition and one comparison decide.
-        let most = Resources(words.iter().sum::<u64>().to_le_bytes());
-        return need.le(&most);
+    need.le(&market.reach())
+}
+
+impl Market<'_> {
+    /// The most units of each resource the buyer could have beyond its own fixed production:
+    /// its either/or producers and both neighbours' whole productions (fixed units plus
+    /// either/or producers) together. A need (after the buyer's fixed units) with a count above
+    /// this cannot be paid; [`solve`] refuses it at once, and a caller solving many purchases on
+    /// one market may compute it once and refuse them itself.
+    #[inline(always)]
+    pub fn reach(&self) -> Resources {
+        let words = [
+            self.own.offering(),
+            self.left.fixed,
+            self.left.offering(),
+            self.right.fixed,
+            self.right.offering(),
+        ]
+        .map(|r| u64::from_le_bytes(r.0));
+        let all = words.iter().fold(0, |a, w| a | w);
+        if all & 0xF0F0_F0F0_F0F0_F0F0 == 0 {
+            // Every count under 16, as all real ones are: the five words add without a byte
+            // reaching 128, in one word addition.
+            return Resources(words.iter().sum::<u64>().to_le_bytes());
+        }
+        plus(&plus(&self.own.offering(), &self.left.most()), &self.right.most())
     }
-    let most = plus(&plus(&market.own.offering(), &market.left.most()), &market.right.most());
-    need.le(&most)
 }
 
 /// Every Pareto-minimal (left, right) payment for `need`, spending at most `budget` coins on
@@ -167,6 +177,40 @@ pub fn solve(market: &Market, need: &Resources, budget: u16, out: &mut Options) 
     if !within_reach(&need, market) {
         return;
     }
+    solve_within_reach(market, &need, budget, out);
+}
+
+/// [`solve`] with the market's [`Market::reach`] already computed (a caller solving several
+/// purchases on one market reads it once).
+#[inline(always)]
+pub(crate) fn solve_within(
+    market: &Market,
+    reach: &Resources,
+    need: &Resources,
+    budget: u16,
+    out: &mut Options,
+) {
+    out.clear();
+    let need = need.saturating_sub(&market.own.fixed);
+    if need.is_empty() {
+        out.push((0, 0));
+    } else if need.le(reach) {
+        solve_within_reach(market, &need, budget, out);
+    }
+}
+
+/// [`solve`] of a need already net of the buyer's fixed units, not empty and within the
+/// market's [`Market::reach`], as a caller that checked both itself hands it over; `out` is
+/// cleared first.
+pub(crate) fn solve_net(market: &Market, need: &Resources, budget: u16, out: &mut Options) {
+    out.clear();
+    solve_within_reach(market, need, budget, out);
+}
+
+/// The rest of [`solve`], after its quick answers; `out` is empty.
+#[inline(always)]
+fn solve_within_reach(market: &Market, need: &Resources, budget: u16, out: &mut Options) {
+    let need = *need;
     // Only the buyer's either/or producers of something still needed matter: one that gives
     // none of it now gives none of it after others have covered part of the need either.
     let wanted = need.support();
