@@ -20,7 +20,8 @@ count() {
   shift
   valgrind --tool=callgrind --callgrind-out-file="$dir/cg.$games" \
     "$bin" simulate --players "$players" --games "$games" --seed 1 --threads 1 "$@" >/dev/null 2>&1
-  callgrind_annotate "$dir/cg.$games" 2>/dev/null | grep -m1 'PROGRAM TOTALS' | awk '{gsub(",", "", $1); print $1}'
+  callgrind_annotate "$dir/cg.$games" >"$dir/annotated.$games" 2>/dev/null
+  awk '/PROGRAM TOTALS/ && !done {gsub(",", "", $1); print $1; done = 1}' "$dir/annotated.$games"
 }
 many=$(count 1001 "$@")
 one=$(count 1 "$@")
