@@ -1531,6 +1531,52 @@ mod ahead_tests {
             assert_eq!(json, serde_json::to_string(&expected).unwrap(), "{what}: the state of {you:?}");
             let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
             assert_eq!(parsed["view"]["cities"], cities, "{what}: the cities of {you:?}");
+            crate::json::check_state(&state);
+        }
+    }
+
+    /// The WebSocket's state message, written by hand (`json::write_state_msg`), is byte for
+    /// byte what `serde_json` writes, for every seat's and a spectator's state after every change
+    /// of whole games of every kind (both editions, 2 to 7 players, the teams variant, boards
+    /// chosen, Edifice, Armada, both together), with the whole log and with part of it.
+    #[test]
+    fn states_are_written_by_hand_as_serde_writes_them_in_games_of_every_kind() {
+        let kinds = [
+            serde_json::json!({"players": 2}),
+            serde_json::json!({"players": 4}),
+            serde_json::json!({"players": 7, "edition": "2e"}),
+            serde_json::json!({"players": 4, "teams": true}),
+            serde_json::json!({"players": 3, "edition": "2e", "wonders": "choose"}),
+            serde_json::json!({"players": 4, "expansions": ["edifice"]}),
+            serde_json::json!({"players": 5, "expansions": ["armada"]}),
+            serde_json::json!({"players": 4, "expansions": ["armada", "edifice"]}),
+        ];
+        for (k, req) in kinds.into_iter().enumerate() {
+            let what = req.to_string();
+            let req: crate::msg::CreateTable = serde_json::from_value(req).unwrap();
+            let players = req.players;
+            let (mut table, _) = Table::create("t".into(), 0, 40 + k as u64, &req).unwrap();
+            for s in 0..players as usize {
+                table.seat_taken(s, format!("P\"{s}\"\\"), format!("hash{s}"));
+            }
+            let catalog = table.setup.catalog();
+            for round in 0..5_000 {
+                for you in (0..players).map(Some).chain([None]) {
+                    crate::json::check_state(&table.state(you));
+                    crate::json::check_state(&table.state_from(you, round / 2));
+                }
+                let game = table.planning().unwrap().game;
+                if game.is_over() {
+                    break;
+                }
+                let seat = game.to_act()[round % game.to_act().len()];
+                let action = game.legal_actions(seat)[(round * 7) % game.legal_actions(seat).len()];
+                let wire = WireAction::from_action(catalog, &action);
+                let mut plan = table.plan_action(seat as u8, None, &wire).unwrap();
+                let epoch = table.apply_ahead(&mut plan).unwrap();
+                table.commit(&plan, epoch);
+            }
+            assert!(table.game().unwrap().is_over(), "{what}: the game reached its end");
         }
     }
 

@@ -1,0 +1,488 @@
+//! The WebSocket's `state` message written as JSON by hand: the very bytes `serde_json` writes for
+//! [`ServerMsg::State`](crate::msg::ServerMsg::State) (the tests compare the two on every state of
+//! whole games of every kind), without serde's per-field machinery.
+//!
+//! Why: a state goes to every seat after every change, and serialising it was a quarter of the
+//! server's instructions under load, most of it in the seat's legal actions (an internally tagged
+//! enum: every key and value of every action passed through serde_json's map serialiser and its
+//! string escaping, about 120 instructions per string however short). Here the keys are
+//! literals, strings that need no escaping (card and wonder names, phases: nearly all) are copied
+//! as they are, and the parts shared by every seat ([`SharedJson`]) are copied. Rare or nested
+//! parts (the log's entries, Edifice's projects, Armada's state, the scores) are still written by
+//! `serde_json`.
+//!
+//! Every struct and enum is taken apart field by field with no `..`: a field added to one of them
+//! does not compile here until it is written.
+
+use crate::msg::{SeatView, SharedJson, StateMsg};
+use serde::Serialize;
+use wonders_core::wire::{WireAction, WireFree};
+
+/// The message `{"type":"state",…}` for `state`, as [`serde_json::to_string`] of
+/// `ServerMsg::State` writes it, appended to `out`.
+pub fn write_state_msg(out: &mut String, state: &StateMsg) {
+    let StateMsg {
+        table,
+        step,
+        you,
+        turn_id,
+        view,
+        legal,
+        waiting,
+        history,
+        history_from,
+        scores,
+        summaries,
+        age_ends,
+        pending,
+        reasons,
+        stage_reason,
+    } = state;
+    out.push_str("{\"type\":\"state\",\"table\":");
+    out.push_str(table.json());
+    out.push_str(",\"step\":");
+    uint(out, *step);
+    out.push_str(",\"you\":");
+    opt_u8(out, *you);
+    out.push_str(",\"turn_id\":");
+    uint(out, *turn_id);
+    out.push_str(",\"view\":");
+    match view {
+        Some(v) => seat_view(out, v),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"legal\":");
+    actions(out, legal);
+    out.push_str(",\"waiting\":");
+    u8s(out, waiting);
+    out.push_str(",\"history\":");
+    serde(out, history);
+    out.push_str(",\"history_from\":");
+    uint(out, *history_from as u64);
+    out.push_str(",\"scores\":");
+    serde(out, scores);
+    out.push_str(",\"summaries\":");
+    shared(out, summaries);
+    out.push_str(",\"age_ends\":");
+    shared(out, age_ends);
+    out.push_str(",\"pending\":");
+    actions(out, pending);
+    out.push_str(",\"reasons\":[");
+    for (i, r) in reasons.iter().enumerate() {
+        comma(out, i);
+        opt_str(out, r.as_deref());
+    }
+    out.push(']');
+    if let Some(r) = stage_reason {
+        out.push_str(",\"stage_reason\":");
+        string(out, r);
+    }
+    out.push('}');
+}
+
+fn seat_view(out: &mut String, v: &SeatView) {
+    let SeatView {
+        seat,
+        edition,
+        age,
+        turn,
+        phase,
+        phase_city,
+        acting_city,
+        free_city,
+        free_city_holder,
+        draw_pile_size,
+        hand,
+        cities,
+        hand_sizes,
+        chosen,
+        discard_size,
+        discard,
+        log,
+        projects,
+        teams,
+        teammate_hand,
+        armada,
+    } = v;
+    out.push_str("{\"seat\":");
+    opt_u8(out, *seat);
+    out.push_str(",\"edition\":");
+    string(out, edition);
+    out.push_str(",\"age\":");
+    uint(out, u64::from(*age));
+    out.push_str(",\"turn\":");
+    uint(out, u64::from(*turn));
+    out.push_str(",\"phase\":");
+    string(out, phase);
+    if let Some(c) = phase_city {
+        out.push_str(",\"phase_city\":");
+        uint(out, u64::from(*c));
+    }
+    out.push_str(",\"acting_city\":");
+    uint(out, u64::from(*acting_city));
+    if let Some(c) = free_city {
+        out.push_str(",\"free_city\":");
+        uint(out, u64::from(*c));
+    }
+    if let Some(s) = free_city_holder {
+        out.push_str(",\"free_city_holder\":");
+        uint(out, u64::from(*s));
+    }
+    if let Some(n) = draw_pile_size {
+        out.push_str(",\"draw_pile_size\":");
+        uint(out, u64::from(*n));
+    }
+    if let Some(h) = hand {
+        out.push_str(",\"hand\":");
+        strings(out, h);
+    }
+    out.push_str(",\"cities\":");
+    shared(out, cities);
+    out.push_str(",\"hand_sizes\":");
+    u8s(out, hand_sizes);
+    out.push_str(",\"chosen\":[");
+    for (i, &c) in chosen.iter().enumerate() {
+        comma(out, i);
+        out.push_str(if c { "true" } else { "false" });
+    }
+    out.push_str("],\"discard_size\":");
+    uint(out, u64::from(*discard_size));
+    if let Some(d) = discard {
+        out.push_str(",\"discard\":");
+        strings(out, d);
+    }
+    out.push_str(",\"log\":");
+    shared(out, log);
+    if !projects.is_empty() {
+        out.push_str(",\"projects\":");
+        serde(out, projects);
+    }
+    if *teams {
+        out.push_str(",\"teams\":true");
+    }
+    if let Some(h) = teammate_hand {
+        out.push_str(",\"teammate_hand\":");
+        strings(out, h);
+    }
+    if let Some(a) = armada {
+        out.push_str(",\"armada\":");
+        serde(out, a);
+    }
+    out.push('}');
+}
+
+/// A list of actions, as `serde_json` writes `[WireAction]`.
+fn actions(out: &mut String, list: &[WireAction]) {
+    out.push('[');
+    for (i, a) in list.iter().enumerate() {
+        comma(out, i);
+        action(out, a);
+    }
+    out.push(']');
+}
+
+/// One action, as `serde_json` writes a [`WireAction`] (internally tagged by `type`, the
+/// fields in their declared order, those its `skip_serializing_if` says left out).
+fn action(out: &mut String, a: &WireAction) {
+    match a {
+        WireAction::Build { card, age, left, right, bank, second_left, second_right, free, naval, free_move } => {
+            out.push_str("{\"type\":\"build\"");
+            card_and_age(out, card, *age);
+            field_u8(out, "left", *left);
+            field_u8(out, "right", *right);
+            if let Some(b) = bank {
+                field_u8(out, "bank", *b);
+            }
+            nonzero_u8(out, "second_left", *second_left);
+            nonzero_u8(out, "second_right", *second_right);
+            if let Some(f) = free {
+                out.push_str(",\"free\":");
+                out.push_str(match f {
+                    WireFree::Chain => "\"chain\"",
+                    WireFree::FreeBuild => "\"free_build\"",
+                    WireFree::FirstOfColour => "\"first_of_colour\"",
+                    WireFree::FirstOfAge => "\"first_of_age\"",
+                    WireFree::LastOfAge => "\"last_of_age\"",
+                });
+            }
+            if let Some(n) = naval {
+                field_str(out, "naval", n);
+            }
+            if let Some(m) = free_move {
+                field_str(out, "free_move", m);
+            }
+        }
+        WireAction::Wonder {
+            card,
+            age,
+            left,
+            right,
+            second_left,
+            second_right,
+            take_part,
+            bank,
+            second_effect,
+            pawn_age,
+            naval,
+        } => {
+            out.push_str("{\"type\":\"wonder\"");
+            card_and_age(out, card, *age);
+            field_u8(out, "left", *left);
+            field_u8(out, "right", *right);
+            nonzero_u8(out, "second_left", *second_left);
+            nonzero_u8(out, "second_right", *second_right);
+            if *take_part {
+                out.push_str(",\"take_part\":true");
+            }
+            if let Some(b) = bank {
+                field_u8(out, "bank", *b);
+            }
+            if *second_effect {
+                out.push_str(",\"second_effect\":true");
+            }
+            if let Some(p) = pawn_age {
+                field_u8(out, "pawn_age", *p);
+            }
+            if let Some(n) = naval {
+                field_str(out, "naval", n);
+            }
+        }
+        WireAction::DiscardBuilt { card, age } => {
+            out.push_str("{\"type\":\"discard_built\"");
+            card_and_age(out, card, *age);
+        }
+        WireAction::Discard { card, age, yellow } => {
+            out.push_str("{\"type\":\"discard\"");
+            card_and_age(out, card, *age);
+            if *yellow {
+                out.push_str(",\"yellow\":true");
+            }
+        }
+        WireAction::BuildDiscarded { card, age } => {
+            out.push_str("{\"type\":\"build_discarded\"");
+            card_and_age(out, card, *age);
+        }
+        WireAction::Pass {} => out.push_str("{\"type\":\"pass\""),
+        WireAction::ChooseIsland { island, moves } => {
+            out.push_str("{\"type\":\"choose_island\"");
+            field_str(out, "island", island);
+            if !moves.is_empty() {
+                out.push_str(",\"moves\":");
+                strings(out, moves);
+            }
+        }
+        WireAction::StayOutOfNaval { stay_out } => {
+            out.push_str("{\"type\":\"stay_out_of_naval\",\"stay_out\":");
+            out.push_str(if *stay_out { "true" } else { "false" });
+        }
+        WireAction::ChooseSide { side } => {
+            out.push_str("{\"type\":\"choose_side\"");
+            field_str(out, "side", side);
+        }
+    }
+    out.push('}');
+}
+
+fn card_and_age(out: &mut String, card: &str, age: Option<u8>) {
+    field_str(out, "card", card);
+    if let Some(a) = age {
+        field_u8(out, "age", a);
+    }
+}
+
+/// `,"key":"value"` (`key` needs no escaping: a literal of this module).
+fn field_str(out: &mut String, key: &str, value: &str) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    string(out, value);
+}
+
+/// `,"key":n`.
+fn field_u8(out: &mut String, key: &str, n: u8) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    uint(out, u64::from(n));
+}
+
+/// `,"key":n`, or nothing when `n` is 0.
+fn nonzero_u8(out: &mut String, key: &str, n: u8) {
+    if n != 0 {
+        field_u8(out, key, n);
+    }
+}
+
+fn comma(out: &mut String, i: usize) {
+    if i > 0 {
+        out.push(',');
+    }
+}
+
+fn strings(out: &mut String, list: &[String]) {
+    out.push('[');
+    for (i, s) in list.iter().enumerate() {
+        comma(out, i);
+        string(out, s);
+    }
+    out.push(']');
+}
+
+fn u8s(out: &mut String, list: &[u8]) {
+    out.push('[');
+    for (i, &n) in list.iter().enumerate() {
+        comma(out, i);
+        uint(out, u64::from(n));
+    }
+    out.push(']');
+}
+
+fn opt_u8(out: &mut String, n: Option<u8>) {
+    match n {
+        Some(n) => uint(out, u64::from(n)),
+        None => out.push_str("null"),
+    }
+}
+
+fn opt_str(out: &mut String, s: Option<&str>) {
+    match s {
+        Some(s) => string(out, s),
+        None => out.push_str("null"),
+    }
+}
+
+fn shared(out: &mut String, json: &SharedJson) {
+    out.push_str(json.json());
+}
+
+/// A value written by `serde_json` (the parts of a state that are rare, nested or few).
+fn serde<T: Serialize + ?Sized>(out: &mut String, value: &T) {
+    match serde_json::to_string(value) {
+        Ok(json) => out.push_str(&json),
+        // Serialising these types cannot fail (no maps with non-string keys, no failing
+        // `Serialize` impls); were it ever to, `null` keeps the message valid JSON.
+        Err(_) => out.push_str("null"),
+    }
+}
+
+/// A JSON string as `serde_json` writes it: as it is when nothing in it needs escaping (no `"`,
+/// no `\`, no control character: every name of the game), else escaped by `serde_json`.
+fn string(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        serde(out, s);
+    }
+}
+
+/// A number in decimal, as `serde_json` writes integers.
+fn uint(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::msg::ServerMsg;
+
+    fn same_as_serde_action(a: &WireAction) {
+        let mut out = String::new();
+        action(&mut out, a);
+        assert_eq!(out, serde_json::to_string(a).unwrap());
+    }
+
+    #[test]
+    fn every_kind_of_action_is_written_as_serde_writes_it() {
+        let frees = [
+            None,
+            Some(WireFree::Chain),
+            Some(WireFree::FreeBuild),
+            Some(WireFree::FirstOfColour),
+            Some(WireFree::FirstOfAge),
+            Some(WireFree::LastOfAge),
+        ];
+        for free in frees {
+            for (age, bank, second, naval) in
+                [(None, None, 0, None), (Some(2), Some(3), 1, Some("red".to_string())), (Some(1), Some(0), 2, None)]
+            {
+                same_as_serde_action(&WireAction::Build {
+                    card: "Lumber Yard".into(),
+                    age,
+                    left: 1,
+                    right: 12,
+                    bank,
+                    second_left: second,
+                    second_right: 2 * second,
+                    free,
+                    naval: naval.clone(),
+                    free_move: naval.clone().map(|_| "blue".into()),
+                });
+                for flags in [false, true] {
+                    same_as_serde_action(&WireAction::Wonder {
+                        card: "Temple".into(),
+                        age,
+                        left: 0,
+                        right: 3,
+                        second_left: second,
+                        second_right: second,
+                        take_part: flags,
+                        bank,
+                        second_effect: !flags,
+                        pawn_age: age,
+                        naval: naval.clone(),
+                    });
+                    same_as_serde_action(&WireAction::Discard { card: "Loom".into(), age, yellow: flags });
+                    same_as_serde_action(&WireAction::StayOutOfNaval { stay_out: flags });
+                }
+                same_as_serde_action(&WireAction::DiscardBuilt { card: "Baths".into(), age });
+                same_as_serde_action(&WireAction::BuildDiscarded { card: "Press".into(), age });
+            }
+        }
+        same_as_serde_action(&WireAction::Pass {});
+        same_as_serde_action(&WireAction::ChooseSide { side: "Night".into() });
+        same_as_serde_action(&WireAction::ChooseIsland { island: "Misty Isle".into(), moves: vec![] });
+        same_as_serde_action(&WireAction::ChooseIsland {
+            island: "迷霧島".into(),
+            moves: vec!["red".into(), "green".into()],
+        });
+        // Strings that need escaping, and ones that do not though they are not ASCII.
+        for card in ["a \"quoted\" name", "back\\slash", "tab\there", "new\nline", "\u{1f}", "Œuvre é 中", ""] {
+            same_as_serde_action(&WireAction::Discard { card: card.into(), age: None, yellow: false });
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_as_serde_writes_them() {
+        for n in [0u64, 1, 9, 10, 99, 100, 255, 65_535, 1_234_567_890, u64::MAX] {
+            let mut out = String::new();
+            uint(&mut out, n);
+            assert_eq!(out, serde_json::to_string(&n).unwrap());
+        }
+    }
+
+    /// Every state of whole games (each seat's and a spectator's, at every step) is written as
+    /// `serde_json` writes the message; see `table::tests` for the games played.
+    pub(crate) fn check_state(state: &StateMsg) {
+        let mut out = String::new();
+        write_state_msg(&mut out, state);
+        let msg = ServerMsg::State(Box::new(state.clone()));
+        assert_eq!(out, serde_json::to_string(&msg).unwrap());
+    }
+}
+
+#[cfg(test)]
+pub(crate) use tests::check_state;
