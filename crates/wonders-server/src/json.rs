@@ -7,16 +7,17 @@
 //! enum: every key and value of every action passed through serde_json's map serialiser and its
 //! string escaping, about 120 instructions per string however short). Here the keys are
 //! literals, strings that need no escaping (card and wonder names, phases: nearly all) are copied
-//! as they are, and the parts shared by every seat ([`SharedJson`]) are copied. Rare or nested
-//! parts (the log's entries, Edifice's projects, Armada's state, the scores) are still written by
+//! as they are, and the parts shared by every seat ([`SharedJson`]) and the log's entries (serialised once each, when logged) are copied. Rare or nested
+//! parts (Edifice's projects, Armada's state, the scores) are still written by
 //! `serde_json`.
 //!
 //! Every struct and enum is taken apart field by field with no `..`: a field added to one of them
 //! does not compile here until it is written.
 
 use crate::msg::{SeatView, SharedJson, StateMsg};
+use crate::summary::{CitySummary, Prices, ProductionJson};
 use serde::Serialize;
-use wonders_core::wire::{WireAction, WireFree};
+use wonders_core::wire::{WireAction, WireCity, WireFree};
 
 /// The message `{"type":"state",…}` for `state`, as [`serde_json::to_string`] of
 /// `ServerMsg::State` writes it, appended to `out`.
@@ -55,8 +56,12 @@ pub fn write_state_msg(out: &mut String, state: &StateMsg) {
     actions(out, legal);
     out.push_str(",\"waiting\":");
     u8s(out, waiting);
-    out.push_str(",\"history\":");
-    serde(out, history);
+    out.push_str(",\"history\":[");
+    for (i, e) in history.iter().enumerate() {
+        comma(out, i);
+        out.push_str(e.json());
+    }
+    out.push(']');
     out.push_str(",\"history_from\":");
     uint(out, *history_from as u64);
     out.push_str(",\"scores\":");
@@ -168,6 +173,106 @@ fn seat_view(out: &mut String, v: &SeatView) {
         out.push_str(",\"armada\":");
         serde(out, a);
     }
+    out.push('}');
+}
+
+/// Every city, as `serde_json` writes `[WireCity]` (a state's `view.cities`, written once per
+/// change of the game and shared by every seat's state).
+pub fn cities(list: &[WireCity]) -> String {
+    let mut out = String::with_capacity(256 * list.len());
+    out.push('[');
+    for (i, c) in list.iter().enumerate() {
+        let WireCity { wonder, side, stages, stages_total, coins, military, shields, cards, pawns, debt } = c;
+        comma(&mut out, i);
+        out.push_str("{\"wonder\":");
+        string(&mut out, wonder);
+        out.push_str(",\"side\":");
+        string(&mut out, side);
+        field_u8(&mut out, "stages", *stages);
+        field_u8(&mut out, "stages_total", *stages_total);
+        out.push_str(",\"coins\":");
+        uint(&mut out, u64::from(*coins));
+        out.push_str(",\"military\":[");
+        for (j, &m) in military.iter().enumerate() {
+            comma(&mut out, j);
+            int(&mut out, i64::from(m));
+        }
+        out.push(']');
+        field_u8(&mut out, "shields", *shields);
+        out.push_str(",\"cards\":");
+        strings(&mut out, cards);
+        if !pawns.is_empty() {
+            out.push_str(",\"pawns\":");
+            u8s(&mut out, pawns);
+        }
+        if !debt.is_empty() {
+            out.push_str(",\"debt\":");
+            u8s(&mut out, debt);
+        }
+        out.push('}');
+    }
+    out.push(']');
+    out
+}
+
+/// Every city's summary, as `serde_json` writes `[CitySummary]` (a state's `summaries`, written
+/// once per change of the game and shared by every seat's state).
+pub fn summaries(list: &[CitySummary]) -> String {
+    let mut out = String::with_capacity(320 * list.len());
+    out.push('[');
+    for (i, c) in list.iter().enumerate() {
+        let CitySummary {
+            production,
+            for_sale,
+            prices,
+            science,
+            science_wild,
+            science_points,
+            shields,
+            military_points,
+            score_now,
+            next_stage_cost,
+            edifice_points,
+        } = c;
+        comma(&mut out, i);
+        out.push_str("{\"production\":");
+        production_json(&mut out, production);
+        out.push_str(",\"for_sale\":");
+        production_json(&mut out, for_sale);
+        let Prices { left, right } = prices;
+        out.push_str(",\"prices\":{\"left\":");
+        u8s(&mut out, left);
+        out.push_str(",\"right\":");
+        u8s(&mut out, right);
+        out.push_str("},\"science\":");
+        u8s(&mut out, science);
+        field_u8(&mut out, "science_wild", *science_wild);
+        out.push_str(",\"science_points\":");
+        int(&mut out, i64::from(*science_points));
+        field_u8(&mut out, "shields", *shields);
+        out.push_str(",\"military_points\":");
+        int(&mut out, i64::from(*military_points));
+        out.push_str(",\"score_now\":");
+        int(&mut out, i64::from(*score_now));
+        if let Some(cost) = next_stage_cost {
+            field_str(&mut out, "next_stage_cost", cost);
+        }
+        if *edifice_points != 0 {
+            out.push_str(",\"edifice_points\":");
+            int(&mut out, i64::from(*edifice_points));
+        }
+        out.push('}');
+    }
+    out.push(']');
+    out
+}
+
+fn production_json(out: &mut String, p: &ProductionJson) {
+    let ProductionJson { fixed, either } = p;
+    out.push_str("{\"fixed\":");
+    string(out, fixed);
+    out.push_str(",\"either\":");
+    strings(out, either);
     out.push('}');
 }
 
@@ -377,6 +482,14 @@ fn string(out: &mut String, s: &str) {
     }
 }
 
+/// A signed number in decimal, as `serde_json` writes integers.
+fn int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    uint(out, n.unsigned_abs());
+}
+
 /// A number in decimal, as `serde_json` writes integers.
 fn uint(out: &mut String, mut n: u64) {
     let mut digits = [0u8; 20];
@@ -466,7 +579,47 @@ mod tests {
     }
 
     #[test]
+    fn cities_and_summaries_are_written_as_serde_writes_them() {
+        let city = |pawns: Vec<u8>, military: Vec<i32>| WireCity {
+            wonder: "The Colossus of Rhodes".into(),
+            side: "B".into(),
+            stages: 1,
+            stages_total: 3,
+            coins: 300,
+            military,
+            shields: 2,
+            cards: vec!["Stone Pit".into(), "Altar".into(), "Caravansery".into()],
+            pawns: pawns.clone(),
+            debt: pawns,
+        };
+        for list in [vec![], vec![city(vec![], vec![])], vec![city(vec![1, 1, 3], vec![-1, 1, 3, 5]), city(vec![], vec![-1])]] {
+            assert_eq!(cities(&list), serde_json::to_string(&list).unwrap());
+        }
+        let summary = |cost: Option<&str>, edifice: i32| CitySummary {
+            production: ProductionJson { fixed: "WWC".into(), either: vec!["WC".into(), "SO".into()] },
+            for_sale: ProductionJson { fixed: String::new(), either: vec![] },
+            prices: Prices { left: [2, 2, 2, 2, 1, 1, 1], right: [1, 2, 2, 2, 2, 2, 2] },
+            science: [0, 2, 1],
+            science_wild: 1,
+            science_points: 12,
+            shields: 3,
+            military_points: -2,
+            score_now: -1,
+            next_stage_cost: cost.map(Into::into),
+            edifice_points: edifice,
+        };
+        for list in [vec![], vec![summary(None, 0)], vec![summary(Some("OOL"), -3), summary(Some(""), 4)]] {
+            assert_eq!(summaries(&list), serde_json::to_string(&list).unwrap());
+        }
+    }
+
+    #[test]
     fn numbers_are_written_as_serde_writes_them() {
+        for n in [0i64, -1, 7, -10, 123, -2_147_483_648, i64::MIN, i64::MAX] {
+            let mut out = String::new();
+            int(&mut out, n);
+            assert_eq!(out, serde_json::to_string(&n).unwrap());
+        }
         for n in [0u64, 1, 9, 10, 99, 100, 255, 65_535, 1_234_567_890, u64::MAX] {
             let mut out = String::new();
             uint(&mut out, n);

@@ -441,6 +441,13 @@ impl SharedJson {
         SharedJson(std::sync::Arc::new(raw))
     }
 
+    /// JSON text written by other means than serialising a value (e.g. [`crate::json::cities`]),
+    /// checked once to be valid JSON (`null` if it were not).
+    pub fn from_json(json: String) -> SharedJson {
+        let raw = serde_json::value::RawValue::from_string(json).unwrap_or_else(|_| SharedJson::raw("null"));
+        SharedJson(std::sync::Arc::new(raw))
+    }
+
     /// An empty JSON array.
     pub fn empty_array() -> SharedJson {
         SharedJson(std::sync::Arc::new(SharedJson::raw("[]")))
@@ -538,7 +545,8 @@ pub struct StateMsg {
     pub waiting: Vec<u8>,
     /// The public log of the whole game, oldest first: from entry `history_from` on (on the
     /// WebSocket, each state carries only the entries that connection has not received yet).
-    pub history: Vec<WireLogEntry>,
+    /// Each entry carries its JSON, serialised once when it was logged.
+    pub history: Vec<WithJson<WireLogEntry>>,
     /// The index of `history`'s first entry in the whole log (0: the whole log).
     pub history_from: usize,
     /// The final score sheet, once the game is over.

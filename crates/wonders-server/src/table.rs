@@ -55,7 +55,9 @@ fn step_key(game: &Game) -> StepKey {
 struct Live {
     game: Game,
     step: u64,
-    history: Vec<WireLogEntry>,
+    /// The public log, each entry with its JSON (serialised once, written into every state that
+    /// carries it).
+    history: Vec<WithJson<WireLogEntry>>,
     last_log: Vec<LogEntry>,
     actions: Vec<RecordedAction>,
     /// Actions made by each seat (a retraction counts as one).
@@ -90,7 +92,7 @@ impl Live {
                 let catalog = self.game.catalog();
                 let cities: Vec<WireCity> =
                     self.game.cities().iter().map(|c| WireCity::from_city(catalog, c)).collect();
-                SharedJson::of(&cities)
+                SharedJson::from_json(crate::json::cities(&cities))
             })
             .clone()
     }
@@ -111,7 +113,7 @@ impl Live {
     /// Every city's summary now, as the JSON array of [`CitySummary`]s every state carries:
     /// computed and serialised once per resolved step.
     fn summaries_json(&self) -> SharedJson {
-        self.summaries_json.get_or_init(|| SharedJson::of(&self.summaries())).clone()
+        self.summaries_json.get_or_init(|| SharedJson::from_json(crate::json::summaries(&self.summaries()))).clone()
     }
 
     /// Every city's summary now.
@@ -183,7 +185,7 @@ impl Live {
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
-            self.history.extend(log.iter().map(|e| WireLogEntry::from_entry(catalog, e)));
+            self.history.extend(log.iter().map(|e| WithJson::new(WireLogEntry::from_entry(catalog, e))));
             self.last_log = log.to_vec();
             self.log_json = OnceLock::new();
         }
@@ -1362,8 +1364,8 @@ mod tests {
             assert_eq!(state.turn_id, 2);
             let view = reference.view(seat as usize);
             assert_eq!(state.view, Some(SeatView::own(WireView::from_view(catalog, &view))));
-            let history: Vec<WireLogEntry> =
-                view.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+            let history: Vec<WithJson<WireLogEntry>> =
+                view.history.iter().map(|e| WithJson::new(WireLogEntry::from_entry(catalog, e))).collect();
             assert_eq!(state.history, history);
         }
     }
@@ -1538,7 +1540,8 @@ mod ahead_tests {
     /// The WebSocket's state message, written by hand (`json::write_state_msg`), is byte for
     /// byte what `serde_json` writes, for every seat's and a spectator's state after every change
     /// of whole games of every kind (both editions, 2 to 7 players, the teams variant, boards
-    /// chosen, Edifice, Armada, both together), with the whole log and with part of it.
+    /// chosen, Edifice, Armada, both together), with the whole log and with part of it; so are the
+    /// cities and the summaries every state shares (`json::cities`, `json::summaries`).
     #[test]
     fn states_are_written_by_hand_as_serde_writes_them_in_games_of_every_kind() {
         let kinds = [
@@ -1561,6 +1564,14 @@ mod ahead_tests {
             }
             let catalog = table.setup.catalog();
             for round in 0..5_000 {
+                if let Ok(live) = &table.live {
+                    let catalog = live.game.catalog();
+                    let cities: Vec<WireCity> =
+                        live.game.cities().iter().map(|c| WireCity::from_city(catalog, c)).collect();
+                    assert_eq!(live.cities_json().json(), serde_json::to_string(&cities).unwrap(), "{what}");
+                    let summaries = serde_json::to_string(&live.summaries()).unwrap();
+                    assert_eq!(live.summaries_json().json(), summaries, "{what}");
+                }
                 for you in (0..players).map(Some).chain([None]) {
                     crate::json::check_state(&table.state(you));
                     crate::json::check_state(&table.state_from(you, round / 2));
