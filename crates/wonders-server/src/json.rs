@@ -7,7 +7,8 @@
 //! enum: every key and value of every action passed through serde_json's map serialiser and its
 //! string escaping, about 120 instructions per string however short). Here the keys are
 //! literals, strings that need no escaping (card and wonder names, phases: nearly all) are copied
-//! as they are, and the parts shared by every seat ([`SharedJson`]) and the log's entries (serialised once each, when logged) are copied. Rare or nested
+//! as they are, and the parts shared by every seat ([`SharedJson`]) and the log's entries
+//! ([`crate::msg::WithJson`]: each serialised once) are copied. Rare or nested
 //! parts (Edifice's projects, Armada's state, the scores) are still written by
 //! `serde_json`.
 //!

@@ -99,9 +99,23 @@ impl Live {
 
     /// The game's last resolved step's log as the views' JSON array of [`WireLogEntry`]s (what
     /// `WireView::from_view` makes of the view's log), serialised once per change of the log.
+    /// Those entries are the history's last ones, whose JSON the states carrying the history
+    /// share: it is joined, not serialised again.
     fn log_json(&self) -> SharedJson {
         self.log_json
             .get_or_init(|| {
+                let n = self.last_log.len();
+                if self.game.last_log() == self.last_log.as_slice() && n <= self.history.len() {
+                    let mut json = String::from("[");
+                    for (i, e) in self.history[self.history.len() - n..].iter().enumerate() {
+                        if i > 0 {
+                            json.push(',');
+                        }
+                        json.push_str(e.json());
+                    }
+                    json.push(']');
+                    return SharedJson::from_json(json);
+                }
                 let catalog = self.game.catalog();
                 let log: Vec<WireLogEntry> =
                     self.game.last_log().iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
@@ -1541,7 +1555,8 @@ mod ahead_tests {
     /// byte what `serde_json` writes, for every seat's and a spectator's state after every change
     /// of whole games of every kind (both editions, 2 to 7 players, the teams variant, boards
     /// chosen, Edifice, Armada, both together), with the whole log and with part of it; so are the
-    /// cities and the summaries every state shares (`json::cities`, `json::summaries`).
+    /// cities, the summaries and the last step's log every state shares (`json::cities`,
+    /// `json::summaries`, the log joined from the history's entries).
     #[test]
     fn states_are_written_by_hand_as_serde_writes_them_in_games_of_every_kind() {
         let kinds = [
@@ -1571,6 +1586,9 @@ mod ahead_tests {
                     assert_eq!(live.cities_json().json(), serde_json::to_string(&cities).unwrap(), "{what}");
                     let summaries = serde_json::to_string(&live.summaries()).unwrap();
                     assert_eq!(live.summaries_json().json(), summaries, "{what}");
+                    let log: Vec<WireLogEntry> =
+                        live.game.last_log().iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+                    assert_eq!(live.log_json().json(), serde_json::to_string(&log).unwrap(), "{what}");
                 }
                 for you in (0..players).map(Some).chain([None]) {
                     crate::json::check_state(&table.state(you));
