@@ -492,20 +492,26 @@ fn int(out: &mut String, n: i64) {
 }
 
 /// A number in decimal, as `serde_json` writes integers.
-fn uint(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
+fn uint(out: &mut String, n: u64) {
+    // Nearly every number of a state is below 100 (coins, counts, seats, ages).
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
+    if n < 100 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
+        return;
+    }
+    let mut digits = [b'0'; 20];
+    let (mut i, mut n) = (digits.len(), n);
+    while n > 0 {
         i -= 1;
         digits[i] = b'0' + (n % 10) as u8;
         n /= 10;
-        if n == 0 {
-            break;
-        }
     }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
-    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
 }
 
 #[cfg(test)]
