@@ -1055,7 +1055,10 @@ mod tests {
                 let scan = catalog.cards.iter().any(|o| o.name_id == d.name_id && o.id != d.id);
                 assert_eq!(catalog.hot(d.id).name_shared, scan, "{}", d.name);
                 let wire = WireAction::from_action(catalog, &Action::Discard { card: d.id });
-                assert_eq!(wire, WireAction::Discard { card: d.name.clone(), age: scan.then_some(d.age), yellow: false });
+                assert_eq!(
+                    wire,
+                    WireAction::Discard { card: d.name.clone(), age: scan.then_some(d.age), yellow: false }
+                );
                 shared += usize::from(scan);
             }
         }

@@ -291,7 +291,18 @@ fn actions(out: &mut String, list: &[WireAction]) {
 /// fields in their declared order, those its `skip_serializing_if` says left out).
 fn action(out: &mut String, a: &WireAction) {
     match a {
-        WireAction::Build { card, age, left, right, bank, second_left, second_right, free, naval, free_move } => {
+        WireAction::Build {
+            card,
+            age,
+            left,
+            right,
+            bank,
+            second_left,
+            second_right,
+            free,
+            naval,
+            free_move,
+        } => {
             out.push_str("{\"type\":\"build\"");
             card_and_age(out, card, *age);
             field_u8(out, "left", *left);
@@ -515,7 +526,7 @@ fn uint(out: &mut String, n: u64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::msg::ServerMsg;
 
@@ -536,9 +547,11 @@ mod tests {
             Some(WireFree::LastOfAge),
         ];
         for free in frees {
-            for (age, bank, second, naval) in
-                [(None, None, 0, None), (Some(2), Some(3), 1, Some("red".to_string())), (Some(1), Some(0), 2, None)]
-            {
+            for (age, bank, second, naval) in [
+                (None, None, 0, None),
+                (Some(2), Some(3), 1, Some("red".to_string())),
+                (Some(1), Some(0), 2, None),
+            ] {
                 same_as_serde_action(&WireAction::Build {
                     card: "Lumber Yard".into(),
                     age,
@@ -580,7 +593,8 @@ mod tests {
             moves: vec!["red".into(), "green".into()],
         });
         // Strings that need escaping, and ones that do not though they are not ASCII.
-        for card in ["a \"quoted\" name", "back\\slash", "tab\there", "new\nline", "\u{1f}", "Œuvre é 中", ""] {
+        for card in ["a \"quoted\" name", "back\\slash", "tab\there", "new\nline", "\u{1f}", "Œuvre é 中", ""]
+        {
             same_as_serde_action(&WireAction::Discard { card: card.into(), age: None, yellow: false });
         }
     }
@@ -599,7 +613,11 @@ mod tests {
             pawns: pawns.clone(),
             debt: pawns,
         };
-        for list in [vec![], vec![city(vec![], vec![])], vec![city(vec![1, 1, 3], vec![-1, 1, 3, 5]), city(vec![], vec![-1])]] {
+        for list in [
+            vec![],
+            vec![city(vec![], vec![])],
+            vec![city(vec![1, 1, 3], vec![-1, 1, 3, 5]), city(vec![], vec![-1])],
+        ] {
             assert_eq!(cities(&list), serde_json::to_string(&list).unwrap());
         }
         let summary = |cost: Option<&str>, edifice: i32| CitySummary {
@@ -643,6 +661,3 @@ mod tests {
         assert_eq!(out, serde_json::to_string(&msg).unwrap());
     }
 }
-
-#[cfg(test)]
-pub(crate) use tests::check_state;

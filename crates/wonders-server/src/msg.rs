@@ -476,7 +476,8 @@ impl<'de> Deserialize<'de> for SharedJson {
 
 impl Serialize for SharedJson {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let raw = serde_json::value::RawValue::from_string(self.0.to_string()).map_err(serde::ser::Error::custom)?;
+        let raw = serde_json::value::RawValue::from_string(self.0.to_string())
+            .map_err(serde::ser::Error::custom)?;
         raw.serialize(s)
     }
 }

@@ -328,7 +328,8 @@ impl Store {
             }
             Ok(())
         });
-        let committed = stored.and_then(|()| Ok(self.conn.prepare_cached("COMMIT")?.execute([]).map(|_| ())?));
+        let committed =
+            stored.and_then(|()| Ok(self.conn.prepare_cached("COMMIT")?.execute([]).map(|_| ())?));
         if committed.is_err() && !self.conn.is_autocommit() {
             let _ = self.conn.execute_batch("ROLLBACK");
         }
@@ -551,7 +552,8 @@ mod tests {
         s.insert_table(&table("t2")).unwrap();
         let pass = [(0u8, "{\"type\":\"pass\"}".to_string())];
         let two = [pass[0].clone(), (1u8, "{\"type\":\"pass\"}".to_string())];
-        s.append_batch(&[AppendEntry { table: "t1", first_index: 0, actions: &pass, finished: None }]).unwrap();
+        s.append_batch(&[AppendEntry { table: "t1", first_index: 0, actions: &pass, finished: None }])
+            .unwrap();
         let failing = [
             AppendEntry { table: "t2", first_index: 0, actions: &two, finished: Some(9) },
             AppendEntry { table: "t1", first_index: 0, actions: &pass, finished: None },

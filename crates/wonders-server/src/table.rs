@@ -127,7 +127,9 @@ impl Live {
     /// Every city's summary now, as the JSON array of [`CitySummary`]s every state carries:
     /// computed and serialised once per resolved step.
     fn summaries_json(&self) -> SharedJson {
-        self.summaries_json.get_or_init(|| SharedJson::from_json(crate::json::summaries(&self.summaries()))).clone()
+        self.summaries_json
+            .get_or_init(|| SharedJson::from_json(crate::json::summaries(&self.summaries())))
+            .clone()
     }
 
     /// Every city's summary now.
@@ -1547,7 +1549,7 @@ mod ahead_tests {
             assert_eq!(json, serde_json::to_string(&expected).unwrap(), "{what}: the state of {you:?}");
             let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
             assert_eq!(parsed["view"]["cities"], cities, "{what}: the cities of {you:?}");
-            crate::json::check_state(&state);
+            crate::json::tests::check_state(&state);
         }
     }
 
@@ -1591,8 +1593,8 @@ mod ahead_tests {
                     assert_eq!(live.log_json().json(), serde_json::to_string(&log).unwrap(), "{what}");
                 }
                 for you in (0..players).map(Some).chain([None]) {
-                    crate::json::check_state(&table.state(you));
-                    crate::json::check_state(&table.state_from(you, round / 2));
+                    crate::json::tests::check_state(&table.state(you));
+                    crate::json::tests::check_state(&table.state_from(you, round / 2));
                 }
                 let game = table.planning().unwrap().game;
                 if game.is_over() {
