@@ -229,12 +229,20 @@ pub(crate) struct HotCard {
     /// ([`Effect::scores_by_counting`]): then these are all its points, and the score sheet
     /// does not read its effects.
     pub plain_points: Option<u8>,
+    /// Whether another card has its name (Loom, Glassworks and Press of Ages I and II): its wire
+    /// form names its Age too ([`crate::wire::WireAction::from_action`]).
+    pub name_shared: bool,
 }
 
 fn hot_table(cards: &[CardDef]) -> Vec<HotCard> {
+    let mut named = [0u8; 256];
+    for c in cards {
+        named[c.name_id.0 as usize] = named[c.name_id.0 as usize].saturating_add(1);
+    }
     cards
         .iter()
         .map(|c| HotCard {
+            name_shared: named[c.name_id.0 as usize] > 1,
             chain_parents: c.chain_parents,
             cost: c.cost,
             name_id: c.name_id,

@@ -189,10 +189,8 @@ impl WireAction {
     /// The wire form of an action.
     pub fn from_action(catalog: &Catalog, action: &Action) -> WireAction {
         let name = |c: crate::CardId| catalog.card(c).name.clone();
-        let age = |c: crate::CardId| {
-            let d = catalog.card(c);
-            catalog.cards.iter().any(|o| o.name_id == d.name_id && o.id != d.id).then_some(d.age)
-        };
+        // The Age only for a name that several cards share (worked out once per catalog).
+        let age = |c: crate::CardId| catalog.hot(c).name_shared.then(|| catalog.card(c).age);
         match *action {
             Action::Build { card, pay, naval } => WireAction::Build {
                 card: name(card),
@@ -1038,6 +1036,34 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A card's wire form names its Age exactly when another card of the catalog has its name
+    /// (the flag worked out once per catalog, against a scan of every card), in every catalog.
+    #[test]
+    fn the_age_is_named_exactly_for_names_several_cards_share() {
+        use crate::catalog::Catalog;
+        let catalogs = [
+            Catalog::get(crate::Edition::First),
+            Catalog::get(crate::Edition::Second),
+            Catalog::extended(crate::Edition::First),
+            Catalog::with_builtin_armada(crate::Edition::First, true),
+            Catalog::with_builtin_armada(crate::Edition::Second, false),
+        ];
+        let mut shared = 0;
+        for catalog in catalogs {
+            for d in &catalog.cards {
+                let scan = catalog.cards.iter().any(|o| o.name_id == d.name_id && o.id != d.id);
+                assert_eq!(catalog.hot(d.id).name_shared, scan, "{}", d.name);
+                let wire = WireAction::from_action(catalog, &Action::Discard { card: d.id });
+                assert_eq!(
+                    wire,
+                    WireAction::Discard { card: d.name.clone(), age: scan.then_some(d.age), yellow: false }
+                );
+                shared += usize::from(scan);
+            }
+        }
+        assert!(shared >= 6, "Loom, Glassworks and Press of two Ages: {shared}");
+    }
 
     #[test]
     fn actions_refuse_unknown_fields_but_records_keep_their_seat() {

@@ -37,6 +37,7 @@
 mod bots;
 pub mod catalog;
 pub mod http;
+pub mod json;
 pub mod limits;
 pub mod metrics;
 pub mod msg;

@@ -430,29 +430,33 @@ pub struct ScoreLine {
 
 /// A part of a state that every seat's state shares, serialised to JSON once when it changes and
 /// written as those bytes into each seat's message (the same JSON as serialising the value each
-/// time).
+/// time). The WebSocket's states copy the text as it is ([`crate::json::write_state_msg`]);
+/// serialised through serde (an HTTP answer), it is checked to be JSON and written raw.
 #[derive(Clone, Debug)]
-pub struct SharedJson(std::sync::Arc<Box<serde_json::value::RawValue>>);
+pub struct SharedJson(std::sync::Arc<str>);
 
 impl SharedJson {
     /// `value` serialised once.
     pub fn of<T: Serialize + ?Sized>(value: &T) -> SharedJson {
-        let raw = serde_json::value::to_raw_value(value).unwrap_or_else(|_| SharedJson::raw("null"));
-        SharedJson(std::sync::Arc::new(raw))
+        SharedJson::from_json(serde_json::to_string(value).unwrap_or_else(|_| "null".into()))
+    }
+
+    /// JSON text written by other means than serialising a value ([`crate::json::cities`],
+    /// [`crate::json::summaries`], whose tests compare them with `serde_json`'s). It is not
+    /// parsed here (that cost more than writing it): text that is not JSON would fail when
+    /// serialised through serde, and make an invalid WebSocket message.
+    pub fn from_json(json: String) -> SharedJson {
+        SharedJson(json.into())
     }
 
     /// An empty JSON array.
     pub fn empty_array() -> SharedJson {
-        SharedJson(std::sync::Arc::new(SharedJson::raw("[]")))
-    }
-
-    fn raw(json: &str) -> Box<serde_json::value::RawValue> {
-        serde_json::value::RawValue::from_string(json.to_string()).expect("a valid JSON literal")
+        SharedJson::from_json("[]".into())
     }
 
     /// The JSON text.
     pub fn json(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 }
 
@@ -466,35 +470,36 @@ impl Eq for SharedJson {}
 
 impl<'de> Deserialize<'de> for SharedJson {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SharedJson, D::Error> {
-        Box::<serde_json::value::RawValue>::deserialize(d).map(|raw| SharedJson(std::sync::Arc::new(raw)))
+        Box::<serde_json::value::RawValue>::deserialize(d).map(|raw| SharedJson(raw.get().into()))
     }
 }
 
 impl Serialize for SharedJson {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.as_ref().serialize(s)
+        let raw = serde_json::value::RawValue::from_string(self.0.to_string())
+            .map_err(serde::ser::Error::custom)?;
+        raw.serialize(s)
     }
 }
 
-/// A value that many messages carry unchanged, with its JSON serialised once ([`SharedJson`]):
-/// it serialises as those bytes (the same JSON as serialising the value) and reads as the value
-/// (`Deref`). Two are equal when their values are.
+/// A value that many messages carry unchanged, with its JSON ([`WithJson::json`]) serialised once,
+/// when first asked for, and shared by every clone (the WebSocket's states copy it). It reads as
+/// the value (`Deref`). Two are equal when their values are.
 #[derive(Clone, Debug)]
 pub struct WithJson<T> {
     value: std::sync::Arc<T>,
-    json: SharedJson,
+    json: std::sync::Arc<std::sync::OnceLock<SharedJson>>,
 }
 
 impl<T: Serialize> WithJson<T> {
-    /// `value` with its JSON, serialised now.
+    /// `value`, its JSON serialised when first asked for.
     pub fn new(value: T) -> WithJson<T> {
-        let json = SharedJson::of(&value);
-        WithJson { value: std::sync::Arc::new(value), json }
+        WithJson { value: std::sync::Arc::new(value), json: Default::default() }
     }
 
     /// The JSON text.
     pub fn json(&self) -> &str {
-        self.json.json()
+        self.json.get_or_init(|| SharedJson::of(&*self.value)).json()
     }
 }
 
@@ -511,9 +516,11 @@ impl<T: PartialEq> PartialEq for WithJson<T> {
     }
 }
 
-impl<T> Serialize for WithJson<T> {
+/// Serialised through serde (an HTTP answer), the value itself is serialised: the same bytes as
+/// its JSON, which the WebSocket's states copy.
+impl<T: Serialize> Serialize for WithJson<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.json.serialize(s)
+        self.value.serialize(s)
     }
 }
 
@@ -538,7 +545,8 @@ pub struct StateMsg {
     pub waiting: Vec<u8>,
     /// The public log of the whole game, oldest first: from entry `history_from` on (on the
     /// WebSocket, each state carries only the entries that connection has not received yet).
-    pub history: Vec<WireLogEntry>,
+    /// Each entry carries its JSON, serialised once when it was logged.
+    pub history: Vec<WithJson<WireLogEntry>>,
     /// The index of `history`'s first entry in the whole log (0: the whole log).
     pub history_from: usize,
     /// The final score sheet, once the game is over.

@@ -315,16 +315,25 @@ impl Store {
         if entries.iter().all(|e| e.actions.is_empty() && e.finished.is_none()) {
             return Ok(());
         }
-        let tx = self.conn.transaction()?;
-        for e in entries {
-            append_in(&tx, e.table, e.first_index, e.actions)?;
+        // `BEGIN` and `COMMIT` as cached statements, not `Connection::transaction` (which parses
+        // both again for every batch, on the writer's thread that acknowledgments wait for).
+        // A failure rolls the whole batch back, as dropping a `Transaction` would.
+        self.conn.prepare_cached("BEGIN")?.execute([])?;
+        let stored = entries.iter().try_for_each(|e| -> Result<(), StoreError> {
+            append_in(&self.conn, e.table, e.first_index, e.actions)?;
             if let Some(at) = e.finished {
-                tx.prepare_cached("UPDATE tables SET finished = ?2 WHERE id = ?1")?
+                self.conn
+                    .prepare_cached("UPDATE tables SET finished = ?2 WHERE id = ?1")?
                     .execute(params![e.table, at])?;
             }
+            Ok(())
+        });
+        let committed =
+            stored.and_then(|()| Ok(self.conn.prepare_cached("COMMIT")?.execute([]).map(|_| ())?));
+        if committed.is_err() && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
         }
-        tx.commit()?;
-        Ok(())
+        committed
     }
 
     /// Deletes a table that never started (an expired waiting table), its seats, and the link
@@ -500,7 +509,7 @@ fn insert_table_in(tx: &rusqlite::Transaction<'_>, t: &StoredTable) -> Result<()
 }
 
 fn append_in(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     id: &str,
     first_index: usize,
     actions: &[(u8, String)],
@@ -532,6 +541,36 @@ mod tests {
             ],
             ..StoredTable::default()
         }
+    }
+
+    /// A batch is stored whole or not at all: one failing insert (an index already taken) rolls
+    /// back the batch's other tables and actions, and the next batch is stored as usual.
+    #[test]
+    fn a_failing_batch_stores_nothing_and_the_next_one_is_stored() {
+        let mut s = Store::in_memory().unwrap();
+        s.insert_table(&table("t1")).unwrap();
+        s.insert_table(&table("t2")).unwrap();
+        let pass = [(0u8, "{\"type\":\"pass\"}".to_string())];
+        let two = [pass[0].clone(), (1u8, "{\"type\":\"pass\"}".to_string())];
+        s.append_batch(&[AppendEntry { table: "t1", first_index: 0, actions: &pass, finished: None }])
+            .unwrap();
+        let failing = [
+            AppendEntry { table: "t2", first_index: 0, actions: &two, finished: Some(9) },
+            AppendEntry { table: "t1", first_index: 0, actions: &pass, finished: None },
+        ];
+        assert!(s.append_batch(&failing).is_err());
+        assert_eq!(s.load_one("t1").unwrap().unwrap().actions.len(), 1);
+        let t2 = s.load_one("t2").unwrap().unwrap();
+        assert!(t2.actions.is_empty());
+        assert!(s.load_unfinished().unwrap().iter().any(|t| t.id == "t2"), "t2's end rolled back");
+        let next = [
+            AppendEntry { table: "t2", first_index: 0, actions: &two, finished: None },
+            AppendEntry { table: "t1", first_index: 1, actions: &pass, finished: Some(10) },
+        ];
+        s.append_batch(&next).unwrap();
+        assert_eq!(s.load_one("t1").unwrap().unwrap().actions.len(), 2);
+        assert_eq!(s.load_one("t2").unwrap().unwrap().actions.len(), 2);
+        assert!(!s.load_unfinished().unwrap().iter().any(|t| t.id == "t1"));
     }
 
     #[test]

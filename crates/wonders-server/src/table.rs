@@ -55,7 +55,9 @@ fn step_key(game: &Game) -> StepKey {
 struct Live {
     game: Game,
     step: u64,
-    history: Vec<WireLogEntry>,
+    /// The public log, each entry with its JSON (serialised once, written into every state that
+    /// carries it).
+    history: Vec<WithJson<WireLogEntry>>,
     last_log: Vec<LogEntry>,
     actions: Vec<RecordedAction>,
     /// Actions made by each seat (a retraction counts as one).
@@ -90,16 +92,30 @@ impl Live {
                 let catalog = self.game.catalog();
                 let cities: Vec<WireCity> =
                     self.game.cities().iter().map(|c| WireCity::from_city(catalog, c)).collect();
-                SharedJson::of(&cities)
+                SharedJson::from_json(crate::json::cities(&cities))
             })
             .clone()
     }
 
     /// The game's last resolved step's log as the views' JSON array of [`WireLogEntry`]s (what
     /// `WireView::from_view` makes of the view's log), serialised once per change of the log.
+    /// Those entries are the history's last ones, whose JSON the states carrying the history
+    /// share: it is joined, not serialised again.
     fn log_json(&self) -> SharedJson {
         self.log_json
             .get_or_init(|| {
+                let n = self.last_log.len();
+                if self.game.last_log() == self.last_log.as_slice() && n <= self.history.len() {
+                    let mut json = String::from("[");
+                    for (i, e) in self.history[self.history.len() - n..].iter().enumerate() {
+                        if i > 0 {
+                            json.push(',');
+                        }
+                        json.push_str(e.json());
+                    }
+                    json.push(']');
+                    return SharedJson::from_json(json);
+                }
                 let catalog = self.game.catalog();
                 let log: Vec<WireLogEntry> =
                     self.game.last_log().iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
@@ -111,7 +127,9 @@ impl Live {
     /// Every city's summary now, as the JSON array of [`CitySummary`]s every state carries:
     /// computed and serialised once per resolved step.
     fn summaries_json(&self) -> SharedJson {
-        self.summaries_json.get_or_init(|| SharedJson::of(&self.summaries())).clone()
+        self.summaries_json
+            .get_or_init(|| SharedJson::from_json(crate::json::summaries(&self.summaries())))
+            .clone()
     }
 
     /// Every city's summary now.
@@ -183,7 +201,7 @@ impl Live {
         }
         let log = self.game.last_log();
         if log != self.last_log.as_slice() {
-            self.history.extend(log.iter().map(|e| WireLogEntry::from_entry(catalog, e)));
+            self.history.extend(log.iter().map(|e| WithJson::new(WireLogEntry::from_entry(catalog, e))));
             self.last_log = log.to_vec();
             self.log_json = OnceLock::new();
         }
@@ -1362,8 +1380,8 @@ mod tests {
             assert_eq!(state.turn_id, 2);
             let view = reference.view(seat as usize);
             assert_eq!(state.view, Some(SeatView::own(WireView::from_view(catalog, &view))));
-            let history: Vec<WireLogEntry> =
-                view.history.iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+            let history: Vec<WithJson<WireLogEntry>> =
+                view.history.iter().map(|e| WithJson::new(WireLogEntry::from_entry(catalog, e))).collect();
             assert_eq!(state.history, history);
         }
     }
@@ -1531,6 +1549,65 @@ mod ahead_tests {
             assert_eq!(json, serde_json::to_string(&expected).unwrap(), "{what}: the state of {you:?}");
             let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
             assert_eq!(parsed["view"]["cities"], cities, "{what}: the cities of {you:?}");
+            crate::json::tests::check_state(&state);
+        }
+    }
+
+    /// The WebSocket's state message, written by hand (`json::write_state_msg`), is byte for
+    /// byte what `serde_json` writes, for every seat's and a spectator's state after every change
+    /// of whole games of every kind (both editions, 2 to 7 players, the teams variant, boards
+    /// chosen, Edifice, Armada, both together), with the whole log and with part of it; so are the
+    /// cities, the summaries and the last step's log every state shares (`json::cities`,
+    /// `json::summaries`, the log joined from the history's entries).
+    #[test]
+    fn states_are_written_by_hand_as_serde_writes_them_in_games_of_every_kind() {
+        let kinds = [
+            serde_json::json!({"players": 2}),
+            serde_json::json!({"players": 4}),
+            serde_json::json!({"players": 7, "edition": "2e"}),
+            serde_json::json!({"players": 4, "teams": true}),
+            serde_json::json!({"players": 3, "edition": "2e", "wonders": "choose"}),
+            serde_json::json!({"players": 4, "expansions": ["edifice"]}),
+            serde_json::json!({"players": 5, "expansions": ["armada"]}),
+            serde_json::json!({"players": 4, "expansions": ["armada", "edifice"]}),
+        ];
+        for (k, req) in kinds.into_iter().enumerate() {
+            let what = req.to_string();
+            let req: crate::msg::CreateTable = serde_json::from_value(req).unwrap();
+            let players = req.players;
+            let (mut table, _) = Table::create("t".into(), 0, 40 + k as u64, &req).unwrap();
+            for s in 0..players as usize {
+                table.seat_taken(s, format!("P\"{s}\"\\"), format!("hash{s}"));
+            }
+            let catalog = table.setup.catalog();
+            for round in 0..5_000 {
+                if let Ok(live) = &table.live {
+                    let catalog = live.game.catalog();
+                    let cities: Vec<WireCity> =
+                        live.game.cities().iter().map(|c| WireCity::from_city(catalog, c)).collect();
+                    assert_eq!(live.cities_json().json(), serde_json::to_string(&cities).unwrap(), "{what}");
+                    let summaries = serde_json::to_string(&live.summaries()).unwrap();
+                    assert_eq!(live.summaries_json().json(), summaries, "{what}");
+                    let log: Vec<WireLogEntry> =
+                        live.game.last_log().iter().map(|e| WireLogEntry::from_entry(catalog, e)).collect();
+                    assert_eq!(live.log_json().json(), serde_json::to_string(&log).unwrap(), "{what}");
+                }
+                for you in (0..players).map(Some).chain([None]) {
+                    crate::json::tests::check_state(&table.state(you));
+                    crate::json::tests::check_state(&table.state_from(you, round / 2));
+                }
+                let game = table.planning().unwrap().game;
+                if game.is_over() {
+                    break;
+                }
+                let seat = game.to_act()[round % game.to_act().len()];
+                let action = game.legal_actions(seat)[(round * 7) % game.legal_actions(seat).len()];
+                let wire = WireAction::from_action(catalog, &action);
+                let mut plan = table.plan_action(seat as u8, None, &wire).unwrap();
+                let epoch = table.apply_ahead(&mut plan).unwrap();
+                table.commit(&plan, epoch);
+            }
+            assert!(table.game().unwrap().is_over(), "{what}: the game reached its end");
         }
     }
 
