@@ -260,11 +260,9 @@ fn buy(market: &Market, residual: &Resources, budget: u16, front: &mut Options) 
     }
     // Quick refusal: a unit neither neighbour can supply.
     let mut wanted: ArrayVec<(Resource, u8, u8, u8), 7> = ArrayVec::new();
-    for r in Resource::ALL {
+    // The resources wanted, in canonical order, without a (mispredicted) test of each of seven.
+    for r in residual.support().iter() {
         let n = residual.get(r);
-        if n == 0 {
-            continue;
-        }
         let (ml, mr) = (market.left.max_of(r), market.right.max_of(r));
         if ml + mr < n {
             return;
