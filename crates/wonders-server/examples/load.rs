@@ -24,7 +24,6 @@
 //! It stops by itself when every game is over or the time is up, and only ever talks to 127.0.0.1.
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::io::BufRead;
 use std::process::{Command, Stdio};
@@ -136,33 +135,201 @@ fn proc_status(pid: u32, key: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// What a seat's client reads of a server message: serde skips every other field without
-/// building it (the client shares the machine's cores with the server, so it reads no more than
-/// it needs).
-/// The legal actions are kept as their JSON text (borrowed from the message), copied as they are
-/// into the chosen action's message.
-#[derive(serde::Deserialize)]
+/// What a seat's client reads of a server message (the fields a random bot needs). The legal
+/// actions are kept as their JSON text (borrowed from the message), copied as they are into the
+/// chosen action's message.
+///
+/// Read by [`Incoming::read`], which walks the message's top-level fields and skips the others
+/// (the view, the log, the summaries: most of a state's few KiB) by matching brackets and quotes
+/// only, without checking them as JSON: the client shares the machine's 2 cores with the
+/// server, and serde_json's checking skip of those fields was 72% of the client's instructions
+/// (about 85,000 per state; docs/speed-journal.md, `server-speed-11`). The server's messages are
+/// JSON (its tests check them against serde_json's); [`tests`] checks this reading against
+/// serde's on them.
+#[derive(Debug, Default, PartialEq)]
 struct Incoming<'a> {
-    #[serde(rename = "type", borrow)]
     kind: &'a str,
     id: Option<u64>,
-    #[serde(borrow)]
-    table: Option<TableStatus<'a>>,
+    /// `table.status`, when the message has a table.
+    status: Option<&'a str>,
     you: Option<u8>,
     turn_id: Option<u64>,
-    #[serde(default, borrow)]
-    legal: Vec<&'a RawValue>,
+    legal: Vec<&'a str>,
     /// An error's explanation.
     message: Option<String>,
 }
 
-#[derive(serde::Deserialize)]
-struct TableStatus<'a> {
-    status: &'a str,
+impl<'a> Incoming<'a> {
+    /// The fields of a server message; `None` if it is not a JSON object as the server writes
+    /// them.
+    fn read(text: &'a str) -> Option<Incoming<'a>> {
+        let mut v = Incoming::default();
+        let mut kind = None;
+        fields(text, |key, value| {
+            match key {
+                "type" => kind = Some(string(value)?),
+                "id" => v.id = number(value),
+                "table" => fields(value, |k, x| {
+                    if k == "status" {
+                        v.status = Some(string(x)?);
+                    }
+                    Some(())
+                })?,
+                "you" => v.you = number(value).and_then(|n| u8::try_from(n).ok()),
+                "turn_id" => v.turn_id = number(value),
+                "legal" => v.legal = elements(value)?,
+                "message" => v.message = serde_json::from_str(value).ok(),
+                _ => {}
+            }
+            Some(())
+        })?;
+        v.kind = kind?;
+        Some(v)
+    }
 }
 
-/// The read buffer of a seat's client's WebSocket.
-const CLIENT_READ_BUFFER: usize = 16 * 1024;
+/// The index after the whitespace from `i` on.
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
+/// Bytes whose high bit is set where `w`'s byte is zero (exactly at the lowest zero byte; bytes
+/// above it may be marked falsely, which only the first one found is read for).
+fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(0x0101_0101_0101_0101) & !w & 0x8080_8080_8080_8080
+}
+
+/// The end (exclusive) of the JSON string whose opening quote is at `i`: eight bytes at a time
+/// to the next `"` or `\\`.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        while let Some(chunk) = b.get(j..j + 8) {
+            let w = u64::from_le_bytes(chunk.try_into().ok()?);
+            let hits = zero_bytes(w ^ 0x2222_2222_2222_2222) | zero_bytes(w ^ 0x5c5c_5c5c_5c5c_5c5c);
+            if hits != 0 {
+                j += hits.trailing_zeros() as usize / 8;
+                break;
+            }
+            j += 8;
+        }
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => j += 2,
+            _ => j += 1,
+        }
+    }
+}
+
+/// The end (exclusive) of the JSON value that starts at `i` (no whitespace before it): a string,
+/// an object or array (to its matching bracket, strings skipped whole), or a number, `true`,
+/// `false` or `null`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => {
+            let (mut depth, mut j) = (1usize, i + 1);
+            while let Some(&c) = b.get(j) {
+                match c {
+                    b'"' => {
+                        j = string_end(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => Some(
+            i + b[i..]
+                .iter()
+                .position(|&c| matches!(c, b',' | b'}' | b']') || c.is_ascii_whitespace())
+                .unwrap_or(b.len() - i),
+        ),
+    }
+}
+
+/// Calls `f` with each key of the JSON object `text` and its value's text.
+fn fields<'a>(text: &'a str, mut f: impl FnMut(&'a str, &'a str) -> Option<()>) -> Option<()> {
+    let b = text.as_bytes();
+    let mut i = skip_space(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = skip_space(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(());
+    }
+    loop {
+        let key_end = string_end(b, i)?;
+        // The server's keys are plain words (no escapes).
+        let key = text.get(i + 1..key_end - 1)?;
+        i = skip_space(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_space(b, i + 1);
+        let end = value_end(b, i)?;
+        f(key, text.get(i..end)?)?;
+        i = skip_space(b, end);
+        match b.get(i)? {
+            b',' => i = skip_space(b, i + 1),
+            b'}' => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// The elements' texts of the JSON array `text`.
+fn elements(text: &str) -> Option<Vec<&str>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = skip_space(b, 0);
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = skip_space(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Some(out);
+    }
+    loop {
+        let end = value_end(b, i)?;
+        out.push(text.get(i..end)?);
+        i = skip_space(b, end);
+        match b.get(i)? {
+            b',' => i = skip_space(b, i + 1),
+            b']' => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// A JSON string's text without its quotes (the server's type and status words have no escapes);
+/// `None` if it is not a string.
+fn string(value: &str) -> Option<&str> {
+    value.strip_prefix('"')?.strip_suffix('"')
+}
+
+/// A JSON number that is an unsigned integer; `None` otherwise (`null` included).
+fn number(value: &str) -> Option<u64> {
+    value.parse().ok()
+}
+
+/// The read buffer of a seat's client's WebSocket: tungstenite zero-fills its free part before
+/// each read (16 KiB: 9,000 instructions per state, 18% of the client's once it read the states'
+/// fields only); a 4-seat state is about 4 KiB, and a larger one takes another read.
+const CLIENT_READ_BUFFER: usize = 8 * 1024;
 
 /// How many times a seat's client tries to open its WebSocket before giving up.
 const CONNECT_ATTEMPTS: u64 = 10;
@@ -231,11 +398,11 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
             }
         };
         let Message::Text(text) = msg else { continue };
-        let Ok(v) = serde_json::from_str::<Incoming>(text.as_str()) else { continue };
+        let Some(v) = Incoming::read(text.as_str()) else { continue };
         match v.kind {
             "state" => {
                 totals.states.fetch_add(1, Ordering::Relaxed);
-                if v.table.is_some_and(|t| t.status == "over") {
+                if v.status == Some("over") {
                     if v.you == Some(0) {
                         totals.games_over.fetch_add(1, Ordering::Relaxed);
                     }
@@ -250,7 +417,7 @@ async fn seat_client(url: String, token: String, seed: u64, totals: Arc<Totals>)
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
                 rng ^= rng << 17;
-                let action = legal[(rng % legal.len() as u64) as usize].get();
+                let action = legal[(rng % legal.len() as u64) as usize];
                 next_id += 1;
                 let msg = format!(r#"{{"type":"act","id":{next_id},"turn_id":{turn_id},"action":{action}}}"#);
                 sent = Some((next_id, Instant::now()));
@@ -504,4 +671,112 @@ async fn bot_games(o: &Options, addr: &str, pid: u32) -> Option<(u64, u64)> {
     }
     tokio::time::sleep(Duration::from_secs(o.settle)).await;
     Some((before, proc_status(pid, "VmRSS:")?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    /// What serde reads of a message (the client's former reading).
+    #[derive(serde::Deserialize)]
+    struct BySerde<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: &'a str,
+        id: Option<u64>,
+        #[serde(borrow)]
+        table: Option<TableStatus<'a>>,
+        you: Option<u8>,
+        turn_id: Option<u64>,
+        #[serde(default, borrow)]
+        legal: Vec<&'a RawValue>,
+        message: Option<String>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct TableStatus<'a> {
+        status: &'a str,
+    }
+
+    fn by_serde(text: &str) -> Incoming<'_> {
+        let v: BySerde = serde_json::from_str(text).unwrap();
+        Incoming {
+            kind: v.kind,
+            id: v.id,
+            status: v.table.map(|t| t.status),
+            you: v.you,
+            turn_id: v.turn_id,
+            legal: v.legal.iter().map(|r| r.get()).collect(),
+            message: v.message,
+        }
+    }
+
+    #[test]
+    fn messages_are_read_as_serde_reads_them() {
+        let messages = [
+            r#"{"type":"accepted","id":7,"turn_id":3}"#,
+            r#"{"type":"auth_ok","seat":2}"#,
+            r#"{"type":"pong"}"#,
+            r#"{"type":"error","id":4,"code":"conflict","message":"a \"quoted\" word, \\ and \u00e9"}"#,
+            r#"{"type":"error","code":"bad_request","message":"malformed"}"#,
+            r#"{ "type" : "state" , "table" : {"id":"ab]c}","seats":[{"name":"A\"}]{["}],"status":"over"} ,
+                "step":12,"you":null,"turn_id":0,"view":{"x":[1,-2.5e3,true,false,null,{"y":"]"}]},
+                "legal":[],"waiting":[],"history":[{"t":"]}"}]}"#,
+            r#"{"type":"state","table":{"status":"playing","players":4},"step":3,"you":1,"turn_id":5,
+                "view":{"hand":["Altar","Baths"],"log":[]},"legal":[{"type":"build","card":"Altar","pay":{"left":1}},
+                {"type":"discard","card":"Baths"} , {"type":"wonder","card":"Altar","note":"a , ] } \" \\"}],
+                "summaries":[],"scores":null}"#,
+        ];
+        for m in messages {
+            assert_eq!(Incoming::read(m), Some(by_serde(m)), "{m}");
+        }
+        // Strings longer than 8 bytes, escapes at every offset of an 8-byte chunk.
+        for pad in 0..17 {
+            let word = "x".repeat(pad);
+            let m = format!(
+                r#"{{"type":"state","view":{{"a":"{word}\\\\","b":"{word}\"]}}{word}","c":["{word}"]}},"legal":[{{"n":"{word}\\\\"}},"{word}"],"you":3}}"#
+            );
+            assert_eq!(Incoming::read(&m), Some(by_serde(&m)), "{m}");
+        }
+        // Every seat's and a spectator's state after every change of whole games, as the
+        // server writes them (the first legal action played each time).
+        let dir = tempfile::tempdir().unwrap();
+        let server = wonders_server::Server::open(&dir.path().join("t.db")).unwrap();
+        for req in [json!({"players": 4}), json!({"players": 3, "expansions": ["armada"]})] {
+            let req = serde_json::from_value(req).unwrap();
+            let id = server.create_table(&req).unwrap().id;
+            let players = server.table(&id).unwrap().lock().info().players;
+            let tokens: Vec<String> = (0..players)
+                .map(|s| server.take_seat(&id, s as usize, "A \\\"b\"", None).unwrap().token)
+                .collect();
+            let cell = server.table(&id).unwrap();
+            let mut read = 0;
+            loop {
+                let mut acted = false;
+                for you in std::iter::once(None).chain((0..players).map(Some)) {
+                    let mut text = String::new();
+                    wonders_server::json::write_state_msg(&mut text, &server.state_for(&cell, you, 0));
+                    let v = Incoming::read(&text);
+                    assert_eq!(v, Some(by_serde(&text)), "{text}");
+                    read += 1;
+                    let v = v.unwrap();
+                    if let (Some(seat), Some(action)) = (you, v.legal.first())
+                        && !acted
+                    {
+                        let action = serde_json::from_str(action).unwrap();
+                        server.act(&id, &tokens[seat as usize], v.turn_id, &action).unwrap();
+                        acted = true;
+                    }
+                }
+                if !acted {
+                    break;
+                }
+            }
+            assert_eq!(cell.lock().status(), "over", "{read} states read");
+        }
+        // Not an object as the server writes them: nothing read.
+        for m in ["", "[]", r#"{"type":"state""#, r#"{"type":"state","legal":[1,}"#, "{\"type\":7}"] {
+            assert_eq!(Incoming::read(m), None, "{m}");
+        }
+    }
 }

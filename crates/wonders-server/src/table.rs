@@ -595,6 +595,17 @@ impl Table {
         }
     }
 
+    /// Whether a WebSocket sends the state for `you` at once: unless the game is being played
+    /// and `you` is a seat that has nothing to do now (it has chosen and waits for the others);
+    /// such a state may be held a little to go with the table's next changes
+    /// ([`crate::ws::STATE_HOLD`]). A spectator's states are sent at once.
+    pub fn prompts(&self, you: Option<u8>) -> bool {
+        match (&self.live, you) {
+            (Ok(live), Some(seat)) if self.status() == "playing" => live.game.must_act(seat as usize),
+            _ => true,
+        }
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.game().is_some_and(Game::is_over)
@@ -1385,6 +1396,54 @@ mod tests {
             assert_eq!(state.history, history);
         }
     }
+    /// `Table::prompts` (which WebSocket states go at once): every seat's while the table waits
+    /// for players and once the game is over, a spectator's always, a seat's while it must act
+    /// (the state of a step it must act at), not a seat's that has chosen and waits for the
+    /// others, nor one's that does not act at a one-seat step; its `legal` is empty exactly then.
+    #[test]
+    fn a_state_is_held_only_for_a_seat_that_has_chosen_during_the_game() {
+        let req: crate::msg::CreateTable = serde_json::from_value(serde_json::json!({"players": 3})).unwrap();
+        let (mut table, _) = Table::create("t".into(), 0, 7, &req).unwrap();
+        let everyone = [None, Some(0), Some(1), Some(2)];
+        for s in 0..3 {
+            assert!(everyone.iter().all(|&you| table.prompts(you)), "waiting for players");
+            table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
+        }
+        let catalog = table.setup.catalog();
+        let mut steps = 0;
+        while !table.is_over() {
+            // A new step: the seats that act at it (every seat, or one at a one-seat step).
+            assert!(table.prompts(None));
+            let acting = (0..3u8).filter(|&s| table.prompts(Some(s))).count();
+            assert!(acting > 0, "step {steps}: a seat acts");
+            for s in 0..3u8 {
+                assert_eq!(table.prompts(Some(s)), table.game().unwrap().must_act(s as usize));
+            }
+            for seat in 0..3u8 {
+                if !table.game().unwrap().must_act(seat as usize) {
+                    continue;
+                }
+                let action = table.game().unwrap().legal_actions(seat as usize)[0];
+                let mut plan =
+                    table.plan_action(seat, None, &WireAction::from_action(catalog, &action)).unwrap();
+                let epoch = table.apply_ahead(&mut plan).unwrap();
+                table.commit(&plan, epoch);
+                if table.step() > steps {
+                    break;
+                }
+                assert!(table.prompts(None), "a spectator's state goes at once");
+                for s in 0..3u8 {
+                    let must = table.game().unwrap().must_act(s as usize);
+                    assert_eq!(table.prompts(Some(s)), must, "seat {s} after seat {seat}'s choice");
+                    assert_eq!(table.state(Some(s)).legal.is_empty(), !must);
+                }
+                assert!(!table.prompts(Some(seat)), "seat {seat} has chosen");
+            }
+            steps = table.step();
+        }
+        assert!(everyone.iter().all(|&you| table.prompts(you)), "the game is over");
+    }
+
     /// `Table::info_is` (how a state decides to reuse its table part's JSON) agrees with
     /// comparing `Table::info` built afresh: it holds for the table's own info at every stage
     /// (waiting, seated, each step of a whole game, over, a rematch noted, a seat away, broken)

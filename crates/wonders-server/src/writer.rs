@@ -318,9 +318,10 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
         // counted; then the changes are acknowledged, then each table's watchers are woken once
         // for the whole batch (one state message for several actions). A connection that sent
         // one of the changes finds its table's version moved and sends the answer and the state
-        // in one write (the page must not see an `accepted` before the state it leads to: it
-        // would enable the old state's buttons meanwhile), and skips the wake-up that follows
-        // (its state is already that version's). Acknowledging before waking puts the acting
+        // in one write (or, when that state asks nothing more of its seat, the answer alone and
+        // the state a moment later: `ws::STATE_HOLD`; the page keeps the old state's buttons
+        // disabled until the new state comes), and skips the wake-up that follows (its state is
+        // already that version's, or held). Acknowledging before waking puts the acting
         // connections ahead of the watchers in the runtime's queue: the acknowledgment waits for
         // no other seat's state (docs/speed-journal.md, `server-speed-7`).
         let mut changed: Vec<Arc<TableCell>> = Vec::new();

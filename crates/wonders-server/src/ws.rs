@@ -1,7 +1,10 @@
 //! The WebSocket of a table: `GET /api/tables/{id}/ws`.
 //!
 //! The connection starts as a spectator's and receives `state` messages: one at once, then one
-//! after every change of the table. To keep them small, a state carries only the log entries
+//! after every change of the table, or one for several changes close together: a state that
+//! asks nothing of the seat ([`Table::prompts`]: the seat has chosen and waits for the others)
+//! may wait up to [`STATE_HOLD`] for the changes that follow, then goes with them; a state that
+//! asks the seat to act, shows the game's start or end, or is a spectator's, goes at once. To keep them small, a state carries only the log entries
 //! the connection has not received yet (`history_from` says where they start); the answers to
 //! `auth` and `refresh` carry the whole log. The client may send (JSON text messages, see
 //! [`ClientMsg`]):
@@ -11,7 +14,11 @@
 //!   a bot played because its turn timer ran out is its player's again;
 //! - `{"type": "act", "id": 7, "turn_id": 12, "action": {"type": "build", "card": "Library", …}}`:
 //!   answered by `accepted` (stored, then applied) or `error` (nothing changed), both echoing
-//!   `id`;
+//!   `id`. The state the action leads to comes with the `accepted`, just after it in the same
+//!   write, when it asks the seat to act again (it resolved the step, or the seat has another
+//!   choice to make); otherwise it may come up to [`STATE_HOLD`] later, with the other seats'
+//!   choices made meanwhile (a client keeps the old state's actions disabled until then: its
+//!   `turn_id` is the one the `accepted` gave);
 //! - `{"type": "retract", "id": 8}`: takes back the seat's last choice of the current step,
 //!   before it resolves; answered like `act`;
 //! - `{"type": "refresh"}` and `{"type": "ping"}`.
@@ -28,10 +35,12 @@
 use crate::msg::{ApiError, ClientMsg, ServerMsg};
 use crate::net::Net;
 use crate::server::{Pending, Server, TableCell};
+#[cfg(doc)]
+use crate::table::Table;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::SinkExt;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The size of a connection's read buffer: client messages are small (an action is one or two
 /// hundred bytes; a longer message, up to the `ws_max_message` limit, takes several reads).
@@ -42,6 +51,15 @@ pub const READ_BUFFER: usize = 512;
 /// How many bytes of outgoing frames are buffered before they are written (every send ends with a
 /// flush, so this only lets several messages of one send share a write).
 pub const WRITE_BUFFER: usize = 64 * 1024;
+
+/// How long a state that asks nothing of its connection's seat ([`Table::prompts`]) may wait for
+/// the table's next changes before it is sent: the state a seat's choice leads to while the
+/// others still choose, and other seats' choices shown to it meanwhile, usually go with the state
+/// of the step they resolve, one state instead of two or three. Hundredths of a second are not
+/// seen on a page; under load (the `load` example: 4 seats of 200 tables) the seats received
+/// 1.3 to 1.6 states per action otherwise, each a few KiB to build, write and read
+/// (docs/speed-journal.md, `server-speed-11`).
+pub const STATE_HOLD: Duration = Duration::from_millis(25);
 
 fn error(id: Option<u64>, e: &ApiError) -> ServerMsg {
     ServerMsg::Error { id, code: e.code().to_string(), message: e.to_string() }
@@ -129,6 +147,10 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
         sent_history = s.history_from + s.history.len();
         ServerMsg::State(Box::new(s))
     };
+    // A change's state held back ([`STATE_HOLD`]) until this timer fires, if `holding`.
+    let hold = tokio::time::sleep_until(tokio::time::Instant::now());
+    tokio::pin!(hold);
+    let mut holding = false;
     // The size of the largest message so far (the next state's buffer starts at it).
     let mut size_hint = 4096usize;
     if !send_all(&mut socket, &[state(seat, true)], &mut size_hint).await {
@@ -238,13 +260,36 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 let mut reply = reply;
                 // A stored change was made visible (the table's version counted) before it was
                 // acknowledged: its state goes out with the answer, in the same write (answer
-                // first), whether or not the writer has woken the watchers yet.
+                // first), whether or not the writer has woken the watchers yet; after an
+                // `accepted`, only if it asks the seat to act (else it is held, see
+                // [`STATE_HOLD`]: it usually goes with the state of the step the action is
+                // part of, once the other seats have chosen).
                 let version = *changes.borrow_and_update();
                 if version != sent_version {
-                    sent_version = version;
-                    reply.push(state(seat, false));
+                    let acknowledged = matches!(reply.first(), Some(ServerMsg::Accepted { .. }));
+                    if acknowledged && !cell.lock().prompts(seat) {
+                        if !holding {
+                            holding = true;
+                            hold.as_mut().reset(tokio::time::Instant::now() + STATE_HOLD);
+                        }
+                    } else {
+                        sent_version = version;
+                        holding = false;
+                        reply.push(state(seat, false));
+                    }
                 }
                 if !send_all(&mut socket, &reply, &mut size_hint).await {
+                    return;
+                }
+            }
+            () = &mut hold, if holding => {
+                holding = false;
+                let version = *changes.borrow_and_update();
+                if version == sent_version {
+                    continue;
+                }
+                sent_version = version;
+                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }
             }
@@ -256,7 +301,17 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 if version == sent_version {
                     continue;
                 }
+                if !cell.lock().prompts(seat) {
+                    // Nothing for this seat to do: the state waits for the next changes (and
+                    // goes with the first that asks something of it, or when the hold ends).
+                    if !holding {
+                        holding = true;
+                        hold.as_mut().reset(tokio::time::Instant::now() + STATE_HOLD);
+                    }
+                    continue;
+                }
                 sent_version = version;
+                holding = false;
                 if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
                     return;
                 }

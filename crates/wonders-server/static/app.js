@@ -567,7 +567,10 @@ class TablePage {
       this.render();
       this.announce();
     } else if (msg.type === 'accepted') {
-      this.pending = false;
+      // Stored. The state it leads to comes with it or a moment later (the server may hold a
+      // state that asks nothing more of this seat, to send it with the other seats' choices):
+      // `pending` ends, and the buttons come back, with that state (its new `turn_id`), not
+      // here, where they would be the old state's.
     } else if (msg.type === 'error') {
       this.pending = false;
       banner(msg.message);

@@ -370,8 +370,10 @@ async fn nothing_pending(ws: &mut Ws, who: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_acknowledged_action_brings_its_state_once_and_watchers_get_one_state_per_change() {
     // The store writer acknowledges a batch's actions before it wakes the tables' watchers: the
-    // acting connection still sends the `accepted` and the state it leads to together, and the
-    // wake-up that follows sends it nothing more; every other connection gets one state.
+    // acting connection sends the `accepted`, then the state it leads to (together when it
+    // resolves the turn; up to `ws::STATE_HOLD` later when the seat waits for the others), and
+    // the wake-up that follows sends it nothing more; every other connection gets one state
+    // (the actions here are a ping apart, not close enough to share one).
     let (_dir, db) = temp_db();
     let s = TestServer::start(&db).await;
     let (id, tokens) = three_people_seated(&s).await;
