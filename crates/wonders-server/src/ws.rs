@@ -4,9 +4,10 @@
 //! after every change of the table, or one for several changes close together: a state that
 //! asks nothing of the seat ([`Table::prompts`]: the seat has chosen and waits for the others)
 //! may wait up to [`STATE_HOLD`] for the changes that follow, then goes with them; a state that
-//! asks the seat to act, shows the game's start or end, or is a spectator's, goes at once. To keep them small, a state carries only the log entries
-//! the connection has not received yet (`history_from` says where they start); the answers to
-//! `auth` and `refresh` carry the whole log. The client may send (JSON text messages, see
+//! asks the seat to act, shows the game's start or end, or is a spectator's, goes at once. To
+//! keep them small, a state carries only the log entries the connection has not received yet
+//! (`history_from` says where they start); the answers to `auth` and `refresh` carry the whole
+//! log. The client may send (JSON text messages, see
 //! [`ClientMsg`]):
 //!
 //! - `{"type": "auth", "token": "…"}`: from then on the connection sees and acts for the token's
