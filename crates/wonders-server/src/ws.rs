@@ -62,6 +62,15 @@ pub const WRITE_BUFFER: usize = 64 * 1024;
 /// (docs/speed-journal.md, `server-speed-11`).
 pub const STATE_HOLD: Duration = Duration::from_millis(25);
 
+/// Holds the connection's next state back ([`STATE_HOLD`]): starts the timer unless a state is
+/// already held, whose time is not extended (a held state waits at most `STATE_HOLD`).
+fn hold_state(hold: std::pin::Pin<&mut tokio::time::Sleep>, holding: &mut bool) {
+    if !*holding {
+        *holding = true;
+        hold.reset(tokio::time::Instant::now() + STATE_HOLD);
+    }
+}
+
 fn error(id: Option<u64>, e: &ApiError) -> ServerMsg {
     ServerMsg::Error { id, code: e.code().to_string(), message: e.to_string() }
 }
@@ -269,10 +278,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 if version != sent_version {
                     let acknowledged = matches!(reply.first(), Some(ServerMsg::Accepted { .. }));
                     if acknowledged && !cell.lock().prompts(seat) {
-                        if !holding {
-                            holding = true;
-                            hold.as_mut().reset(tokio::time::Instant::now() + STATE_HOLD);
-                        }
+                        hold_state(hold.as_mut(), &mut holding);
                     } else {
                         sent_version = version;
                         holding = false;
@@ -305,10 +311,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 if !cell.lock().prompts(seat) {
                     // Nothing for this seat to do: the state waits for the next changes (and
                     // goes with the first that asks something of it, or when the hold ends).
-                    if !holding {
-                        holding = true;
-                        hold.as_mut().reset(tokio::time::Instant::now() + STATE_HOLD);
-                    }
+                    hold_state(hold.as_mut(), &mut holding);
                     continue;
                 }
                 sent_version = version;
