@@ -480,10 +480,13 @@ impl Game {
         }
         let mut ages: [[Hand; MAX_PLAYERS]; 3] = Default::default();
         // Armada: 8-card hands (7 with 8 players), one Armada card per player in each Age
-        // (armada.md §2.2), drawn from a random stream of their own.
+        // (armada.md §2.2), drawn from a random stream of their own (seeded only then).
         let hand_size = if armada { armada::hand_size(n as u8) as usize } else { HAND_SIZE };
-        let mut armada_rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        armada_rng.set_stream(4);
+        let mut armada_rng = armada.then(|| {
+            let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
+            rng.set_stream(4);
+            rng
+        });
         for (age, hands) in (1u8..=3).zip(ages.iter_mut()) {
             // 8 players use the 7-player decks (000 8人遊戲規則).
             let mut deck = catalog.age_cards(age, (n as u8).min(7));
@@ -494,8 +497,8 @@ impl Game {
                 crate::shuffle::shuffle(&mut guilds, &mut rng);
                 deck.extend(guilds.into_iter().take(n.min(7) + 2));
             }
-            if armada {
-                armada::turn::deal_age_cards(catalog, age, n as u8, &mut armada_rng, &mut deck);
+            if let Some(armada_rng) = &mut armada_rng {
+                armada::turn::deal_age_cards(catalog, age, n as u8, armada_rng, &mut deck);
             }
             crate::shuffle::shuffle(&mut deck, &mut rng);
             for (seat, chunk) in deck.chunks(hand_size).take(n).enumerate() {
@@ -818,6 +821,12 @@ impl Game {
 
     #[inline]
     fn automatic_free_for(&self, c: &City, card: &HotCard) -> Option<FreeBy> {
+        Self::free_by_card(c, card).or_else(|| self.free_by_turn(c))
+    }
+
+    /// The ways a card is free by what it is: a chain, or the first card of its colour.
+    #[inline]
+    fn free_by_card(c: &City, card: &HotCard) -> Option<FreeBy> {
         if c.names.intersects(card.chain_parents) {
             return Some(FreeBy::Chain);
         }
@@ -826,6 +835,12 @@ impl Game {
         if c.free_first_of_colour && c.colour_counts[card.colour as usize] == 0 {
             return Some(FreeBy::FirstOfColour);
         }
+        None
+    }
+
+    /// The ways any card is free by the turn it is played: the same for the whole hand.
+    #[inline]
+    fn free_by_turn(&self, c: &City) -> Option<FreeBy> {
         if self.phase == Phase::Choose {
             // Olympia Night (FAQ): the card of the Age's first turn, and of its last turn.
             if c.free_first_of_age && self.turn == 1 {
@@ -984,6 +999,8 @@ impl Game {
             payment::solve_within(market, &reach, &next.cost, city.coins, &mut stage);
         }
         let free_build = self.free_build_available(city_index);
+        // Olympia Night's free card of the turn, if any: read once for the hand.
+        let free_this_turn = self.free_by_turn(city);
         // Edifice and the boards whose stages ask a choice (Carthage, Ur) list each way to build
         // the stage; the base game keeps its plain loop.
         let mut variants = ArrayVec::new();
@@ -1002,7 +1019,7 @@ impl Game {
             seen.insert(card);
             let def = self.catalog.hot(card);
             if !city.names.contains(def.name_id) {
-                if let Some(by) = self.automatic_free_for(city, def) {
+                if let Some(by) = Self::free_by_card(city, def).or(free_this_turn) {
                     out.push(Action::Build { card, pay: Payment::free(by), naval: Naval::NONE });
                 } else {
                     if !PAID || city.coins < def.coins as u16 {
