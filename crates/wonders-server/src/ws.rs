@@ -7,8 +7,7 @@
 //! asks the seat to act, shows the game's start or end, or is a spectator's, goes at once. To
 //! keep them small, a state carries only the log entries the connection has not received yet
 //! (`history_from` says where they start); the answers to `auth` and `refresh` carry the whole
-//! log. The client may send (JSON text messages, see
-//! [`ClientMsg`]):
+//! log. The client may send (JSON text messages, see [`ClientMsg`]):
 //!
 //! - `{"type": "auth", "token": "…"}`: from then on the connection sees and acts for the token's
 //!   seat (answered by `auth_ok` and a new `state`, or an `error` with code `forbidden`); a seat
