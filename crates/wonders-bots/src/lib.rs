@@ -46,7 +46,7 @@ pub mod search;
 
 pub use exec::ExecBot;
 pub use heuristic::HeuristicBot;
-pub use random::RandomBot;
+pub use random::{CardFirstBot, RandomBot, play_out_card_first};
 pub use search::{SearchBot, SearchConfig};
 
 use std::time::Duration;
