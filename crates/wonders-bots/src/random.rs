@@ -94,6 +94,43 @@ impl CardFirstBot {
     }
 }
 
+/// The same policy from a seat's view and the whole legal list, for any driver ([`play_out`],
+/// `wonders arena`, the Python package): the same draws, so the same games as
+/// [`play_out_card_first`] from the same seeds, only slower (the whole list is worked out).
+///
+/// [`play_out`]: crate::play_out
+impl Bot for CardFirstBot {
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
+        match self.choose_index(view, legal) {
+            Ok(i) => legal[i],
+            Err(a) => a,
+        }
+    }
+
+    fn choose_index(&mut self, view: &View, legal: &[Action]) -> Result<usize, Action> {
+        if legal.is_empty() {
+            return Err(Action::Pass);
+        }
+        let own_hand = matches!(view.phase, Phase::Choose | Phase::PlayLastCard { .. })
+            && view.acting_city == view.seat
+            && !view.hand.is_empty();
+        if own_hand {
+            let card = view.hand[self.draw(view.hand.len())];
+            let with_card = legal.iter().filter(|a| a.card() == Some(card)).count();
+            if with_card > 0 {
+                let k = self.draw(with_card);
+                let place = legal.iter().enumerate().filter(|(_, a)| a.card() == Some(card)).nth(k);
+                return Ok(place.map_or(0, |(i, _)| i));
+            }
+        }
+        Ok(self.draw(legal.len()))
+    }
+
+    fn name(&self) -> String {
+        "card-first".into()
+    }
+}
+
 /// Plays `game` to its end with one [`CardFirstBot`] per seat, `legal` being the scratch buffer
 /// of the actions (reused: nothing is allocated per move once it has grown). A game already over
 /// is left as it is.

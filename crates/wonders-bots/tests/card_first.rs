@@ -5,7 +5,7 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use wonders_bots::{CardFirstBot, PlayError, play_out_card_first};
+use wonders_bots::{Bot, CardFirstBot, PlayError, bot_from_name, play_out, play_out_card_first};
 use wonders_core::{Action, Edition, Expansions, Game, Phase, Played, Setup, WonderDeal};
 
 mod common;
@@ -77,6 +77,29 @@ fn card_first_games_are_the_policy_played_from_the_whole_list() {
     // Most decisions draw a card first (all but sides, discard-pile builds, islands, opt-outs
     // and the Free City's turns).
     assert!(card_first > 6 * 25 * 18 * 3, "{card_first}");
+}
+
+#[test]
+fn the_bot_from_views_plays_the_games_of_the_fast_driver() {
+    // `CardFirstBot` as a `Bot` (a seat's view and the whole list, as `play_out`, `arena` and the
+    // Python package drive it) makes the same draws as `play_out_card_first`.
+    let mut legal = Vec::new();
+    for seed in 0..3u64 {
+        let kinds = setups(seed).into_iter().chain(edifice_setups(seed)).chain(armada_setups(seed));
+        for setup in kinds {
+            let n = setup.players as u64;
+            let mut fast = Game::new(&setup).unwrap();
+            let mut bots: Vec<CardFirstBot> = (0..n).map(|s| CardFirstBot::new(seed + s)).collect();
+            play_out_card_first(&mut fast, &mut bots, &mut legal).unwrap();
+            let mut viewed = Game::new(&setup).unwrap();
+            let mut bots: Vec<Box<dyn Bot + Send>> =
+                (0..n).map(|s| bot_from_name("Card-First", seed + s).unwrap()).collect();
+            play_out(&mut viewed, &mut bots, &mut legal).unwrap();
+            assert!(fast == viewed, "{setup:?}");
+            assert_eq!(bots[0].name(), "card-first");
+        }
+    }
+    assert!(bot_from_name("card-first:fast", 1).err().unwrap().contains("takes no options"));
 }
 
 #[test]
