@@ -46,7 +46,7 @@ pub mod search;
 
 pub use exec::ExecBot;
 pub use heuristic::HeuristicBot;
-pub use random::RandomBot;
+pub use random::{CardFirstBot, RandomBot, play_out_card_first};
 pub use search::{SearchBot, SearchConfig};
 
 use std::time::Duration;
@@ -54,7 +54,7 @@ use wonders_core::score::Score;
 use wonders_core::{Action, ActionError, Game, View};
 
 /// The bot names [`bot_from_name`] accepts, for help texts.
-pub const BOT_NAMES_HELP: &str = "random, heuristic, heuristic:flat-naval (the first Armada rules), search (100 ms per move), search:<T>ms, search:<T>s, \
+pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first Armada rules), search (100 ms per move), search:<T>ms, search:<T>s, \
      search:<N>it, with an optional :<K>t for K threads (e.g. search:200ms:2t), and \
      exec:COMMAND[:timeout=<T>ms|<T>s] for an external bot (see `wonders bot-protocol`)";
 
@@ -78,7 +78,7 @@ pub fn normalize_bot_name(name: &str) -> String {
 
 /// A bot from its name, its random choices following from `seed`.
 ///
-/// Names: `random`; `heuristic` (`heuristic:flat-naval`: with the first, flat Armada rules, for
+/// Names: `random`; `card-first` (random, a card first: [`CardFirstBot`]); `heuristic` (`heuristic:flat-naval`: with the first, flat Armada rules, for
 /// comparison); `search` (100 ms per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads). Names are case-insensitive and
@@ -114,6 +114,7 @@ pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, Strin
     };
     match kind {
         "random" => no_options(Box::new(RandomBot::new(seed))),
+        "card-first" => no_options(Box::new(CardFirstBot::new(seed))),
         // `heuristic:flat-naval`: the first Armada rules, kept to measure the fleet rules against.
         "heuristic" if options == ["flat-naval"] => Ok(Box::new(HeuristicBot::flat_naval())),
         "heuristic" => no_options(Box::new(HeuristicBot::new())),

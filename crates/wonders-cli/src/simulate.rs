@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
-use wonders_bots::{RandomBot, play_out};
+use wonders_bots::{CardFirstBot, RandomBot, play_out, play_out_card_first};
 use wonders_core::score::Score;
 use wonders_core::{Action, Catalog, Edition, Expansions, Game, Setup, WonderDeal};
 
@@ -41,13 +41,38 @@ pub struct SimulateArgs {
     /// Worker threads [default: all cores; at most 4 per core].
     #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// The random players: `uniform` draws among all the legal actions (each payment is an
+    /// action); `card-first` draws a card of the hand, then one of its actions (a different
+    /// distribution, about 1.6 times as fast: only the drawn card's actions are worked out).
+    #[arg(long, value_enum, default_value_t = Policy::Uniform)]
+    pub policy: Policy,
     /// Print the statistics as JSON: `games`, `games_per_second`, `mean`, `win_share` (and with
-    /// Edifice `projects_completed` and `provisional`).
+    /// Edifice `projects_completed` and `provisional`; with `--policy card-first`, `policy`).
     #[arg(long)]
     pub json: bool,
     /// Expansions and their data.
     #[command(flatten)]
     pub exp: ExpansionArgs,
+}
+
+/// How the random players of `wonders simulate` choose.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly among all the legal actions ([`RandomBot`]).
+    #[default]
+    Uniform,
+    /// A card of the hand first, then one of its actions ([`CardFirstBot`]).
+    CardFirst,
+}
+
+impl Policy {
+    /// The name `--policy` takes.
+    const fn name(self) -> &'static str {
+        match self {
+            Policy::Uniform => "uniform",
+            Policy::CardFirst => "card-first",
+        }
+    }
 }
 
 /// `--expansions` and `--data`, shared by `play`, `simulate` and `arena`.
@@ -237,11 +262,11 @@ impl Totals {
     }
 }
 
-/// Plays game `index` of the run with random bots, `legal` being the reused action buffer.
+/// Plays game `index` of the run with random bots of `policy`, `legal` being the reused action
+/// buffer.
 fn play_one(
     kind: (&ExpansionArgs, &'static Catalog),
-    edition: Edition,
-    players: u8,
+    (edition, players, policy): (Edition, u8, Policy),
     base: u64,
     index: u64,
     legal: &mut Vec<Action>,
@@ -251,9 +276,20 @@ fn play_one(
     let mut setup = kind.0.setup_game(kind.1, setup_for(edition, players, seed));
     let game = setup.as_mut().map_err(|e| e.to_string())?;
     // One bot per seat of this game (each a ChaCha8 generator of about 300 bytes to seed).
-    let mut bots: ArrayVec<RandomBot, MAX_SEATS> =
-        (0..players as usize).map(|seat| RandomBot::new(bot_seed(seed, seat))).collect();
-    play_out(game, &mut bots, legal).map_err(|e| format!("game {index} (deal seed {seed}): {e}"))?;
+    let seats = 0..players as usize;
+    let played = match policy {
+        Policy::Uniform => {
+            let mut bots: ArrayVec<RandomBot, MAX_SEATS> =
+                seats.map(|seat| RandomBot::new(bot_seed(seed, seat))).collect();
+            play_out(game, &mut bots, legal)
+        }
+        Policy::CardFirst => {
+            let mut bots: ArrayVec<CardFirstBot, MAX_SEATS> =
+                seats.map(|seat| CardFirstBot::new(bot_seed(seed, seat))).collect();
+            play_out_card_first(game, &mut bots, legal)
+        }
+    };
+    played.map_err(|e| format!("game {index} (deal seed {seed}): {e}"))?;
     let mut totals = Totals::default();
     totals.add_game(game);
     Ok(totals)
@@ -346,6 +382,9 @@ struct Report {
     /// Set when the games use provisional data (Edifice's values, edifice.md §5).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     provisional: bool,
+    /// The random players' policy, when not the default `uniform`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<&'static str>,
 }
 
 impl Report {
@@ -371,6 +410,7 @@ impl Report {
                 .collect(),
             projects_completed: edifice.then(|| totals.completed.map(|c| c as f64 / totals.games as f64)),
             provisional: edifice,
+            policy: None,
         }
     }
 }
@@ -430,7 +470,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     let progress = progress_bar(args.games);
-    let (edition, players, seed) = (args.edition, args.players, args.seed);
+    let (edition, players, seed, policy) = (args.edition, args.players, args.seed, args.policy);
     // Refuse an impossible setup (2 players in the 2nd edition) before starting the threads.
     let catalog = args.exp.catalog(edition)?;
     args.exp.game(catalog, setup_for(edition, players, seed))?;
@@ -442,7 +482,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
             .map_init(
                 || Vec::with_capacity(128),
                 |legal, i| {
-                    let t = play_one(kind, edition, players, seed, i, legal);
+                    let t = play_one(kind, (edition, players, policy), seed, i, legal);
                     if let Some(pb) = &progress {
                         pb.inc(1);
                     }
@@ -455,7 +495,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     if let Some(pb) = &progress {
         pb.finish_and_clear();
     }
-    let report = Report::new(
+    let mut report = Report::new(
         &totals,
         players,
         seconds,
@@ -463,6 +503,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
         catalog.armada.is_some(),
         args.exp.teams,
     );
+    report.policy = (policy != Policy::Uniform).then(|| policy.name());
     // Written at once, and quietly cut short when the reader has gone (`… | head`).
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -472,8 +513,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     let mut text = String::new();
     say!(
         text,
-        "{} random games of {players} players, {}{}{} (seed {seed}, {threads} thread{})",
+        "{} {}random games of {players} players, {}{}{} (seed {seed}, {threads} thread{})",
         report.games,
+        report.policy.map_or(String::new(), |p| format!("{p} ")),
         edition_name(edition),
         expansions_text(args.exp.expansions),
         if args.exp.teams { ", in teams" } else { "" },
@@ -539,8 +581,9 @@ mod tests {
         let exp = ExpansionArgs::default();
         let kind = (&exp, Catalog::get(Edition::First));
         let mut legal = Vec::new();
-        let games: Vec<Totals> =
-            (0..12).map(|i| play_one(kind, Edition::First, 4, 9, i, &mut legal).unwrap()).collect();
+        let games: Vec<Totals> = (0..12)
+            .map(|i| play_one(kind, (Edition::First, 4, Policy::Uniform), 9, i, &mut legal).unwrap())
+            .collect();
         let forward = games.iter().fold(Totals::default(), |a, b| a.merge(*b));
         let halves = games[..5]
             .iter()
@@ -560,7 +603,14 @@ mod tests {
         let mut sum = |edition, players, games| {
             (0..games)
                 .map(|i| {
-                    play_one((&base, Catalog::get(edition)), edition, players, 9, i, &mut legal).unwrap()
+                    play_one(
+                        (&base, Catalog::get(edition)),
+                        (edition, players, Policy::Uniform),
+                        9,
+                        i,
+                        &mut legal,
+                    )
+                    .unwrap()
                 })
                 .fold(Totals::default(), |a, b| a.merge(b))
         };

@@ -93,6 +93,31 @@ fn text_report() {
 }
 
 #[test]
+fn the_card_first_policy_is_named_deterministic_and_plays_other_games() {
+    let args = ["simulate", "--players", "4", "--games", "200", "--seed", "1", "--json"];
+    let card_first =
+        |threads: &str| json(&[&args[..], &["--policy", "card-first", "--threads", threads]].concat());
+    let (one, two) = (card_first("1"), card_first("2"));
+    assert_eq!(one["policy"], "card-first");
+    assert_eq!(one["mean"], two["mean"], "deterministic across threads");
+    assert_eq!(one["win_share"], two["win_share"]);
+    assert_eq!(one["games"], 200);
+    // The default policy is `uniform`, unnamed in the JSON, and plays other games from the seed.
+    let uniform = json(&[&args[..], &["--policy", "uniform", "--threads", "1"]].concat());
+    let default = json(&[&args[..], &["--threads", "1"]].concat());
+    assert!(uniform.get("policy").is_none());
+    assert_eq!((&uniform["mean"], &uniform["win_share"]), (&default["mean"], &default["win_share"]));
+    assert_ne!(one["mean"], uniform["mean"]);
+    // Card-first play discards more (a discard weighs as much as all of a card's builds), which
+    // leaves more coins in the treasuries.
+    assert!(one["mean"]["treasury"].as_f64() > uniform["mean"]["treasury"].as_f64(), "{one} {uniform}");
+    let text =
+        wonders(&["simulate", "--games", "20", "--seed", "4", "--threads", "1", "--policy", "card-first"]);
+    assert!(text.status.success());
+    assert!(String::from_utf8_lossy(&text.stdout).contains("20 card-first random games of 4 players"));
+}
+
+#[test]
 fn bad_arguments_are_refused_with_a_message() {
     for (args, needle) in [
         (&["simulate", "--players", "9", "--games", "5"][..], "2..=8"),
@@ -104,6 +129,7 @@ fn bad_arguments_are_refused_with_a_message() {
         (&["simulate", "--games", "0"], "--games"),
         (&["simulate", "--games", "5", "--threads", "0"], "--threads"),
         (&["simulate", "--games", "many"], "--games"),
+        (&["simulate", "--games", "5", "--policy", "greedy"], "possible values: uniform, card-first"),
     ] {
         let out = wonders(args);
         assert!(!out.status.success(), "{args:?}");

@@ -35,6 +35,28 @@ fn play_random(
     }
 }
 
+/// Plays a game to its end with the card-first policy of `wonders-bots`' `CardFirstBot`: in a
+/// step played from the seat's own hand, a card of the hand, then one of its actions; otherwise
+/// one of all the legal actions.
+fn play_card_first(game: &mut Game, rng: &mut ChaCha8Rng, legal: &mut Vec<Action>) {
+    while !game.is_over() {
+        for seat in game.to_act() {
+            let hand = game.hand(seat);
+            let own_hand = matches!(game.phase(), Phase::Choose | Phase::PlayLastCard { .. })
+                && game.acting_city(seat) == seat
+                && !hand.is_empty();
+            if own_hand {
+                let card = hand[rng.random_range(0..hand.len())];
+                game.card_actions_into(seat, card, legal);
+            } else {
+                game.legal_actions_into(seat, legal);
+            }
+            let a = legal[rng.random_range(0..legal.len())];
+            play(game, seat, a);
+        }
+    }
+}
+
 /// A 4-player game at the start of Age II, turn 3, every seat to choose.
 fn mid_game() -> Game {
     let mut game = Game::new(&Setup::new(4, 42)).expect("4 players is a valid setup");
@@ -76,6 +98,17 @@ fn engine(c: &mut Criterion) {
         })
     });
 
+    // The same with the card-first policy (`wonders simulate --policy card-first`): only the
+    // drawn card's actions are worked out.
+    group.bench_function("full_game_4p_card_first", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut game = Game::new(&Setup::new(4, seed)).expect("valid setup");
+            play_card_first(&mut game, &mut rng, &mut legal);
+            black_box(game.scores())
+        })
+    });
+
     // The setup of a 4-player game: wonders, coins, the three Ages' hands.
     group.bench_function("new_game_4p", |b| {
         b.iter(|| {
@@ -90,6 +123,15 @@ fn engine(c: &mut Criterion) {
     group.bench_function("legal_actions_mid_game", |b| {
         b.iter(|| {
             black_box(&game).legal_actions_into(black_box(0), &mut legal);
+            black_box(legal.len())
+        })
+    });
+
+    // The actions of one card of that seat's hand (what the card-first policy asks).
+    let card = game.hand(0)[0];
+    group.bench_function("card_actions_mid_game", |b| {
+        b.iter(|| {
+            black_box(&game).card_actions_into(black_box(0), black_box(card), &mut legal);
             black_box(legal.len())
         })
     });

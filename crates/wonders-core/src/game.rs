@@ -895,21 +895,7 @@ impl Game {
                     self.hand_actions::<true>(city, &hand, out);
                     self.free_city_rules(out);
                 } else {
-                    // Armada: a city with a trading zone has its paid builds and stages listed by
-                    // armada::trade::rewrite_hand, which drops the base ones: they are not solved.
-                    if self.armada.is_some() {
-                        // The city's market, read once for both lists (the naval solves ask it
-                        // too).
-                        let market = self.market(city);
-                        if armada::trade::has_zone(self, city) {
-                            self.hand_actions_with::<false>(city, &self.hands[seat], &market, out);
-                        } else {
-                            self.hand_actions_with::<true>(city, &self.hands[seat], &market, out);
-                        }
-                        armada::turn::extend_actions(self, city, &market, out);
-                    } else {
-                        self.hand_actions::<true>(city, &self.hands[seat], out);
-                    }
+                    self.own_hand_actions(city, &self.hands[seat], out);
                 }
             }
             Phase::BuildFromDiscard { city } => {
@@ -931,6 +917,61 @@ impl Game {
             }
             Phase::Over => {}
         }
+    }
+
+    /// The actions of a city playing from its own hand (`cards`: the whole hand, or some of its
+    /// cards), in the order [`Game::legal_actions_into`] lists them.
+    fn own_hand_actions(&self, city: usize, cards: &[CardId], out: &mut Vec<Action>) {
+        // Armada: a city with a trading zone has its paid builds and stages listed by
+        // armada::trade::rewrite_hand, which drops the base ones: they are not solved.
+        if self.armada.is_some() {
+            // The city's market, read once for both lists (the naval solves ask it too).
+            let market = self.market(city);
+            if armada::trade::has_zone(self, city) {
+                self.hand_actions_with::<false>(city, cards, &market, out);
+            } else {
+                self.hand_actions_with::<true>(city, cards, &market, out);
+            }
+            armada::turn::extend_actions(self, city, &market, out);
+        } else {
+            self.hand_actions::<true>(city, cards, out);
+        }
+    }
+
+    /// The legal actions of `seat` that use `card`: the entries of
+    /// [`Game::legal_actions_into`]'s list whose [`Action::card`] is `card`, in the same order,
+    /// written into `out` (cleared first). When the seat plays from its own hand (a turn, or
+    /// Babylon's last card) only that card's actions are worked out, which is what makes a
+    /// policy that draws a card first (`wonders simulate --policy card-first`) fast; in any
+    /// other step the whole list is made and filtered. Empty when `card` is in none of the
+    /// seat's actions.
+    ///
+    /// ```
+    /// use wonders_core::{Game, Setup};
+    ///
+    /// let game = Game::new(&Setup::new(4, 1)).unwrap();
+    /// let card = game.hand(0)[0];
+    /// let mut mine = Vec::new();
+    /// game.card_actions_into(0, card, &mut mine);
+    /// let all = game.legal_actions(0);
+    /// let filtered: Vec<_> = all.into_iter().filter(|a| a.card() == Some(card)).collect();
+    /// assert_eq!(mine, filtered);
+    /// ```
+    pub fn card_actions_into(&self, seat: usize, card: CardId, out: &mut Vec<Action>) {
+        out.clear();
+        if !self.must_act(seat) {
+            return;
+        }
+        let own_hand = matches!(self.phase, Phase::Choose | Phase::PlayLastCard { .. })
+            && self.acting_city(seat) == seat;
+        if own_hand {
+            if self.hands[seat].contains(&card) {
+                self.own_hand_actions(seat, &[card], out);
+            }
+            return;
+        }
+        self.legal_actions_into(seat, out);
+        out.retain(|a| a.card() == Some(card));
     }
 
     /// Every legal action of `seat` now.
