@@ -58,10 +58,10 @@ pub struct SimulateArgs {
 /// How the random players of `wonders simulate` choose.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Policy {
-    /// Uniformly among all the legal actions ([`RandomBot`]).
+    /// Uniformly among all the legal actions (the `random` bot).
     #[default]
     Uniform,
-    /// A card of the hand first, then one of its actions ([`CardFirstBot`]).
+    /// A card of the hand first, then one of its actions (the `card-first` bot).
     CardFirst,
 }
 
