@@ -78,8 +78,9 @@ pub fn normalize_bot_name(name: &str) -> String {
 
 /// A bot from its name, its random choices following from `seed`.
 ///
-/// Names: `random`; `card-first` (random, a card first: [`CardFirstBot`]); `heuristic` (`heuristic:flat-naval`: with the first, flat Armada rules, for
-/// comparison); `search` (100 ms per decision, one thread); `search:` followed
+/// Names: `random`; `card-first` (random, a card first: [`CardFirstBot`]); `heuristic`
+/// (`heuristic:flat-naval`: with the first, flat Armada rules, for comparison); `search` (100 ms
+/// per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads). Names are case-insensitive and
 /// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the
