@@ -916,7 +916,9 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
             }
             Action::Discard { card } => discard + deny_of(card),
             Action::DiscardYellow { card } => deny_of(card) + naval_value(ctx, Some(Fleet::Yellow), None),
-            Action::BuildDiscarded { card } => card_value(ctx, w, t, &mut me, card),
+            Action::BuildDiscarded { card, free_move } => {
+                card_value(ctx, w, t, &mut me, card) + naval_value(ctx, None, free_move)
+            }
             // Rule 16: keep what is worth most.
             Action::DiscardBuilt { card } => -card_value(ctx, w, t, &mut me, card),
             Action::Pass => 0.0,
@@ -1223,7 +1225,7 @@ fn free_city_values(
             }
             Action::Wonder { card, pay, .. } => balance(stage_shields as f32) + coins(&pay) + deny_of(card),
             Action::Discard { card } | Action::DiscardYellow { card } => deny_of(card) - 0.5,
-            Action::BuildDiscarded { card } => {
+            Action::BuildDiscarded { card, .. } => {
                 let shields: u8 = ctx
                     .catalog
                     .card(card)

@@ -570,6 +570,7 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         }
         Phase::EdificeDiscard { .. } => "the great project failed: discard a card of your city".to_string(),
         Phase::Explore { .. } => "Armada: keep one island of your exploration".to_string(),
+        Phase::IslandMoves { .. } => "Armada: choose the ships of your island's free moves".to_string(),
         Phase::NavalOptOut { .. } => "Armada: Forgotten Port — take part in the naval conflict?".to_string(),
         _ => format!("turn {} (cards pass {})", view.turn, if view.age == 2 { "right" } else { "left" }),
     };
@@ -809,6 +810,7 @@ fn choice_list(
             }
         }
         Phase::Explore { .. } => armada::explore_choices(text, catalog, legal, &mut shown),
+        Phase::IslandMoves { .. } => armada::island_moves_choices(text, catalog, legal, &mut shown),
         Phase::NavalOptOut { .. } => armada::opt_out_choices(text, view, legal, names, &mut shown),
         Phase::EdificeDiscard { .. } => {
             say!(text, "The Age's great project failed: choose the card of your city to discard:");
@@ -824,9 +826,16 @@ fn choice_list(
             for a in legal {
                 shown.push(*a);
                 match *a {
-                    Action::BuildDiscarded { card } => {
+                    Action::BuildDiscarded { card, free_move: None } => {
                         say!(text, "  {:>2}  build {}", shown.len(), card_text(catalog, card))
                     }
+                    Action::BuildDiscarded { card, free_move: Some(f) } => say!(
+                        text,
+                        "  {:>2}  build {}, its free move on the {} ship",
+                        shown.len(),
+                        card_text(catalog, card),
+                        f.name()
+                    ),
                     _ => say!(text, "  {:>2}  {}", shown.len(), action_line(a, 0, view.edition)),
                 }
             }

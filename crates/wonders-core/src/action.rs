@@ -286,6 +286,10 @@ pub enum Action {
     BuildDiscarded {
         /// The card from the discard pile.
         card: CardId,
+        /// Armada: the ship the card's free move advances (a blue Armada card: any ship below
+        /// the top step, 000 船廠…「自由選擇自己的一隻船隻」); `None` for every other card, and
+        /// when every ship is on its top step.
+        free_move: Option<Fleet>,
     },
     /// Halicarnassus: decline the optional build from the discard pile.
     Pass,
@@ -325,7 +329,7 @@ impl Action {
             | Action::Wonder { card, .. }
             | Action::Discard { card }
             | Action::DiscardYellow { card }
-            | Action::BuildDiscarded { card } => Some(card),
+            | Action::BuildDiscarded { card, .. } => Some(card),
             Action::Pass
             | Action::ChooseSide { .. }
             | Action::DiscardBuilt { .. }

@@ -844,8 +844,20 @@ pub(crate) fn age_end(game: &mut Game) -> bool {
     false
 }
 
+/// Takes `card` out of `city` into the discard pile: afterwards the city is the city that never
+/// held the card. The [`City`] is rebuilt without it ([`City::without`]: board, stages, other
+/// cards, Edifice rewards); with Armada, its islands' base-game effects are gained again (000
+/// 島嶼: they came with the island, not with a card) and the card leaves the city's Armada cards,
+/// so its naval symbols, trading zone, "most" science symbol and end-game VP go with it.
 fn discard_from(game: &mut Game, city: usize, card: CardId) {
-    game.cities[city] = game.cities[city].without(game.catalog, card);
+    let mut rebuilt = game.cities[city].without(game.catalog, card);
+    if let Some(state) = game.armada.as_deref_mut() {
+        if let Some(a) = state.card_of(card) {
+            state.cities[city].remove_card(a);
+        }
+        state.cities[city].regain_islands(state.data, &mut rebuilt);
+    }
+    game.cities[city] = rebuilt;
     game.discard.push(card);
 }
 
@@ -921,8 +933,16 @@ pub fn complete_sets(city: &City, colours: u8) -> u32 {
 }
 
 /// The `edifice` score category of `seat`: the end-game rewards of the completed projects it
-/// holds a pawn of, minus its debt tokens (001 計分冊; edifice.md §5.2–5.3).
-pub fn score(catalog: &Catalog, cities: &[City], seat: usize) -> i32 {
+/// holds a pawn of, minus its debt tokens (001 計分冊; edifice.md §5.2–5.3). `armada` is the
+/// city's Armada state in a game played with Armada: the Agora's second application of a guild
+/// then obeys the guild cap and counts the "most" science symbols
+/// (`score::repeat_guild`).
+pub fn score(
+    catalog: &Catalog,
+    cities: &[City],
+    armada: Option<(&crate::armada::ArmadaCity, &crate::armada::ArmadaData)>,
+    seat: usize,
+) -> i32 {
     let Some(data) = catalog.edifice.as_deref() else {
         return 0;
     };
@@ -947,7 +967,7 @@ pub fn score(catalog: &Catalog, cities: &[City], seat: usize) -> i32 {
                     .built
                     .iter()
                     .filter(|&g| catalog.card(g).is_guild())
-                    .map(|g| crate::score::card_score(catalog, cities, seat, g))
+                    .map(|g| crate::score::repeat_guild(catalog, cities, armada, seat, g))
                     .max()
                     .unwrap_or(0),
                 _ => 0,
@@ -955,4 +975,88 @@ pub fn score(catalog: &Catalog, cities: &[City], seat: usize) -> i32 {
         }
     }
     points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Expansions, Setup};
+    use proptest::prelude::*;
+    use rand::SeedableRng;
+
+    /// What the rules read from a city, in a form that does not depend on the order its
+    /// structures came in (a rebuilt city lists its "one of" producers in another order).
+    fn rules_view(c: &City) -> impl PartialEq + std::fmt::Debug {
+        let sorted = |p: &crate::Production| {
+            let mut v: Vec<u8> = p.choices().iter().map(|s| s.0).collect();
+            v.sort_unstable();
+            (p.fixed, v)
+        };
+        (
+            (c.wonder, c.side, c.stages, c.stage_choices, c.coins, c.tokens, c.built, c.names),
+            (c.colour_counts, c.shields, c.science, c.science_wild),
+            (sorted(&c.production), sorted(&c.for_sale), c.discounts, c.prices),
+            (c.free_build_per_age, c.free_build_used, c.plays_last_card, c.copies_guild),
+            (c.free_first_of_colour, c.free_first_of_age, c.free_last_of_age, c.edifice),
+        )
+    }
+
+    /// A random Armada + Edifice game of `players`, played at random for `steps` decisions.
+    fn random_game(players: u8, seed: u64, steps: usize) -> Game {
+        let setup = Setup { expansions: Expansions(3), ..Setup::new(players, seed) };
+        let mut g = Game::new(&setup).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        let mut legal = Vec::new();
+        for _ in 0..steps {
+            if g.is_over() {
+                break;
+            }
+            for seat in g.to_act() {
+                g.legal_actions_into(seat, &mut legal);
+                let a = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())];
+                g.submit(seat, a).unwrap();
+            }
+        }
+        g
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// 001's penalties with Armada (000 島嶼): after a penalty discard the city is the city
+        /// that never held the card: putting the card back gives the city as it was, its islands
+        /// keep their shields, production and wild symbol, and an Armada card leaves the city's
+        /// Armada cards (nothing else of its Armada state changes).
+        #[test]
+        fn a_discarded_card_leaves_the_city_as_if_never_built(
+            players in 3u8..=7,
+            seed in 0u64..1_000_000,
+            steps in 10usize..80,
+        ) {
+            let g = random_game(players, seed, steps);
+            for city in 0..g.players() {
+                for card in g.cities[city].built.iter() {
+                    let mut after = g.clone();
+                    discard_from(&mut after, city, card);
+                    let (a0, a1) = (g.armada().unwrap(), after.armada().unwrap());
+                    // The city that never held it, with the card put back, is the city.
+                    let mut back = after.cities[city];
+                    back.place(g.catalog, card);
+                    prop_assert_eq!(rules_view(&back), rules_view(&g.cities[city]));
+                    prop_assert!(!after.cities[city].built.contains(card));
+                    prop_assert_eq!(after.discard.last(), Some(&card));
+                    let mut expected = a0.cities[city];
+                    if let Some(id) = a0.card_of(card) {
+                        prop_assert!(expected.has_card(id));
+                        expected.cards &= !(1 << id.0);
+                    }
+                    prop_assert_eq!(a1.cities[city], expected);
+                    for other in (0..g.players()).filter(|&o| o != city) {
+                        prop_assert_eq!(rules_view(&after.cities[other]), rules_view(&g.cities[other]));
+                        prop_assert_eq!(a1.cities[other], a0.cities[other]);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -195,6 +195,14 @@ pub enum Phase {
         /// The city (and seat) to act.
         city: u8,
     },
+    /// Armada: this city chooses the ships of the free moves of White-Surf Port (2 different
+    /// ships) or Tempest Archipelago (3) when a green card put that island into its city (000
+    /// 符號說明「任意2艘或者3艘不同的船隻」; after step 3 of the turn, before the explorations).
+    /// The choice is an [`Action::ChooseIsland`] of that island.
+    IslandMoves {
+        /// The city (and seat) to act.
+        city: u8,
+    },
     /// Armada, Forgotten Port: this city chooses whether to take part in the Age's naval
     /// conflict (armada.md §6; at the Age end, before the conflicts).
     NavalOptOut {
@@ -710,9 +718,10 @@ impl Game {
             Phase::PlayLastCard { city } | Phase::BuildFromDiscard { city } => {
                 self.controller_of(city as usize) == seat
             }
-            Phase::EdificeDiscard { city } | Phase::Explore { city } | Phase::NavalOptOut { city } => {
-                city as usize == seat
-            }
+            Phase::EdificeDiscard { city }
+            | Phase::Explore { city }
+            | Phase::IslandMoves { city }
+            | Phase::NavalOptOut { city } => city as usize == seat,
             Phase::Over => false,
         }
     }
@@ -734,6 +743,7 @@ impl Game {
                 | Phase::BuildFromDiscard { city }
                 | Phase::EdificeDiscard { city }
                 | Phase::Explore { city }
+                | Phase::IslandMoves { city }
                 | Phase::NavalOptOut { city },
                 _,
             ) => city as usize,
@@ -904,13 +914,16 @@ impl Game {
                 for &card in &self.discard {
                     if !seen.contains(card) && !c.has_name(self.catalog, card) {
                         seen.insert(card);
-                        out.push(Action::BuildDiscarded { card });
+                        for free_move in armada::turn::discard_build_moves(self, city as usize, card) {
+                            out.push(Action::BuildDiscarded { card, free_move });
+                        }
                     }
                 }
                 out.push(Action::Pass);
             }
             Phase::EdificeDiscard { city } => edifice::discard_choices(self, city as usize, out),
             Phase::Explore { city } => armada::turn::island_choices(self, city as usize, out),
+            Phase::IslandMoves { city } => armada::turn::moves_choices(self, city as usize, out),
             Phase::NavalOptOut { .. } => {
                 out.push(Action::StayOutOfNaval { stay_out: false });
                 out.push(Action::StayOutOfNaval { stay_out: true });
@@ -1175,7 +1188,7 @@ impl Game {
                 Err(ActionError::WrongKind("wonder sides are chosen only at the start of the game".into()))
             }
             (Phase::BuildFromDiscard { .. }, Action::Pass) => Ok(()),
-            (Phase::BuildFromDiscard { .. }, Action::BuildDiscarded { card }) => {
+            (Phase::BuildFromDiscard { .. }, Action::BuildDiscarded { card, free_move }) => {
                 if (card.0 as usize) >= self.catalog.cards.len() || !self.discard.contains(&card) {
                     return Err(ActionError::CardNotAvailable {
                         card: self.card_name_or_id(card),
@@ -1185,6 +1198,20 @@ impl Game {
                 if city.has_name(self.catalog, card) {
                     return Err(ActionError::Duplicate(name(card)));
                 }
+                if !armada::turn::discard_build_moves(self, city_index, card).contains(&free_move) {
+                    return Err(ActionError::WrongKind(match free_move {
+                        Some(f) => format!(
+                            "{} gives no free move of the {} ship here (only a blue Armada card moves a ship, \
+                             and only one below its top step)",
+                            name(card),
+                            f.name()
+                        ),
+                        None => format!(
+                            "{} gives a free move (000: a blue Armada card): name the ship it advances",
+                            name(card)
+                        ),
+                    }));
+                }
                 Ok(())
             }
             (Phase::EdificeDiscard { .. }, Action::DiscardBuilt { card }) => {
@@ -1193,7 +1220,7 @@ impl Game {
                     place: "a card this penalty can take",
                 })
             }
-            (Phase::Explore { .. } | Phase::NavalOptOut { .. }, _)
+            (Phase::Explore { .. } | Phase::IslandMoves { .. } | Phase::NavalOptOut { .. }, _)
             | (_, Action::ChooseIsland { .. } | Action::StayOutOfNaval { .. }) => {
                 let mut legal = Vec::new();
                 self.legal_actions_into(seat, &mut legal);
@@ -1206,6 +1233,10 @@ impl Game {
                              moves on different ships below the top step)"
                                 .to_string()
                         }
+                        Phase::IslandMoves { .. } => "choose the different ships (below the top step) that \
+                                                      the free moves of the island a green card brought \
+                                                      advance"
+                            .to_string(),
                         Phase::NavalOptOut { .. } => {
                             "Forgotten Port: choose whether to stay out of this Age's naval conflict".to_string()
                         }
@@ -1315,6 +1346,9 @@ impl Game {
                 format!("seat {city} is choosing the card to discard for the failed great project")
             }
             Phase::Explore { city } => format!("seat {city} is choosing an island of its exploration"),
+            Phase::IslandMoves { city } => {
+                format!("seat {city} is choosing the ships of its island's free moves")
+            }
             Phase::NavalOptOut { city } => {
                 format!("seat {city} is choosing whether to stay out of the naval conflict (Forgotten Port)")
             }
@@ -1411,17 +1445,17 @@ impl Game {
                 let city = city as usize;
                 self.picks[city] -= 1;
                 self.clear_log();
-                let (played, income) = match action {
-                    Action::BuildDiscarded { card } => {
+                let (played, income, free_move) = match action {
+                    Action::BuildDiscarded { card, free_move } => {
                         if let Some(i) = self.discard.iter().position(|&c| c == card) {
                             self.discard.remove(i);
                         }
                         self.cities[city].place(self.catalog, card);
                         let coins = self.build_coins(city, card);
                         self.cities[city].coins += coins;
-                        (Played::BuiltDiscarded(card), coins)
+                        (Played::BuiltDiscarded(card), coins, free_move)
                     }
-                    _ => (Played::Passed, 0),
+                    _ => (Played::Passed, 0, None),
                 };
                 self.record(LogEntry {
                     age: self.age,
@@ -1432,7 +1466,7 @@ impl Game {
                     income,
                 });
                 if let Played::BuiltDiscarded(card) = played {
-                    armada::turn::built_from_discard(self, city, card);
+                    armada::turn::built_from_discard(self, city, card, free_move);
                 }
                 self.advance();
             }
@@ -1447,6 +1481,13 @@ impl Game {
                 self.clear_log();
                 if let Action::ChooseIsland { island, moves } = action {
                     armada::turn::keep_island(self, city as usize, island, moves);
+                }
+                self.advance();
+            }
+            Phase::IslandMoves { city } => {
+                self.clear_log();
+                if let Action::ChooseIsland { moves, .. } = action {
+                    armada::turn::make_island_moves(self, city as usize, moves);
                 }
                 self.advance();
             }
@@ -1737,6 +1778,11 @@ impl Game {
         let n = self.n();
         let seats = self.players();
         loop {
+            // Armada, the end of step 3: White-Surf's and Tempest's moves from a green card wait
+            // for their owner's choice of ships (000 符號說明).
+            if self.armada.is_some() && armada::turn::moves_choice(self) {
+                return;
+            }
             // Armada, step 4 of the turn: explorations (armada.md §2.6).
             if self.armada.is_some() && armada::turn::explorations(self) {
                 return;

@@ -903,7 +903,9 @@ fn sample_once<R: Rng + ?Sized>(
     // Armada: an exploration (step 4 of the turn, armada.md §2.6) comes before the builds from the
     // discard pile of the same turn: a Halicarnassus stage built in the turn just resolved still
     // owes its build.
-    let exploring = matches!(view.phase, Phase::Explore { .. });
+    // A choice of ships for an island's free moves (step 3, or a green card built from the
+    // discard pile) sits at the same point of the turn as an exploration.
+    let exploring = matches!(view.phase, Phase::Explore { .. } | Phase::IslandMoves { .. });
     if exploring {
         let t = view.turn;
         for e in age_history.iter().filter(|e| e.turn == t || e.turn as usize == lt + 1) {
@@ -952,10 +954,9 @@ fn sample_once<R: Rng + ?Sized>(
         picks,
         age_ending: matches!(view.phase, Phase::PlayLastCard { .. })
             || (exploring && !hands_discarded && resolved as usize >= lt),
-        age_end_due: (matches!(view.phase, Phase::BuildFromDiscard { .. } | Phase::Explore { .. })
-            && hands_discarded)
+        age_end_due: ((matches!(view.phase, Phase::BuildFromDiscard { .. }) || exploring) && hands_discarded)
             || matches!(view.phase, Phase::EdificeDiscard { .. } | Phase::NavalOptOut { .. }),
-        pass_due: matches!(view.phase, Phase::BuildFromDiscard { .. } | Phase::Explore { .. })
+        pass_due: (matches!(view.phase, Phase::BuildFromDiscard { .. }) || exploring)
             && !hands_discarded
             && (resolved as usize) < lt,
         // With Armada the step log lives in the Armada state (above).
@@ -1074,6 +1075,7 @@ fn sample_armada<R: Rng + ?Sized>(
         incursions: av.incursions.clone(),
         explore_due: av.explore_due.clone(),
         exploring,
+        moves_due: av.moves_due.clone(),
         naval_decided: av.naval_decided,
         stay_out: av.stay_out,
         rng: rand_chacha::ChaCha8Rng::seed_from_u64(rng.random()),

@@ -198,11 +198,48 @@ fn card_points_from_effects(
     score.add(def.colour, total);
 }
 
-/// The points one built card scores for `seat` at game end (the Agora scores a guild again).
-pub(crate) fn card_score(catalog: &Catalog, cities: &[City], seat: usize, card: CardId) -> i32 {
+/// The points a second application of `guild`, one of `seat`'s guilds, adds at game end (the
+/// Agora, edifice.md §5.3: "apply one of your purple cards a second time"): its points again,
+/// at most 10 with Armada (000 行會計分: every guild application obeys the cap), and its
+/// science symbols again: a second Scientists Guild is a second wild symbol, worth what it adds
+/// to the science score (with Armada's "most" symbols placed as [`crate::armada::score`] does).
+pub(crate) fn repeat_guild(
+    catalog: &Catalog,
+    cities: &[City],
+    armada: Option<(&ArmadaCity, &crate::armada::ArmadaData)>,
+    seat: usize,
+    guild: CardId,
+) -> i32 {
     let mut s = Score::default();
-    card_points(catalog, cities, seat, card, &mut s, None);
-    s.civilian + s.commercial + s.guilds
+    card_points(catalog, cities, seat, guild, &mut s, armada.map(|_| crate::armada::GUILD_CAP));
+    let city = &cities[seat];
+    let (mut science, mut wild) = (city.science, city.science_wild);
+    for e in &catalog.card(guild).effects {
+        match *e {
+            Effect::Science(x) => science[x as usize] += 1,
+            Effect::ScienceWild => wild += 1,
+            _ => {}
+        }
+    }
+    let (most, more) = match armada {
+        Some((a, data)) => {
+            let more = catalog.armada_card(guild).filter(|id| usize::from(id.0) < data.cards().len()).map_or(
+                0,
+                |id| {
+                    data.card(id)
+                        .effects
+                        .iter()
+                        .filter(|e| **e == crate::armada::ArmadaEffect::ScienceMost)
+                        .count()
+                },
+            );
+            (a.science_most(data), more as u8)
+        }
+        None => (0, 0),
+    };
+    let before = crate::armada::score::science_with_most(city.science, city.science_wild, most);
+    let after = crate::armada::score::science_with_most(science, wild, most + more);
+    s.civilian + s.commercial + s.guilds + after - before
 }
 
 /// The score of the city at `seat` among `cities` (seated clockwise), in a game without Armada.
@@ -269,7 +306,7 @@ fn score_without_copy(
     }
     s.science = science_points(city.science, city.science_wild);
     if catalog.edifice.is_some() {
-        s.edifice = crate::edifice::score(catalog, cities, seat);
+        s.edifice = crate::edifice::score(catalog, cities, armada, seat);
     }
     if let Some((a, data)) = armada {
         crate::armada::score::apply(data, city, a, &mut s);

@@ -12,12 +12,17 @@
 //!   and teams still level share the place ([`ranks`]).
 //! - **Hands**: "玩家可以與自己的隊友自由討論或者向隊友展示自己的手牌" — a seat's view holds its
 //!   teammate's current hand ([`crate::View::teammate_hand`]), and resampling keeps it.
-//! - **Trading** ("在你從相鄰城市購買資源之前，你必須使用自己的資源" and no buying resources
-//!   while building through a chain): nothing to enforce in code. The payment solver returns
+//! - **Trading** ("在你從相鄰城市購買資源之前，你必須使用自己的資源"): the payment solver returns
 //!   only Pareto-minimal payments, which never buy a resource the city could produce itself for
-//!   the same card (buying costs coins, producing costs nothing), and a chain build is free and
-//!   buys nothing. The remaining prohibitions (lending coins, swapping cards, trade without
-//!   paying) are things the engine offers no way to do.
+//!   the same card (buying costs coins, producing costs nothing).
+//! - **No buying from a teammate for a chain build** (隊友之間禁止「在通過連鎖建造建築時購買資
+//!   源」): without Armada a chain build is free and buys nothing. With Armada a chain build may
+//!   still pay a naval construction's resources (the card is free, its fleet's step is not), so
+//!   such a build lists only payments with nothing to the teammate ([`chain_purchase_allowed`],
+//!   applied by `armada::turn`), and a forged one is refused naming this rule. Buying from the
+//!   opponent on the other side stays allowed: the prohibition is one between teammates.
+//! - The remaining prohibitions (lending coins, swapping cards, trade without paying) are things
+//!   the engine offers no way to do.
 
 use crate::edifice::Expansions;
 
@@ -37,6 +42,25 @@ pub const fn teammate(seat: usize) -> usize {
 #[inline]
 pub const fn same_team(a: usize, b: usize) -> bool {
     team_of(a) == team_of(b)
+}
+
+/// Whether a payment of `pay` by the city at `seat` (of `n`) for a build through a chain obeys
+/// the team rule (000 團隊遊戲規則: teammates may not "buy resources while building through a
+/// chain"): it pays the teammate (its left neighbour for an even seat, its right for an odd one)
+/// nothing.
+///
+/// ```
+/// use wonders_core::teams::chain_purchase_allowed;
+/// use wonders_core::Payment;
+/// // Seat 0's teammate is seat 1, its left neighbour; seat 3's is seat 2, its right.
+/// assert!(!chain_purchase_allowed(0, 4, &Payment { left: 2, ..Payment::default() }));
+/// assert!(chain_purchase_allowed(0, 4, &Payment { right: 2, ..Payment::default() }));
+/// assert!(!chain_purchase_allowed(3, 4, &Payment { right: 1, ..Payment::default() }));
+/// ```
+pub fn chain_purchase_allowed(seat: usize, n: usize, pay: &crate::Payment) -> bool {
+    let mate = teammate(seat);
+    let to_mate = if crate::game::left_of(seat, n) == mate { pay.left } else { pay.right };
+    to_mate == 0
 }
 
 /// Whether `players` can play the team variant with `expansions`: 4, 6 or 8 players (000 團隊遊戲

@@ -433,6 +433,7 @@ impl Encoder {
             Phase::BuildFromDiscard { .. }
             | Phase::EdificeDiscard { .. }
             | Phase::Explore { .. }
+            | Phase::IslandMoves { .. }
             | Phase::NavalOptOut { .. } => 3,
             Phase::Over => 4,
         };
@@ -446,9 +447,10 @@ impl Encoder {
                 city as usize == seat
                     || (Some(city) == view.free_city && view.free_city_controller == Some(view.seat))
             }
-            Phase::EdificeDiscard { city } | Phase::Explore { city } | Phase::NavalOptOut { city } => {
-                city as usize == seat
-            }
+            Phase::EdificeDiscard { city }
+            | Phase::Explore { city }
+            | Phase::IslandMoves { city }
+            | Phase::NavalOptOut { city } => city as usize == seat,
             Phase::Over => false,
         };
         out[9] = must_act as u8 as f32;
@@ -555,7 +557,9 @@ impl Encoder {
             out[at + level] = a.deck_sizes[level] as f32;
         }
         at += 3;
-        out[at] = matches!(view.phase, Phase::Explore { .. }) as u8 as f32;
+        // An island's choice of ships for its free moves is kept as an island too (the same
+        // action index): it shares the exploration's flag.
+        out[at] = matches!(view.phase, Phase::Explore { .. } | Phase::IslandMoves { .. }) as u8 as f32;
         out[at + 1] = matches!(view.phase, Phase::NavalOptOut { .. }) as u8 as f32;
         at += 2;
         for island in &a.dealt {
@@ -623,7 +627,7 @@ impl Encoder {
             Action::Discard { card } | Action::DiscardBuilt { card } | Action::DiscardYellow { card } => {
                 2 * c + card.0 as usize
             }
-            Action::BuildDiscarded { card } => 3 * c + card.0 as usize,
+            Action::BuildDiscarded { card, .. } => 3 * c + card.0 as usize,
             Action::ChooseIsland { island, .. } if armada && (island.0 as usize) < self.islands => {
                 arm + 3 * c + island.0 as usize
             }
@@ -700,13 +704,15 @@ pub fn default_payment_key(p: Payment) -> PaymentKey {
 
 /// The order of the actions of one index for the default choice (smallest first): the payment
 /// ([`default_payment_key`]), then the choices an index leaves open: Armada's free moves on the
-/// earliest ships in the order red, yellow, blue, green (a blue card's free move, an island's free
+/// earliest ships in the order red, yellow, blue, green (a blue card's free move, from hand or
+/// from the discard pile, an island's free
 /// moves: the set holding red if one does, then yellow, …; a move before none), a Carthage
 /// stage's first effect before its second and an Ur pawn of the earliest Age, and Lost Isle's
 /// naval construction of a stage on the earliest fleet.
 pub fn default_choice_key(a: &Action) -> (Option<PaymentKey>, u8, u8) {
     let (first, second) = match *a {
         Action::Build { naval, .. } => (naval.free_move().map_or(4, |f| f as u8), 0),
+        Action::BuildDiscarded { free_move, .. } => (free_move.map_or(4, |f| f as u8), 0),
         Action::Wonder { extra, .. } => (extra.0 & 0x0f, extra.naval().map_or(0, |f| f as u8)),
         // Red as the highest bit: among sets of the same size, the one with the earliest ships.
         Action::ChooseIsland { moves, .. } => {
@@ -759,7 +765,7 @@ mod tests {
             Action::Build { card, pay: Payment::default(), naval: crate::Naval::NONE },
             Action::Wonder { card, pay: Payment::default(), extra: crate::action::StageExtra::NONE },
             Action::Discard { card },
-            Action::BuildDiscarded { card },
+            Action::BuildDiscarded { card, free_move: None },
         ] {
             let (_, c) = enc.describe(enc.action_index(&a)).unwrap();
             assert_eq!(c, Some(card));

@@ -161,6 +161,9 @@ pub enum WireAction {
         /// and Press exist in Ages I and II).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         age: Option<u8>,
+        /// Armada: the ship a blue card's free move advances (`red`, `yellow`, `blue`, `green`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free_move: Option<String>,
     },
     /// Halicarnassus: build nothing from the discard pile. (An empty struct, not a unit variant,
     /// so that unknown fields are refused here too; on the wire it is `{"type": "pass"}`.)
@@ -224,9 +227,11 @@ impl WireAction {
             Action::DiscardYellow { card } => {
                 WireAction::Discard { card: name(card), age: age(card), yellow: true }
             }
-            Action::BuildDiscarded { card } => {
-                WireAction::BuildDiscarded { card: name(card), age: age(card) }
-            }
+            Action::BuildDiscarded { card, free_move } => WireAction::BuildDiscarded {
+                card: name(card),
+                age: age(card),
+                free_move: free_move.map(|f| f.name().to_string()),
+            },
             Action::Pass => WireAction::Pass {},
             Action::ChooseSide { side } => {
                 WireAction::ChooseSide { side: side.label(catalog.edition).to_string() }
@@ -289,7 +294,7 @@ impl WireAction {
             Action::Wonder { pay, extra, .. } => Action::Wonder { card: held, pay, extra },
             Action::Discard { .. } => Action::Discard { card: held },
             Action::DiscardYellow { .. } => Action::DiscardYellow { card: held },
-            Action::BuildDiscarded { .. } => Action::BuildDiscarded { card: held },
+            Action::BuildDiscarded { free_move, .. } => Action::BuildDiscarded { card: held, free_move },
             Action::Pass => Action::Pass,
             Action::ChooseSide { side } => Action::ChooseSide { side },
             Action::DiscardBuilt { card } => Action::DiscardBuilt { card },
@@ -377,7 +382,9 @@ impl WireAction {
             WireAction::Discard { card, age, yellow: true } => {
                 Action::DiscardYellow { card: find(card, age)? }
             }
-            WireAction::BuildDiscarded { card, age } => Action::BuildDiscarded { card: find(card, age)? },
+            WireAction::BuildDiscarded { card, age, free_move } => {
+                Action::BuildDiscarded { card: find(card, age)?, free_move: fleet(free_move)? }
+            }
             WireAction::Pass {} => Action::Pass,
             WireAction::ChooseIsland { island, moves } => {
                 let unknown = |name: &str, kind: &'static str, suggestion: Option<String>| UnknownName {
@@ -806,6 +813,7 @@ impl WireView {
             Phase::BuildFromDiscard { city } => ("build_from_discard", Some(city)),
             Phase::EdificeDiscard { city } => ("edifice_discard", Some(city)),
             Phase::Explore { city } => ("explore", Some(city)),
+            Phase::IslandMoves { city } => ("island_moves", Some(city)),
             Phase::NavalOptOut { city } => ("naval_opt_out", Some(city)),
             Phase::Over => ("over", None),
         };

@@ -209,3 +209,52 @@ fn explorations_and_forgotten_port_resample() {
     assert!(explorations >= 12, "only {explorations} explorations in the games");
     assert!(joint >= 2, "only {joint} decisions in joint explorations");
 }
+
+/// Resampling while an island's free moves wait for their owner's choice of ships (White-Surf
+/// Port, Tempest Archipelago brought by a green card; 000 符號說明): the seat's view, its legal
+/// actions and the islands are kept, and the sample plays on. The two islands are put on top of
+/// their decks and green Armada cards are built whenever possible, so the step comes often.
+#[test]
+fn island_moves_resample() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut legal = Vec::new();
+    let mut asked = 0;
+    for seed in 0..16 {
+        let mut g = Game::new(&setup(3 + (seed % 6) as u8, seed, seed % 4 == 1, seed % 3 == 0)).unwrap();
+        let data = g.armada().unwrap().data;
+        for (level, name) in [(2usize, "White-Surf Port"), (3, "Tempest Archipelago")] {
+            let island = data.find_island(name).unwrap();
+            let deck = &mut g.armada_mut().unwrap().decks[level - 1];
+            let at = deck.iter().position(|&i| i == island).unwrap();
+            deck.remove(at);
+            deck.push(island);
+        }
+        while !g.is_over() {
+            if let Phase::IslandMoves { city } = g.phase() {
+                asked += 1;
+                assert_eq!(g.to_act().to_vec(), vec![city as usize]);
+                for s in 0..g.players() {
+                    let view = g.view(s);
+                    let mut sample = Game::resample(&view, g.catalog(), &mut rng).unwrap();
+                    assert!(same_knowledge(&view, &sample.view(s)), "seat {s}");
+                    g.legal_actions_into(s, &mut legal);
+                    assert_eq!(sample.legal_actions(s), legal);
+                    check_islands(&sample).unwrap();
+                    play(&mut sample, &mut rng, usize::MAX).unwrap();
+                    assert!(sample.is_over());
+                }
+            }
+            for seat in g.to_act() {
+                g.legal_actions_into(seat, &mut legal);
+                let green: Vec<Action> = legal
+                    .iter()
+                    .copied()
+                    .filter(|a| matches!(a, Action::Build { card, .. } if g.catalog().armada_card(*card).is_some_and(|id| data.card(id).colour == wonders_core::Colour::Green)))
+                    .collect();
+                let a = if green.is_empty() { legal[rng.random_range(0..legal.len())] } else { green[0] };
+                g.submit(seat, a).unwrap();
+            }
+        }
+    }
+    assert!(asked >= 4, "only {asked} choices of ships in the games");
+}

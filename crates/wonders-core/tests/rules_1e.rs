@@ -347,11 +347,14 @@ fn halicarnassus_builds_from_the_discards_of_its_turn_before_military() {
     assert_eq!(g.age(), 1);
     assert_eq!(g.discard_pile().len(), pile_before + 2 + 3);
     let legal = g.legal_actions(0);
-    assert!(legal.contains(&Action::BuildDiscarded { card: barracks }), "a 7th card of this turn");
-    assert!(legal.contains(&Action::BuildDiscarded { card: card("Tavern", 1) }));
+    assert!(
+        legal.contains(&Action::BuildDiscarded { card: barracks, free_move: None }),
+        "a 7th card of this turn"
+    );
+    assert!(legal.contains(&Action::BuildDiscarded { card: card("Tavern", 1), free_move: None }));
     assert!(legal.contains(&Action::Pass));
     assert!(g.submit(1, Action::Pass).is_err(), "only Halicarnassus acts now");
-    g.submit(0, Action::BuildDiscarded { card: barracks }).unwrap();
+    g.submit(0, Action::BuildDiscarded { card: barracks, free_move: None }).unwrap();
     // The shield counts in Age I's military: Halicarnassus wins both conflicts.
     assert_eq!(g.age(), 2);
     assert_eq!(g.city(0).tokens.values(), vec![1, 1]);
@@ -420,9 +423,9 @@ fn wire_actions_tell_the_age_i_and_age_ii_loom_apart() {
     use wonders_core::WireAction;
     let loom1 = card("Loom", 1);
     let loom2 = card("Loom", 2);
-    let w = WireAction::from_action(cat(), &Action::BuildDiscarded { card: loom2 });
+    let w = WireAction::from_action(cat(), &Action::BuildDiscarded { card: loom2, free_move: None });
     assert_eq!(serde_json::to_string(&w).unwrap(), r#"{"type":"build_discarded","card":"Loom","age":2}"#);
-    assert_eq!(w.to_action(cat()).unwrap(), Action::BuildDiscarded { card: loom2 });
+    assert_eq!(w.to_action(cat()).unwrap(), Action::BuildDiscarded { card: loom2, free_move: None });
     // Without an age, the name means the copy the seat can use: here the one in its hand.
     let mut g = game_with(&[("Giza", Side::A), ("Rhodes", Side::A), ("Olympia", Side::A)]);
     g.set_hand(0, &[loom2, card("Altar", 1)]);

@@ -418,7 +418,9 @@ impl PyGame {
         self.game.turn()
     }
 
-    /// `choose_side`, `choose`, `play_last_card`, `build_from_discard` or `over`.
+    /// `choose_side`, `choose`, `play_last_card`, `build_from_discard`, `edifice_discard`,
+    /// `explore`, `island_moves` (White-Surf Port's or Tempest Archipelago's ships to choose),
+    /// `naval_opt_out` or `over`.
     #[getter]
     fn phase(&self) -> &'static str {
         match self.game.phase() {
@@ -428,6 +430,7 @@ impl PyGame {
             Phase::BuildFromDiscard { .. } => "build_from_discard",
             Phase::EdificeDiscard { .. } => "edifice_discard",
             Phase::Explore { .. } => "explore",
+            Phase::IslandMoves { .. } => "island_moves",
             Phase::NavalOptOut { .. } => "naval_opt_out",
             Phase::Over => "over",
         }

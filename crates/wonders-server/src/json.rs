@@ -375,9 +375,12 @@ fn action(out: &mut String, a: &WireAction) {
                 out.push_str(",\"yellow\":true");
             }
         }
-        WireAction::BuildDiscarded { card, age } => {
+        WireAction::BuildDiscarded { card, age, free_move } => {
             out.push_str("{\"type\":\"build_discarded\"");
             card_and_age(out, card, *age);
+            if let Some(f) = free_move {
+                field_str(out, "free_move", f);
+            }
         }
         WireAction::Pass {} => out.push_str("{\"type\":\"pass\""),
         WireAction::ChooseIsland { island, moves } => {
@@ -582,7 +585,16 @@ pub(crate) mod tests {
                     same_as_serde_action(&WireAction::StayOutOfNaval { stay_out: flags });
                 }
                 same_as_serde_action(&WireAction::DiscardBuilt { card: "Baths".into(), age });
-                same_as_serde_action(&WireAction::BuildDiscarded { card: "Press".into(), age });
+                same_as_serde_action(&WireAction::BuildDiscarded {
+                    card: "Press".into(),
+                    age,
+                    free_move: None,
+                });
+                same_as_serde_action(&WireAction::BuildDiscarded {
+                    card: "Shipyard".into(),
+                    age,
+                    free_move: Some("yellow".into()),
+                });
             }
         }
         same_as_serde_action(&WireAction::Pass {});

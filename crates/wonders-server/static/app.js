@@ -128,7 +128,7 @@ const TEXT = {
   phase_play_last_card: ['last card of the Age', '打出時代的最後一張牌'], phase_build_from_discard: ['build from the discard pile', '從棄牌堆建造'],
   phase_over: ['game over', '遊戲結束'], lobbyLink: ['Lobby', '大廳'],
   phase_edifice_discard: ['great project failed: discard a card', '宏偉項目失敗：棄掉一張牌'],
-  phase_explore: ['exploration: choose an island', '探索：選擇島嶼'], phase_naval_opt_out: ['Forgotten Port: naval conflict or not', '遺忘港：是否參與海軍衝突'],
+  phase_explore: ['exploration: choose an island', '探索：選擇島嶼'], phase_island_moves: ['island: choose the ships it moves', '島嶼：選擇移動的船隻'], phase_naval_opt_out: ['Forgotten Port: naval conflict or not', '遺忘港：是否參與海軍衝突'],
 };
 
 function t(key) {
@@ -824,7 +824,8 @@ class TablePage {
     const base = { pass: t('pass'), choose_side: t('chooseSide'), build_discarded: t('buildDiscarded') }[a.type]
       || a.type.replace(/_/g, ' ');
     const details = Object.entries(a).filter(([k]) => k !== 'type')
-      .map(([k, v]) => (k === 'card' ? cardName(this.cat, v, a.age) : k === 'age' ? null : k === 'side' ? sideLabel(v) : `${k}: ${v}`))
+      .map(([k, v]) => (k === 'card' ? cardName(this.cat, v, a.age) : k === 'age' ? null : k === 'side' ? sideLabel(v)
+        : k === 'free_move' ? ed(`free move of the ${fleetName(v)} ship`, `免費移動${fleetName(v)}船隻`) : `${k}: ${v}`))
       .filter(x => x !== null);
     return details.length ? `${base}: ${details.join(', ')}` : base;
   }
@@ -888,6 +889,10 @@ class TablePage {
     }
     if (v.phase === 'explore' && st.legal.some(a => a.type === 'choose_island')) {
       parts.push(armadaExplorePanel(this));
+      return h('section', { class: 'panel hand' }, parts);
+    }
+    if (v.phase === 'island_moves' && st.legal.some(a => a.type === 'choose_island')) {
+      parts.push(armadaIslandMovesPanel(this));
       return h('section', { class: 'panel hand' }, parts);
     }
     if (v.phase === 'naval_opt_out' && st.legal.some(a => a.type === 'stay_out_of_naval')) {
@@ -1878,6 +1883,24 @@ function armadaExplorePanel(page) {
         h('div', { class: 'card-actions' }, acts.map(l => h('button', { class: 'act act-choose_island primary', type: 'button', disabled: page.pending, onclick: () => page.send(l) },
           ed('Keep', '保留'), (l.moves || []).length ? ed(` · move ${l.moves.map(fleetName).join(' + ')}`, ` · 移動 ${l.moves.map(fleetName).join(' + ')}`) : ''))));
     })));
+}
+
+// White-Surf Port or Tempest Archipelago brought by a green card (000: "any 2 or 3 different
+// ships"): the island is in the city; its owner chooses the ships its free moves advance.
+function armadaIslandMovesPanel(page) {
+  const st = page.state;
+  const a = st.view.armada;
+  const due = ((a && a.moves_due) || []).find(d => d.city === st.you);
+  const legal = st.legal.filter(x => x.type === 'choose_island');
+  return h('div', { class: 'explore', id: 'island-moves' },
+    h('h3', {}, ed('Your island\'s free moves: choose the ships', '島嶼的免費移動：選擇船隻')),
+    due ? h('div', { class: 'card island-card', dataset: { island: due.island.name } },
+      h('div', { class: 'card-head' }, h('span', { class: 'card-name' }, islandName(due.island)), h('span', { class: 'tag' }, ed(`level ${due.island.level}`, `${due.island.level} 級`)),
+        due.island.provisional ? armadaDagger() : null),
+      h('div', { class: 'card-effect' }, due.island.effect)) : null,
+    h('p', { class: 'note' }, ed('Each chosen ship moves one step, each a different ship.', '每艘選擇的船隻前進一格，各為不同的船隻。')),
+    h('div', { class: 'card-actions' }, legal.map(l => h('button', { class: 'act act-choose_island primary', type: 'button', disabled: page.pending, onclick: () => page.send(l) },
+      ed(`Move ${(l.moves || []).map(fleetName).join(' + ')}`, `移動 ${(l.moves || []).map(fleetName).join(' + ')}`)))));
 }
 
 // Forgotten Port (armada.md §6): stay out of this Age's naval conflict, or take part.

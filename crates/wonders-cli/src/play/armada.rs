@@ -335,6 +335,42 @@ pub(crate) fn explore_choices(
     say!(text, "{DAGGER_KEY}");
 }
 
+/// White-Surf Port's or Tempest Archipelago's free moves when a green card brought the island
+/// (000 符號說明: "any 2 or 3 different ships"): the island, then each numbered choice of ships.
+pub(crate) fn island_moves_choices(
+    text: &mut String,
+    catalog: &Catalog,
+    legal: &[Action],
+    shown: &mut Vec<Action>,
+) {
+    let Some(data) = catalog.armada.as_deref() else {
+        return;
+    };
+    let Some(&Action::ChooseIsland { island, .. }) = legal.first() else {
+        return;
+    };
+    put(
+        text,
+        "Your green card brought this island into your city; its free moves advance different ships \
+         of your choice, one step each:",
+    );
+    put(text, &format!("  {}", island_text(data, island)));
+    for a in legal {
+        let Action::ChooseIsland { moves, .. } = *a else { continue };
+        shown.push(*a);
+        let ships: Vec<&str> =
+            Fleet::ALL.iter().filter(|&&f| moves & (1 << f as u8) != 0).map(|f| f.name()).collect();
+        say!(
+            text,
+            "      {:>2}  move the {} ship{}",
+            shown.len(),
+            ships.join(" + "),
+            plural(ships.len() as u16)
+        );
+    }
+    say!(text, "{DAGGER_KEY}");
+}
+
 /// Forgotten Port's choice at an Age end (armada.md §6): every city's naval strength and the
 /// Age's tokens, then the two numbered choices.
 pub(crate) fn opt_out_choices(

@@ -50,6 +50,25 @@ impl ArmadaCity {
         }
     }
 
+    /// Takes an Armada card out of the city (an Edifice penalty discards it: 001's penalties):
+    /// its Armada effects (naval symbols, trading zone, "most" science symbol, end-game VP) are
+    /// no longer read from it. Ship moves it made stay made.
+    #[inline]
+    pub fn remove_card(&mut self, card: ArmadaCardId) {
+        if card.0 < 32 {
+            self.cards &= !(1 << card.0);
+        }
+    }
+
+    /// Gains again into `city` the base-game effects of every island in play (land shields,
+    /// production no neighbour may buy, Golden Archipelago's wild science symbol): for a [`City`]
+    /// rebuilt from its cards and stages ([`City::without`]), which knows nothing of islands.
+    pub fn regain_islands(&self, data: &ArmadaData, city: &mut City) {
+        for island in self.islands.iter().filter(|i| usize::from(i.0) < data.islands().len()) {
+            Self::gain_island_effects(data, island, city);
+        }
+    }
+
     /// Whether the city built that Armada card.
     #[inline]
     pub const fn has_card(&self, card: ArmadaCardId) -> bool {
@@ -71,9 +90,14 @@ impl ArmadaCity {
             return;
         }
         self.islands.insert(island);
+        Self::gain_island_effects(data, island, city);
+    }
+
+    /// An island's base-game effects gained into `city` (`Source::Stage`: never sold to
+    /// neighbours).
+    fn gain_island_effects(data: &ArmadaData, island: IslandId, city: &mut City) {
         for e in &data.island(island).effects {
             if let ArmadaEffect::Base(b) = e {
-                // `Source::Stage` is never sold to neighbours.
                 city.gain(b, Source::Stage);
             }
         }

@@ -72,6 +72,10 @@ impl FromIterator<LogEntry> for ArmadaHistory {
     }
 }
 
+/// The most islands whose free moves can wait for their owner's choice at once: one per green
+/// card built in a turn (one per city, and one per build from the discard pile).
+pub const MOVES_DUE_MAX: usize = 2 * MAX_PLAYERS;
+
 /// One level's island deck, face down; the top card is the last.
 pub type IslandDeck = ArrayVec<IslandId, DECK_MAX>;
 
@@ -98,6 +102,11 @@ pub struct ArmadaState {
     /// The exploration under way: its level, and each explorer still to choose with the cards
     /// dealt to it.
     pub exploring: Option<Exploration>,
+    /// Islands that came into play from a green card with free moves of 2 or 3 different ships
+    /// of the owner's choice (White-Surf Port, Tempest Archipelago; 000 符號說明「任意2艘或者3艘
+    /// 不同的船隻」) while the owner has more than one way to make them, as (city, island), in
+    /// the order they came: each owner chooses its ships before the turn goes on (public).
+    pub moves_due: ArrayVec<(u8, IslandId), MOVES_DUE_MAX>,
     /// Forgotten Port, this Age end: the cities that chose (bitset) and those staying out.
     pub naval_decided: u8,
     /// Forgotten Port: the cities staying out of this Age's naval conflict (bitset).
@@ -160,6 +169,7 @@ impl PartialEq for ArmadaState {
             && self.incursions == o.incursions
             && self.explore_due == o.explore_due
             && self.exploring == o.exploring
+            && self.moves_due == o.moves_due
             && self.naval_decided == o.naval_decided
             && self.stay_out == o.stay_out
             && self.rng == o.rng
@@ -210,6 +220,7 @@ impl ArmadaState {
             incursions: ArrayVec::new(),
             explore_due: ArrayVec::new(),
             exploring: None,
+            moves_due: ArrayVec::new(),
             naval_decided: 0,
             stay_out: 0,
             rng: {
@@ -267,6 +278,9 @@ pub struct ArmadaView {
     /// The exploration under way, as the table sees it: its level, the explorers still to choose
     /// with the number of cards each was dealt, and the islands kept so far (face up; §2.6).
     pub exploring: Option<ExplorationView>,
+    /// The islands whose free moves wait for their owner's choice of ships, as (city, island)
+    /// ([`ArmadaState::moves_due`]; public).
+    pub moves_due: ArrayVec<(u8, IslandId), MOVES_DUE_MAX>,
     /// Forgotten Port, this Age end: the cities that chose (bitset) and those staying out (§6).
     pub naval_decided: u8,
     /// Forgotten Port: the cities staying out of this Age's naval conflict (bitset).
@@ -297,6 +311,7 @@ impl PartialEq for ArmadaView {
             && self.dealt == o.dealt
             && self.explore_due == o.explore_due
             && self.exploring == o.exploring
+            && self.moves_due == o.moves_due
             && self.naval_decided == o.naval_decided
             && self.stay_out == o.stay_out
     }
@@ -324,6 +339,7 @@ impl ArmadaState {
                 waiting: e.waiting.iter().map(|(c, d)| (*c, d.len() as u8)).collect(),
                 kept: e.kept.clone(),
             }),
+            moves_due: self.moves_due.clone(),
             naval_decided: self.naval_decided,
             stay_out: self.stay_out,
         }

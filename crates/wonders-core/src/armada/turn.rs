@@ -77,11 +77,6 @@ fn card_effects(catalog: &Catalog, card: CardId) -> &[ArmadaEffect] {
     }
 }
 
-/// Whether one of the city's Armada cards or islands has this effect.
-fn island_has(state: &ArmadaState, city: usize, effect: ArmadaEffect) -> bool {
-    state.has(city, effect)
-}
-
 /// The free move a card gives, if any (blue Armada cards: any ship; §2.3).
 fn card_free_move(catalog: &Catalog, card: CardId) -> Option<FleetChoice> {
     const FREE_MOVE: usize = ArmadaEffect::FreeMove(FleetChoice::Any).kind();
@@ -170,13 +165,22 @@ pub(crate) fn extend_actions(game: &Game, city: usize, market: &Market, out: &mu
                 }
                 let naval = Naval::new(Some(fleet), None);
                 let budget = c.coins - bank;
+                // Teams: nothing bought from the teammate for a chain build (crate::teams).
+                let n = game.cities_n as usize;
+                let allowed = |p: &Payment| {
+                    !(game.teams && pay.free == Some(FreeBy::Chain))
+                        || crate::teams::chain_purchase_allowed(city, n, p)
+                };
                 match &trade {
                     Some(tm) => {
                         let options = solved.get(&need, &cost.resources, discount, budget, |o| {
                             super::trade::solve_with_naval(tm, &need, &cost.resources, discount, budget, o)
                         });
                         for t in options {
-                            out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
+                            let p = t.payment(bank as u8, pay.free);
+                            if allowed(&p) {
+                                out.push(Action::Build { card, pay: p, naval });
+                            }
                         }
                     }
                     None => {
@@ -191,8 +195,11 @@ pub(crate) fn extend_actions(game: &Game, city: usize, market: &Market, out: &mu
                             &mut opts,
                         );
                         for &(left, right) in &opts {
-                            let t = TradePay { left, right, ..TradePay::default() };
-                            out.push(Action::Build { card, pay: t.payment(bank as u8, pay.free), naval });
+                            let p =
+                                TradePay { left, right, ..TradePay::default() }.payment(bank as u8, pay.free);
+                            if allowed(&p) {
+                                out.push(Action::Build { card, pay: p, naval });
+                            }
                         }
                     }
                 }
@@ -458,6 +465,19 @@ pub(crate) fn check(game: &Game, seat: usize, city: usize, action: &Action) -> R
     if legal.contains(&super::trade::canonical(game, city, *action)) {
         return Ok(());
     }
+    if let Action::Build { pay, naval, .. } = *action
+        && game.teams
+        && pay.free == Some(FreeBy::Chain)
+        && naval.construction().is_some()
+        && !crate::teams::chain_purchase_allowed(city, game.cities_n as usize, &pay)
+    {
+        return Err(ActionError::WrongKind(
+            "team play (000 團隊遊戲規則): teammates may not buy resources from each other for a building \
+             built through a chain; buy the naval construction's resources from the other neighbour or \
+             produce them"
+                .into(),
+        ));
+    }
     let second = action.payment().is_some_and(|p| !p.second.is_none());
     let plain = match *action {
         Action::Build { card, pay, .. } => Action::Build { card, pay, naval: Naval::NONE },
@@ -512,8 +532,11 @@ fn describe(a: &Action) -> String {
 }
 
 /// Moves `city`'s ship of `fleet` one step (a ship on the top step stays; §2.3) and resolves the
-/// space reached (§2.7, §10.2): its coins into `income`, its tax noted for step 6. Returns the
-/// step reached, or `None` when the ship could not move.
+/// space reached (§2.7, §10.2): its coins into `income`, its tax noted for step 6. Every move is
+/// a naval construction, paid or free (a card's or an island's free move, the discard for a
+/// yellow move): Wondrous Port pays its 1 coin for each (000 奇妙港「不論該建設是否免費」; the
+/// blue cards' note counts a card's free move as a second construction of the turn). Returns
+/// the step reached, or `None` when the ship could not move (no construction, no coin).
 fn advance(
     state: &mut ArmadaState,
     city: usize,
@@ -528,6 +551,9 @@ fn advance(
     let step = yard.steps[fleet as usize];
     let space = state.data.track(fleet, step).unwrap_or_default();
     income[city] += space.coins as u16;
+    if state.cities[city].coin_per_naval(state.data) {
+        income[city] += 1;
+    }
     let tax = &mut state.pending.tax[city];
     *tax = (*tax).max(space.tax);
     if space.explore > 0 {
@@ -538,7 +564,7 @@ fn advance(
 
 /// Resolution steps 2 and 3 of 000 回合結算 for the turn's actions (armada.md §2.4): the naval
 /// constructions (and discards for a yellow move) move their ships; the spaces reached pay their
-/// coins and note their taxes; Wondrous Port pays 1 coin per naval construction; the cards'
+/// coins and note their taxes; Wondrous Port pays 1 coin per move ([`advance`]); the cards'
 /// free moves; the green cards put the top island of their level into play; pirate cards note
 /// their piracy. Coins go into `income` (received at the end of the turn like all income).
 /// Adds the events for the log ([`super::log`]) to `events` (filled in place: the list is
@@ -556,7 +582,6 @@ pub(crate) fn after_placement(
     };
     state.turn = turn;
     // 2. Move the ships of the naval constructions.
-    let mut moved: ArrayVec<(usize, u8), MAX_PLAYERS> = ArrayVec::new();
     for &(city, _, action) in acts {
         let fleet = match action {
             Action::Build { naval, .. } => naval.construction(),
@@ -567,9 +592,7 @@ pub(crate) fn after_placement(
         if let Some(f) = fleet
             && let Some(to) = advance(state, city, f, income)
         {
-            let discard = matches!(action, Action::DiscardYellow { .. });
-            let _ = moved.try_push((city, !discard as u8));
-            let e = if discard {
+            let e = if matches!(action, Action::DiscardYellow { .. }) {
                 ArmadaEvent::DiscardMove { to }
             } else {
                 ArmadaEvent::Construction { fleet: f, to }
@@ -577,12 +600,7 @@ pub(crate) fn after_placement(
             let _ = events.try_push((city as u8, e));
         }
     }
-    // 3. Effects: Wondrous Port, free moves, the green cards' islands, piracies.
-    for &(city, n) in &moved {
-        if n > 0 && island_has(state, city, ArmadaEffect::CoinPerNaval) {
-            income[city] += n as u16;
-        }
-    }
+    // 3. Effects: free moves, the green cards' islands, piracies.
     for &(city, _, action) in acts {
         let Action::Build { card, naval, .. } = action else {
             continue;
@@ -624,8 +642,11 @@ pub(crate) fn record(game: &mut Game, events: &Events) {
 /// The Armada effects of `card` as `city` builds it, from hand or from the discard pile (000
 /// 回合結算 3 and 5): the card is noted in the city's Armada cards (its lasting effects are read
 /// from there), a pirate card notes its piracy for step 6, a green card puts the top island of
-/// its level into play (no choice; an empty deck gives nothing, §10.8), an incursion card hands
-/// its token to the 2nd player on its side (§2.8).
+/// its level into play (no choice of island; an empty deck gives nothing, §10.8), an incursion
+/// card hands its token to the 2nd player on its side (§2.8). An island with free moves of 2 or
+/// 3 different ships (White-Surf Port, Tempest Archipelago) lets its owner choose the ships (000
+/// 符號說明「任意2艘或者3艘不同的船隻」): when there is more than one way, the choice waits in
+/// [`super::ArmadaState::moves_due`] ([`crate::game::Phase::IslandMoves`]); otherwise the moves are made.
 pub(crate) fn card_built(
     state: &mut ArmadaState,
     c: &mut crate::City,
@@ -646,9 +667,14 @@ pub(crate) fn card_built(
                 if let Some(island) =
                     state.decks.get_mut(usize::from(level).wrapping_sub(1)).and_then(|d| d.pop())
                 {
-                    let moves = lowest_ships(state, city, island);
+                    let choices = move_choices(state, city, island);
                     let _ = events.try_push((city as u8, ArmadaEvent::TopIsland(island)));
-                    island_arrived(state, c, city, island, moves, events);
+                    if choices.len() > 1 {
+                        island_arrived(state, c, city, island, 0, events);
+                        let _ = state.moves_due.try_push((city as u8, island));
+                    } else {
+                        island_arrived(state, c, city, island, choices.first().copied().unwrap_or(0), events);
+                    }
                 }
             }
             ArmadaEffect::Incursion(dir) => {
@@ -730,12 +756,47 @@ pub(crate) fn losses_due(game: &Game) -> bool {
     game.armada.as_deref().is_some_and(|s| !s.pending.is_empty())
 }
 
-/// Step 5 of 000 回合結算: a card built from the discard pile has its Armada effects (never a
-/// naval construction, §2.3).
-pub(crate) fn built_from_discard(game: &mut Game, city: usize, card: CardId) {
+/// The free moves `city` may choose from when it builds `card` from the discard pile: one per
+/// ship the card's free move may advance (a blue Armada card: any ship below the top step), or
+/// only `None` (no free move: another card, or every ship on its top step; or no Armada).
+pub(crate) fn discard_build_moves(game: &Game, city: usize, card: CardId) -> ArrayVec<Option<Fleet>, 4> {
+    let mut out = ArrayVec::new();
+    if let Some(state) = game.armada.as_deref()
+        && let Some(choice) = card_free_move(game.catalog, card)
+    {
+        for f in Fleet::ALL {
+            let allowed = match choice {
+                FleetChoice::Any => true,
+                FleetChoice::Only(only) => only == f,
+            };
+            if allowed && state.can_advance(city, f) {
+                out.push(Some(f));
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(None);
+    }
+    out
+}
+
+/// Step 5 of 000 回合結算: a card built from the discard pile has its Armada effects. It is paid
+/// nothing, so no naval construction is paid with it (§2.3); but a blue card's free move is the
+/// card's own effect, made when the card is built wherever it comes from (000 船廠…: "the player
+/// may freely choose one of its ships and move it one step"; the cards' note counts that free
+/// move as a naval construction, so Wondrous Port pays for it too): `free_move` is the ship it
+/// advances (checked legal). The coins of the space reached go straight to the treasury.
+pub(crate) fn built_from_discard(game: &mut Game, city: usize, card: CardId, free_move: Option<Fleet>) {
     let n = game.cities_n as usize;
     let mut events = Events::new();
     if let Some(state) = game.armada.as_deref_mut() {
+        let mut income = [0u16; MAX_PLAYERS];
+        if let Some(f) = free_move
+            && let Some(to) = advance(state, city, f, &mut income)
+        {
+            let _ = events.try_push((city as u8, ArmadaEvent::FreeMove { fleet: f, to }));
+        }
+        game.cities[city].coins += income[city];
         card_built(state, &mut game.cities[city], city, card, n, &mut events);
     }
     record(game, &events);
@@ -785,9 +846,20 @@ fn island_arrived(
             _ => {}
         }
     }
+    c.coins += income[city];
+    island_moves(state, c, city, moves, events);
+}
+
+/// The free moves of an island's "k different ships" on the ships of `moves` (one bit per
+/// fleet), each logged ([`ArmadaEvent::IslandMove`]); the coins of the spaces reached go straight
+/// to the treasury.
+fn island_moves(state: &mut ArmadaState, c: &mut crate::City, city: usize, moves: u8, events: &mut Events) {
+    let mut income = [0u16; MAX_PLAYERS];
     for f in Fleet::ALL {
-        if moves & (1 << f as u8) != 0 {
-            moved(state, f, &mut income);
+        if moves & (1 << f as u8) != 0
+            && let Some(to) = advance(state, city, f, &mut income)
+        {
+            let _ = events.try_push((city as u8, ArmadaEvent::IslandMove { fleet: f, to }));
         }
     }
     c.coins += income[city];
@@ -819,17 +891,47 @@ fn move_choices(state: &ArmadaState, city: usize, island: super::IslandId) -> Ar
     out
 }
 
-/// A green card's top island (§2.6: no choice) with White-Surf or Tempest: the moves go to the
-/// lowest ships (this engine's choice: the card gives no moment to choose; the lowest ships have
-/// the most steps ahead).
-fn lowest_ships(state: &ArmadaState, city: usize, island: super::IslandId) -> u8 {
-    let yard = state.cities[city].shipyard;
-    move_choices(state, city, island)
-        .into_iter()
-        .min_by_key(|&m| {
-            Fleet::ALL.iter().filter(|&&f| m & (1 << f as u8) != 0).map(|&f| yard.step(f) as u32).sum::<u32>()
-        })
-        .unwrap_or(0)
+/// Whether an island's free moves wait for their owner's choice of ships; if so the game now
+/// waits for the first of them ([`crate::game::Phase::IslandMoves`]). Asked after step 3 of the turn (and
+/// after a build from the discard pile), before the explorations of step 4: the moves may
+/// reach an exploration space.
+pub(crate) fn moves_choice(game: &mut Game) -> bool {
+    match game.armada.as_deref().and_then(|s| s.moves_due.first()) {
+        Some(&(city, _)) => {
+            game.phase = crate::game::Phase::IslandMoves { city };
+            true
+        }
+        None => false,
+    }
+}
+
+/// The legal choices of `city` for the island whose free moves wait for it: each choice of
+/// `min(k, ships below the top)` different ships, as [`Action::ChooseIsland`] of that island.
+pub(crate) fn moves_choices(game: &Game, city: usize, out: &mut Vec<Action>) {
+    let Some(state) = game.armada.as_deref() else {
+        return;
+    };
+    if let Some(&(c, island)) = state.moves_due.first()
+        && c as usize == city
+    {
+        for moves in move_choices(state, city, island) {
+            out.push(Action::ChooseIsland { island, moves });
+        }
+    }
+}
+
+/// `city` makes the free moves of the island waiting for it (checked legal) on the ships of
+/// `moves`.
+pub(crate) fn make_island_moves(game: &mut Game, city: usize, moves: u8) {
+    let Some(state) = game.armada.as_deref_mut() else {
+        return;
+    };
+    if state.moves_due.first().is_some_and(|&(c, _)| c as usize == city) {
+        state.moves_due.remove(0);
+    }
+    let mut events = Events::new();
+    island_moves(state, &mut game.cities[city], city, moves, &mut events);
+    record(game, &events);
 }
 
 /// Step 4 of 000 回合結算 (armada.md §2.6): starts the next exploration due, or waits for the

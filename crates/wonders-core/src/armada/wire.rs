@@ -39,6 +39,11 @@ pub struct WireArmada {
     /// The exploration under way, as the whole table sees it (§2.6); absent when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exploring: Option<WireExploring>,
+    /// The islands a green card brought whose free moves of 2 or 3 different ships (White-Surf
+    /// Port, Tempest Archipelago) wait for their owner's choice of ships, in order; empty when
+    /// none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves_due: Vec<WireMovesDue>,
     /// Forgotten Port at this Age's end (§6): the cities that have chosen whether to take part
     /// in the naval conflict; empty when nobody has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -55,6 +60,15 @@ pub struct WireExploreDue {
     pub city: u8,
     /// The level of the island deck it explores (1–3).
     pub level: u8,
+}
+
+/// An island whose free moves wait for its owner's choice of ships.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireMovesDue {
+    /// The city choosing.
+    pub city: u8,
+    /// The island.
+    pub island: WireIsland,
 }
 
 /// The public part of an exploration under way (armada.md §2.6): which islands each explorer
@@ -300,6 +314,11 @@ impl WireArmada {
                 waiting: e.waiting.iter().map(|&(city, cards)| WireExplorer { city, cards }).collect(),
                 kept: e.kept.iter().map(|&i| island(data, i)).collect(),
             }),
+            moves_due: v
+                .moves_due
+                .iter()
+                .map(|&(city, i)| WireMovesDue { city, island: island(data, i) })
+                .collect(),
             naval_decided: cities_of(v.naval_decided),
             stay_out: cities_of(v.stay_out),
         }
@@ -320,7 +339,7 @@ mod tests {
         let game = Game::new(&setup).unwrap();
         let mut view = game.view(0).armada.unwrap();
         let empty = serde_json::to_value(WireArmada::from_view(&view)).unwrap();
-        for key in ["explore_due", "exploring", "naval_decided", "stay_out"] {
+        for key in ["explore_due", "exploring", "moves_due", "naval_decided", "stay_out"] {
             assert!(empty.get(key).is_none(), "{key} is left out when empty: {empty}");
         }
         view.explore_due.push((2, 1));
