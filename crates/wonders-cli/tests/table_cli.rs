@@ -502,3 +502,35 @@ fn a_team_table_scores_each_team() {
     let err = fails(&["score", "-"], five.to_string().as_bytes());
     assert!(err.contains("teams: 5 players") && err.contains("4, 6 or 8"), "{err}");
 }
+
+/// `wonders score` agrees with the library on the Agora (edifice.md §5.3; 000 行會計分): with
+/// Armada, Philosophers Guild counting the neighbours' 12 green cards scores 10 (the cap), and the
+/// Agora's second application 10 too; without Armada, a second Scientists Guild is a second wild
+/// symbol (1/1/1 with one wild = 10, with two = 13: 3 VP), chosen over the Traders Guild's 2.
+#[test]
+fn score_the_agora_with_the_guild_cap_and_the_scientists_guild() {
+    let projects = json!([{"name": "Money Changer", "completed": false},
+        {"name": "Auction House", "completed": false}, {"name": "Agora", "completed": true}]);
+    let yard = |board: u8| json!({"board": board});
+    let capped = json!({"expansions": ["edifice", "armada"], "projects": projects,
+        "players": [
+            {"name": "Ann", "wonder": "Rhodes", "side": "A", "pawns": [3], "shipyard": yard(1),
+             "cards": ["Philosophers Guild"]},
+            {"name": "Bob", "wonder": "Giza", "side": "A", "shipyard": yard(2),
+             "cards": ["Apothecary", "Workshop", "Scriptorium", "Dispensary", "Laboratory", "Library"]},
+            {"name": "Cy", "wonder": "Babylon", "side": "A", "shipyard": yard(3),
+             "cards": ["School", "Lodge", "Observatory", "University", "Academy", "Study"]}]})
+    .to_string();
+    let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], capped.as_bytes())).expect("JSON");
+    assert_eq!((&out["players"][0]["guilds"], &out["players"][0]["edifice"]), (&json!(10), &json!(10)));
+    let science = json!({"expansions": ["edifice"], "projects": projects,
+        "players": [
+            {"name": "Ann", "wonder": "Rhodes", "side": "A", "pawns": [3],
+             "cards": ["Apothecary", "Workshop", "Scientists Guild", "Traders Guild"]},
+            {"name": "Bob", "wonder": "Giza", "side": "A", "cards": ["East Trading Post"]},
+            {"name": "Cy", "wonder": "Babylon", "side": "A", "cards": ["Marketplace"]}]})
+    .to_string();
+    let out: Value = serde_json::from_str(&ok(&["score", "-", "--json"], science.as_bytes())).expect("JSON");
+    let ann = &out["players"][0];
+    assert_eq!((&ann["science"], &ann["guilds"], &ann["edifice"]), (&json!(10), &json!(2), &json!(3)));
+}

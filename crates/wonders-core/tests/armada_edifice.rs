@@ -137,7 +137,7 @@ fn the_agora_repeats_the_scientists_guild_as_a_second_wild_symbol() {
     for name in ["Apothecary", "Workshop", "Scientists Guild", "Traders Guild"] {
         place(&mut g, 0, name);
     }
-    place(&mut g, 1, "Tavern");
+    place(&mut g, 1, "East Trading Post");
     place(&mut g, 2, "Marketplace");
     holds_agora(&mut g);
     let s = g.scores()[0];
@@ -147,7 +147,7 @@ fn the_agora_repeats_the_scientists_guild_as_a_second_wild_symbol() {
     for name in ["Apothecary", "Workshop", "Traders Guild"] {
         place(&mut only_traders, 0, name);
     }
-    place(&mut only_traders, 1, "Tavern");
+    place(&mut only_traders, 1, "East Trading Post");
     place(&mut only_traders, 2, "Marketplace");
     holds_agora(&mut only_traders);
     assert_eq!(only_traders.scores()[0].edifice, 2);
