@@ -516,6 +516,31 @@ impl Server {
         cell.lock().state_from(you, from)
     }
 
+    /// The state for the holder of a token (its hash, [`token::hash_token`]) as the table stands
+    /// now, with the log entries from `from` on, and the seat the token holds now: the seat is
+    /// looked up under the same lock the state is built under, so a seat left, taken by someone
+    /// else, held for a rematch or expired is never shown to a token that no longer holds it
+    /// (the state is then a spectator's). Without a token, a spectator's state.
+    pub fn state_for_token(
+        &self,
+        cell: &TableCell,
+        token_hash: Option<&str>,
+        from: usize,
+    ) -> (StateMsg, Option<u8>) {
+        let table = cell.lock();
+        let you = token_hash.and_then(|h| table.seat_of_token_hash(h));
+        (table.state_from(you, from), you)
+    }
+
+    /// Whether a connection's next state may be held back (`crate::ws::STATE_HOLD`): its token
+    /// (hash) still holds `seat` (a spectator: no token, no seat) and the table's state asks
+    /// nothing of that seat ([`Table::prompts`]). A seat the token no longer holds is never
+    /// held back: the connection's downgrade to a spectator goes at once.
+    pub fn may_hold(&self, cell: &TableCell, token_hash: Option<&str>, seat: Option<u8>) -> bool {
+        let table = cell.lock();
+        token_hash.and_then(|h| table.seat_of_token_hash(h)) == seat && !table.prompts(seat)
+    }
+
     /// Acts for the seat of `token`: stored, then applied; returns the seat's new `turn_id`.
     /// A seat a stand-in bot played is the player's again. The bots answer afterwards. Blocks
     /// until the store writer committed the action (see [`Server::submit_act`]).

@@ -11,7 +11,11 @@
 //!
 //! - `{"type": "auth", "token": "…"}`: from then on the connection sees and acts for the token's
 //!   seat (answered by `auth_ok` and a new `state`, or an `error` with code `forbidden`); a seat
-//!   a bot played because its turn timer ran out is its player's again;
+//!   a bot played because its turn timer ran out is its player's again. The seat is the token's
+//!   only while the token holds it: every state is built for the seat the token holds at that
+//!   moment (looked up under the table's lock), so once the seat is left, expires, is held for a
+//!   rematch or goes to someone else, the connection gets an `error` (code `forbidden`) saying so
+//!   and from then on a spectator's states, at once (never held back);
 //! - `{"type": "act", "id": 7, "turn_id": 12, "action": {"type": "build", "card": "Library", …}}`:
 //!   answered by `accepted` (stored, then applied) or `error` (nothing changed), both echoing
 //!   `id`. The state the action leads to comes with the `accepted`, just after it in the same
@@ -151,10 +155,30 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     let mut seat: Option<u8> = None;
     // Log entries this connection has received: later states carry only the new ones.
     let mut sent_history = 0usize;
-    let mut state = |seat: Option<u8>, full: bool| {
-        let s = server.state_for(&cell, seat, if full { 0 } else { sent_history });
+    // A state for the seat the connection's token holds *now* (looked up with the state, under
+    // the table's lock): when the seat was left, taken back for a rematch, expired or given to
+    // someone else since `auth`, the connection is downgraded to a spectator's before anything
+    // of the seat is sent, and told so with an `error` (code `forbidden`) first.
+    let mut state = |token: &mut Option<(String, String)>, seat: &mut Option<u8>, full: bool| {
+        let hash = token.as_ref().map(|(_, h)| h.as_str());
+        let (s, now) = server.state_for_token(&cell, hash, if full { 0 } else { sent_history });
+        let mut out = Vec::with_capacity(2);
+        if *seat != now {
+            if let Some(old) = *seat {
+                let e = ApiError::Forbidden(format!(
+                    "seat {old} is no longer held by this connection's token (left, expired or held for a \
+                     rematch): it now watches as a spectator; send `auth` with a token that holds a seat"
+                ));
+                out.push(error(None, &e));
+            }
+            if now.is_none() {
+                *token = None;
+            }
+            *seat = now;
+        }
         sent_history = s.history_from + s.history.len();
-        ServerMsg::State(Box::new(s))
+        out.push(ServerMsg::State(Box::new(s)));
+        out
     };
     // A change's state held back ([`STATE_HOLD`]) until this timer fires, if `holding`.
     let hold = tokio::time::sleep_until(tokio::time::Instant::now());
@@ -162,7 +186,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
     let mut holding = false;
     // The size of the largest message so far (the next state's buffer starts at it).
     let mut size_hint = 4096usize;
-    if !send_all(&mut socket, &[state(seat, true)], &mut size_hint).await {
+    if !send_all(&mut socket, &state(&mut token, &mut seat, true), &mut size_hint).await {
         return;
     }
     loop {
@@ -219,13 +243,15 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 let reply = match serde_json::from_str::<ClientMsg>(text.as_str()) {
                     Err(e) => vec![error(None, &ApiError::BadRequest(format!("malformed message: {e}")))],
                     Ok(ClientMsg::Ping {}) => vec![ServerMsg::Pong],
-                    Ok(ClientMsg::Refresh {}) => vec![state(seat, true)],
+                    Ok(ClientMsg::Refresh {}) => state(&mut token, &mut seat, true),
                     Ok(ClientMsg::Auth { token: t }) => match server.authorize(&id, &t) {
                         Ok(s) => {
                             let hash = crate::token::hash_token(&t);
                             token = Some((t, hash));
                             seat = Some(s);
-                            vec![ServerMsg::AuthOk { seat: s }, state(seat, true)]
+                            let mut v = vec![ServerMsg::AuthOk { seat: s }];
+                            v.extend(state(&mut token, &mut seat, true));
+                            v
                         }
                         Err(e) => vec![error(None, &e)],
                     },
@@ -276,12 +302,13 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 let version = *changes.borrow_and_update();
                 if version != sent_version {
                     let acknowledged = matches!(reply.first(), Some(ServerMsg::Accepted { .. }));
-                    if acknowledged && !cell.lock().prompts(seat) {
+                    let hash = token.as_ref().map(|(_, h)| h.as_str());
+                    if acknowledged && server.may_hold(&cell, hash, seat) {
                         hold_state(hold.as_mut(), &mut holding);
                     } else {
                         sent_version = version;
                         holding = false;
-                        reply.push(state(seat, false));
+                        reply.extend(state(&mut token, &mut seat, false));
                     }
                 }
                 if !send_all(&mut socket, &reply, &mut size_hint).await {
@@ -295,7 +322,7 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     continue;
                 }
                 sent_version = version;
-                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
+                if !send_all(&mut socket, &state(&mut token, &mut seat, false), &mut size_hint).await {
                     return;
                 }
             }
@@ -307,15 +334,17 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 if version == sent_version {
                     continue;
                 }
-                if !cell.lock().prompts(seat) {
+                let hash = token.as_ref().map(|(_, h)| h.as_str());
+                if server.may_hold(&cell, hash, seat) {
                     // Nothing for this seat to do: the state waits for the next changes (and
-                    // goes with the first that asks something of it, or when the hold ends).
+                    // goes with the first that asks something of it, or when the hold ends). A
+                    // seat this token no longer holds is not held back: the downgrade goes now.
                     hold_state(hold.as_mut(), &mut holding);
                     continue;
                 }
                 sent_version = version;
                 holding = false;
-                if !send_all(&mut socket, &[state(seat, false)], &mut size_hint).await {
+                if !send_all(&mut socket, &state(&mut token, &mut seat, false), &mut size_hint).await {
                     return;
                 }
             }
