@@ -27,7 +27,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use wonders_core::score::Score;
 use wonders_core::wire::{WireAction, WireView};
-use wonders_core::{Action, Catalog, Edition, View};
+use wonders_core::{Action, Catalog, Edition, Expansions, Setup, View};
 
 /// The protocol's version, sent in the engine's `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -153,6 +153,10 @@ enum ToBot<'a> {
         seat: u8,
         players: u8,
         edition: &'a str,
+        /// The expansions played (`edifice`, `armada`), empty for the base game.
+        expansions: Vec<&'static str>,
+        /// Whether the team variant is played.
+        teams: bool,
         seed: u64,
         time_limit_ms: u64,
     },
@@ -390,10 +394,12 @@ fn copy_stderr<R: Read>(stderr: R, label: &str) {
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
     while let Ok(Some(line)) = bounded_line(&mut reader, &mut buf) {
-        match line {
-            Ok(()) => eprintln!("[{label}] {}", String::from_utf8_lossy(&buf)),
-            Err(()) => eprintln!("[{label}] (a line of more than {MAX_LINE} bytes, not shown)"),
-        }
+        let text = match line {
+            Ok(()) => String::from_utf8_lossy(&buf).into_owned(),
+            Err(()) => format!("(a line of more than {MAX_LINE} bytes, not shown)"),
+        };
+        // Not `eprintln!`, which panics when standard error is a closed pipe.
+        let _ = writeln!(std::io::stderr().lock(), "[{label}] {text}");
     }
 }
 
@@ -454,8 +460,8 @@ impl ExecBot {
     }
 
     /// Starts the program and shakes hands.
-    fn start(&mut self, seat: u8, players: u8, edition: Edition) -> Result<Process, String> {
-        let (process, hello) = handshake(&self.spec, self.label(seat), seat, players, edition, self.seed)?;
+    fn start(&mut self, seat: u8, game: &GameKind) -> Result<Process, String> {
+        let (process, hello) = handshake(&self.spec, self.label(seat), seat, game, self.seed)?;
         self.hello = Some(hello);
         Ok(process)
     }
@@ -465,7 +471,9 @@ impl ExecBot {
         let Life::Running(process) = &mut self.life else {
             return Err((Kind::Crash, "not running".into()));
         };
-        let catalog = Catalog::get(view.edition);
+        // The game's own data: with an expansion (or a data file) it holds more cards, wonders
+        // and islands than the edition's base catalog.
+        let catalog = view.data.0;
         let id = self.decision;
         process.send(&ToBot::Act {
             id,
@@ -513,13 +521,14 @@ impl ExecBot {
             Kind::Malformed => self.faults.malformed += 1,
         }
         let action = self.fallback_move(view, legal);
-        let catalog = Catalog::get(view.edition);
-        let played = WireAction::from_action(catalog, &action);
+        let played = WireAction::from_action(view.data.0, &action);
         let rest = match kind {
             Kind::Crash | Kind::Handshake => "; the fallback (heuristic) plays the rest of the game",
             _ => "",
         };
-        eprintln!(
+        // Written without `eprintln!`, which panics when standard error is a closed pipe.
+        let _ = writeln!(
+            std::io::stderr().lock(),
             "wonders: bot `{}` at seat {} (Age {}, turn {}, decision {}): {}: {why}; the fallback \
              (heuristic) played {}{rest}",
             self.spec.name(),
@@ -547,13 +556,45 @@ impl ExecBot {
     }
 }
 
+/// What the engine's `hello` tells a bot of its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct GameKind {
+    players: u8,
+    edition: Edition,
+    expansions: Expansions,
+    teams: bool,
+}
+
+impl GameKind {
+    /// The game a view belongs to.
+    fn of_view(view: &View) -> GameKind {
+        let edifice = if view.edifice.is_some() { Expansions::EDIFICE.0 } else { 0 };
+        let armada = if view.armada.is_some() { Expansions::ARMADA.0 } else { 0 };
+        GameKind {
+            players: view.hand_sizes.len() as u8,
+            edition: view.edition,
+            expansions: Expansions(edifice | armada),
+            teams: view.teams,
+        }
+    }
+
+    /// The game a setup deals.
+    fn of_setup(setup: &Setup) -> GameKind {
+        GameKind {
+            players: setup.players,
+            edition: setup.edition,
+            expansions: setup.expansions,
+            teams: setup.teams,
+        }
+    }
+}
+
 /// Starts `spec`'s program and shakes hands: sends `hello`, reads the bot's.
 fn handshake(
     spec: &ExecSpec,
     label: String,
     seat: u8,
-    players: u8,
-    edition: Edition,
+    game: &GameKind,
     seed: u64,
 ) -> Result<(Process, (String, String)), String> {
     let mut process = Process::spawn(spec, label)?;
@@ -562,8 +603,10 @@ fn handshake(
         engine: "wonders",
         engine_version: env!("CARGO_PKG_VERSION"),
         seat,
-        players,
-        edition: edition.code(),
+        players: game.players,
+        edition: game.edition.code(),
+        expansions: game.expansions.names(),
+        teams: game.teams,
         seed,
         time_limit_ms: spec.timeout.as_millis() as u64,
     });
@@ -703,8 +746,7 @@ impl Bot for ExecBot {
         }
         self.decision += 1;
         if matches!(self.life, Life::NotStarted) {
-            let players = view.hand_sizes.len() as u8;
-            match self.start(view.seat, players, view.edition) {
+            match self.start(view.seat, &GameKind::of_view(view)) {
                 Ok(process) => self.life = Life::Running(process),
                 Err(why) => {
                     self.life = Life::Dead;
@@ -741,10 +783,9 @@ impl Bot for ExecBot {
     fn game_over(&mut self, end: &GameEnd<'_>) {
         if let Life::Running(process) = std::mem::replace(&mut self.life, Life::Finished) {
             let view = end.view();
-            let catalog = Catalog::get(view.edition);
             process.send(&ToBot::GameOver {
                 seat: view.seat,
-                view: WireView::from_view(catalog, &view),
+                view: WireView::from_view(view.data.0, &view),
                 scores: end.scores(),
                 ranks: end.ranks(),
             });
@@ -761,13 +802,23 @@ impl Drop for ExecBot {
     }
 }
 
-/// Starts the external bot `name` (`exec:…`), shakes hands as the engine would for `seat` 0 of a
-/// game of `players` in `edition`, then closes its input: the bot's name and version, or why it
-/// cannot play. Used to refuse a broken command before a game starts.
-pub fn probe(name: &str, players: u8, edition: Edition) -> Result<(String, String), String> {
+/// Starts the external bot `name` (`exec:…`), shakes hands as the engine would for seat 0 of a
+/// game of `setup` (its players, edition, expansions and teams; seed 0), then closes its input:
+/// the bot's name and version, or why it cannot play. Used to refuse a broken command before a
+/// game starts.
+///
+/// ```no_run
+/// use wonders_core::{Expansions, Setup};
+/// let setup = Setup { expansions: Expansions::ARMADA, ..Setup::new(4, 0) };
+/// let (name, version) =
+///     wonders_bots::exec::probe("exec:python3 examples/bots/random_bot.py", &setup).unwrap();
+/// assert_eq!((name.as_str(), version.as_str()), ("random_bot.py", "1.0"));
+/// ```
+pub fn probe(name: &str, setup: &Setup) -> Result<(String, String), String> {
     let rest = strip_exec(name).ok_or_else(|| format!("`{name}` is not an exec: bot"))?;
     let spec = ExecSpec::parse(rest)?;
-    let (process, hello) = handshake(&spec, format!("check exec:{}", spec.command), 0, players, edition, 0)
+    let game = GameKind::of_setup(setup);
+    let (process, hello) = handshake(&spec, format!("check exec:{}", spec.command), 0, &game, 0)
         .map_err(|e| format!("bot `{}` failed its handshake: {e}", spec.name()))?;
     process.close();
     Ok(hello)

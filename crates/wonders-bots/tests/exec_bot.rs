@@ -1,6 +1,7 @@
 //! External bots (`exec:`) through the bot protocol: a whole game with the example bot, and bots
 //! that crash, answer illegal or malformed lines, run out of time or fail their handshake — each
-//! loses exactly its faulty moves to the heuristic fallback and the game finishes.
+//! loses exactly its faulty moves to the heuristic fallback and the game finishes — in the base
+//! game, with the expansions (Edifice, Armada, both) and in the team variant.
 //!
 //! The bots are Python scripts (`examples/bots/random_bot.py`, `tests/fixtures/fixture_bot.py`);
 //! python3 is on the development machine and in CI.
@@ -8,7 +9,7 @@
 use std::time::{Duration, Instant};
 use wonders_bots::exec::{ExecBot, ExecSpec, probe};
 use wonders_bots::{Bot, Faults, GameEnd, HeuristicBot, RandomBot, bot_from_name, play_out};
-use wonders_core::{Action, Edition, Game, Setup, View};
+use wonders_core::{Action, Expansions, Game, Setup, View};
 
 fn example_bot() -> String {
     format!("python3 {}/../../examples/bots/random_bot.py", env!("CARGO_MANIFEST_DIR"))
@@ -46,21 +47,49 @@ impl<B: Bot> Bot for Recorder<B> {
 /// Plays a 3-player 1st-edition game with the external bot `command` at seat 0 and random bots
 /// elsewhere; returns the recorder of seat 0.
 fn play_with(command: &str, seed: u64) -> Recorder<ExecBot> {
+    play_setup(command, &Setup::new(3, seed))
+}
+
+/// A game of `players` with `expansions`, in teams or not.
+fn setup(players: u8, seed: u64, expansions: Expansions, teams: bool) -> Setup {
+    Setup { expansions, teams, ..Setup::new(players, seed) }
+}
+
+/// The kinds of game an external bot must play: each expansion, both, and the team variant (8
+/// players need Armada).
+fn expansion_setups(seed: u64) -> [Setup; 5] {
+    let both = Expansions(Expansions::EDIFICE.0 | Expansions::ARMADA.0);
+    [
+        setup(4, seed, Expansions::EDIFICE, false),
+        setup(4, seed, Expansions::ARMADA, false),
+        setup(5, seed, both, false),
+        setup(8, seed, Expansions::ARMADA, true),
+        setup(6, seed, both, true),
+    ]
+}
+
+/// Plays a game of `setup` with the external bot `command` at seat 0 and random bots elsewhere;
+/// returns the recorder of seat 0.
+fn play_setup(command: &str, setup: &Setup) -> Recorder<ExecBot> {
     let spec = ExecSpec::parse(command).unwrap();
-    let mut rec = Recorder { bot: ExecBot::new(spec, seed), decisions: Vec::new(), told_over: false };
-    let mut game = Game::new(&Setup::new(3, seed)).unwrap();
+    let mut rec = Recorder { bot: ExecBot::new(spec, setup.seed), decisions: Vec::new(), told_over: false };
+    let mut game = Game::new(setup).unwrap();
     {
-        let mut bots: Vec<Box<dyn Bot + '_>> =
-            vec![Box::new(&mut rec), Box::new(RandomBot::new(1)), Box::new(RandomBot::new(2))];
+        let mut bots: Vec<Box<dyn Bot + '_>> = vec![Box::new(&mut rec)];
+        for s in 1..setup.players {
+            bots.push(Box::new(RandomBot::new(u64::from(s))));
+        }
         play_out(&mut game, &mut bots, &mut Vec::new()).unwrap();
     }
-    assert!(game.is_over(), "the game finishes");
-    assert!(rec.told_over, "the bot is told the game is over");
-    // A 3-player 1st-edition game: 6 turns in each of 3 Ages, plus Babylon's or Halicarnassus'
-    // extra decisions.
-    assert!(rec.decisions.len() >= 18, "{} decisions", rec.decisions.len());
+    assert!(game.is_over(), "{setup:?}: the game finishes");
+    assert!(rec.told_over, "{setup:?}: the bot is told the game is over");
+    let scores = game.scores();
+    assert!(scores.iter().map(|s| i64::from(s.total)).sum::<i64>() > 0, "{setup:?}: real scores {scores:?}");
+    // 6 turns in each of 3 Ages, plus Babylon's or Halicarnassus' extra decisions (and the
+    // expansions' own).
+    assert!(rec.decisions.len() >= 18, "{setup:?}: {} decisions", rec.decisions.len());
     for (_, legal, a) in &rec.decisions {
-        assert!(legal.contains(a), "every move played is legal");
+        assert!(legal.contains(a), "{setup:?}: every move played is legal");
     }
     rec
 }
@@ -96,6 +125,66 @@ fn the_example_bot_plays_a_whole_game() {
     for (id, (_, legal, chosen)) in rec.decisions.iter().enumerate() {
         let best = legal.iter().map(kind).min().unwrap();
         assert_eq!(kind(chosen), best, "decision {}: {chosen:?} among {legal:?}", id + 1);
+    }
+}
+
+/// The example bot plays whole games of every expansion and of the team variant without a fault
+/// (the engine used to panic, converting a view with the edition's base data instead of the
+/// game's), and its answers, not the fallback's, are played.
+#[test]
+fn the_example_bot_plays_whole_expansion_and_team_games() {
+    for setup in expansion_setups(21) {
+        let rec = play_setup(&example_bot(), &setup);
+        assert_eq!(rec.bot.faults(), Faults::default(), "{setup:?}");
+        assert_eq!(rec.bot.hello(), Some(("random_bot.py", "1.0")));
+        // It was offered the expansions' own actions (sent in their wire form).
+        let expansion_action = |a: &Action| match a {
+            Action::ChooseIsland { .. } | Action::StayOutOfNaval { .. } | Action::DiscardBuilt { .. } => true,
+            Action::Build { naval, .. } => naval.construction().is_some() || naval.free_move().is_some(),
+            Action::Wonder { extra, .. } => extra.take_part() || extra.naval().is_some(),
+            _ => false,
+        };
+        assert!(
+            rec.decisions.iter().any(|(_, legal, _)| legal.iter().any(expansion_action)),
+            "{setup:?}: the bot was offered some of the expansions' actions"
+        );
+    }
+}
+
+/// A bot that answers with wire actions (no index) has each of them recognised in every kind of
+/// game: every legal action's wire form names it back.
+#[test]
+fn answers_by_wire_action_are_recognised_in_expansion_games() {
+    for setup in expansion_setups(22) {
+        let rec = play_setup(&fixture("by_action"), &setup);
+        assert_eq!(rec.bot.faults(), Faults::default(), "{setup:?}");
+        for (id, (_, legal, chosen)) in rec.decisions.iter().enumerate() {
+            let id = id + 1;
+            assert_eq!(*chosen, legal[id % legal.len()], "{setup:?}: decision {id}");
+        }
+    }
+}
+
+/// Faults never stop a game, whatever its kind: a bot answering garbage loses exactly its faulty
+/// moves, and a crashing one the rest of the game, to the fallback.
+#[test]
+fn faults_lose_only_their_moves_in_expansion_and_team_games() {
+    for setup in expansion_setups(23) {
+        let rec = play_setup(&fixture("faulty"), &setup);
+        let expected = Faults { illegal: 3, malformed: 2, fallback_moves: 5, ..Faults::default() };
+        assert_eq!(rec.bot.faults(), expected, "{setup:?}");
+        assert_first(&rec, [1]);
+        assert_fallback(&rec, 2..=6);
+        let (_, legal, chosen) = &rec.decisions[6];
+        assert_eq!(chosen, legal.last().unwrap(), "{setup:?}: decision 7, by its wire form");
+        assert_first(&rec, 8..=rec.decisions.len());
+
+        let rec = play_setup(&fixture("crash"), &setup);
+        let n = rec.decisions.len();
+        let expected = Faults { crash: 1, fallback_moves: n as u32 - 2, ..Faults::default() };
+        assert_eq!(rec.bot.faults(), expected, "{setup:?}");
+        assert_first(&rec, 1..=2);
+        assert_fallback(&rec, 3..=n);
     }
 }
 
@@ -145,13 +234,13 @@ fn a_malformed_handshake_leaves_the_whole_game_to_the_fallback() {
     assert_eq!(rec.bot.hello(), None);
     assert_fallback(&rec, 1..=n);
 
-    let err = probe(&format!("exec:{}", fixture("bad_hello")), 3, Edition::First).unwrap_err();
+    let err = probe(&format!("exec:{}", fixture("bad_hello")), &Setup::new(3, 0)).unwrap_err();
     assert!(err.contains("failed its handshake") && err.contains("`hello there` is not a hello"), "{err}");
-    let err = probe(&format!("exec:{}", fixture("wrong_protocol")), 3, Edition::First).unwrap_err();
+    let err = probe(&format!("exec:{}", fixture("wrong_protocol")), &Setup::new(3, 0)).unwrap_err();
     assert!(err.contains("it speaks protocol 2; the engine speaks protocol 1"), "{err}");
-    let err = probe("exec:./no-such-bot --fast", 3, Edition::First).unwrap_err();
+    let err = probe("exec:./no-such-bot --fast", &Setup::new(3, 0)).unwrap_err();
     assert!(err.contains("cannot start `./no-such-bot --fast`"), "{err}");
-    let hello = probe(&format!("exec:{}", fixture("first")), 3, Edition::First).unwrap();
+    let hello = probe(&format!("exec:{}", fixture("first")), &Setup::new(3, 0)).unwrap();
     assert_eq!(hello, ("fixture-first".to_string(), "0.1".to_string()));
 }
 

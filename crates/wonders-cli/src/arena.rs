@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use wonders_bots::{BOT_NAMES_HELP, Bot, Faults, bot_from_name, normalize_bot_name, play_out};
 use wonders_core::score::Score;
-use wonders_core::{Catalog, Edition};
+use wonders_core::{Catalog, Edition, Setup};
 
 /// Options of `wonders arena`.
 #[derive(clap::Args, Debug)]
@@ -259,8 +259,14 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let list = parse_list(&args.bots, n)?;
     // Refuse an impossible setup (2 players in the 2nd edition) before starting.
     let catalog = args.exp.catalog(args.edition)?;
-    args.exp.game(catalog, setup_for(args.edition, args.players, args.seed))?;
-    crate::botproto::probe_exec_bots(&list, args.players, args.edition)?;
+    let setup = Setup {
+        expansions: args.exp.expansions,
+        teams: args.exp.teams,
+        ..setup_for(args.edition, args.players, args.seed)
+    };
+    args.exp.game(catalog, setup.clone())?;
+    // External bots shake hands as for the games to come (their expansions and teams).
+    crate::botproto::probe_exec_bots(&list, &setup)?;
     let mut distinct: Vec<String> = Vec::new();
     let index_of: Vec<usize> = list
         .iter()

@@ -1,7 +1,7 @@
 //! `wonders bot-protocol`, and the check of external bots before a game.
 
 use wonders_bots::exec;
-use wonders_core::Edition;
+use wonders_core::Setup;
 
 /// The protocol's documentation (`docs/bot-protocol.md`).
 pub const PROTOCOL_DOC: &str = include_str!("../../../docs/bot-protocol.md");
@@ -13,13 +13,14 @@ pub fn print() -> Result<(), String> {
 
 /// Starts each distinct external bot of `names` once and shakes hands with it, so that a command
 /// that does not run, or a program that does not speak the protocol, is refused before any game
-/// (rather than losing every move to the fallback).
-pub fn probe_exec_bots(names: &[String], players: u8, edition: Edition) -> Result<(), String> {
+/// (rather than losing every move to the fallback). The handshake is the one of a game of `setup`
+/// (players, edition, expansions, teams).
+pub fn probe_exec_bots(names: &[String], setup: &Setup) -> Result<(), String> {
     let mut seen: Vec<&String> = Vec::new();
     for name in names {
         if exec::strip_exec(name).is_some() && !seen.contains(&name) {
             seen.push(name);
-            exec::probe(name, players, edition)?;
+            exec::probe(name, setup)?;
         }
     }
     Ok(())

@@ -242,7 +242,7 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Writ
     let mut record = Record::new(&setup, catalog);
     let human = (!args.auto).then_some(args.seat);
     let bot_names = seat_bot_names(&args.bots, game.players(), args.seat, args.auto)?;
-    crate::botproto::probe_exec_bots(&bot_names, args.players, args.edition)?;
+    crate::botproto::probe_exec_bots(&bot_names, &setup)?;
     let mut names = SeatNames::new(&game, human);
 
     let mut text = String::new();

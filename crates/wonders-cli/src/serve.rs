@@ -218,7 +218,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     init_logs(args.log_format);
     // Each allowed external bot must start and shake hands before anything is served.
     for name in &args.allow_bot {
-        let (bot, version) = wonders_bots::exec::probe(name, 4, wonders_core::Edition::First)
+        let (bot, version) = wonders_bots::exec::probe(name, &wonders_core::Setup::new(4, 0))
             .map_err(|e| format!("--allow-bot: {e}"))?;
         println!(
             "wonders: external bot `{}` allowed ({bot} {version})",

@@ -103,3 +103,93 @@ fn play_runs_an_external_bot_and_passes_its_stderr_through() {
     let prefix = format!("[seat 0 {}] fixture-first: game over, rank ", fixture("first"));
     assert!(stderr.contains(&prefix), "{stderr}");
 }
+
+/// `wonders arena --json` with `args`: its report, after checking it ran without error or panic.
+fn arena_report(args: &[&str]) -> (Value, String) {
+    let out = wonders(&[&["arena", "--json"][..], args].concat());
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {:?}, stderr: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+}
+
+/// The kinds of game of the expansions and variants: `--expansions`, players, `--teams`, and the
+/// expansions as the engine's hello names them.
+const KINDS: [(&str, &str, bool, &str); 4] = [
+    ("armada", "4", false, r#"["armada"]"#),
+    ("edifice", "4", false, r#"["edifice"]"#),
+    ("armada,edifice", "5", false, r#"["edifice", "armada"]"#),
+    ("armada", "8", true, r#"["armada"]"#),
+];
+
+/// The example bot and a bot answering with wire actions play whole Armada, Edifice,
+/// Armada+Edifice and 8-player team games in the arena, without a fault and with real results
+/// (an external bot in an expansion game used to panic the whole arena), and the handshake
+/// names the expansions and the teams.
+#[test]
+fn external_bots_play_whole_expansion_and_team_games_in_the_arena() {
+    for (expansions, players, teams, hello) in KINDS {
+        let n: usize = players.parse().unwrap();
+        let mut list = vec![example_bot(), fixture("by_action")];
+        list.resize(n, "random".to_string());
+        let list = list.join(",");
+        let mut args = vec!["-p", players, "-b", &list, "-g", "2", "-s", "3", "--expansions", expansions];
+        if teams {
+            args.push("--teams");
+        }
+        let (report, stderr) = arena_report(&args);
+        assert_eq!(report["games"], 2, "{args:?}");
+        let zero = serde_json::json!({"handshake": 0, "crash": 0, "timeout": 0, "illegal": 0,
+                                      "malformed": 0, "fallback_moves": 0});
+        for name in [example_bot(), fixture("by_action")] {
+            let b = bot(&report, &name);
+            assert_eq!(b["seat_games"], 2, "{args:?}: {name}");
+            assert_eq!(b["faults"], zero, "{args:?}: {name}: {stderr}");
+            assert!(b["mean"]["total"].as_f64().unwrap() > 0.0, "{args:?}: {name}: {b}");
+        }
+        // The engine's hello, as the bot wrote it on its standard error (keys sorted).
+        let line = stderr.lines().find(|l| l.contains("engine hello: ")).expect("the bot wrote its hello");
+        assert!(line.contains(&format!("\"expansions\": {hello}")), "{line}");
+        assert!(line.contains(&format!("\"teams\": {teams}")), "{line}");
+        assert!(line.contains(&format!("\"players\": {players}")), "{line}");
+    }
+
+    // `wonders play` too, with both expansions.
+    let list = format!("{},random,random", example_bot());
+    let out =
+        wonders(&["play", "--auto", "-p", "3", "--seed", "5", "--expansions", "armada,edifice", "-b", &list]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Final scores:"), "{}", text(&out.stdout));
+    assert!(!text(&out.stderr).contains("wonders: bot"), "no fault: {}", text(&out.stderr));
+}
+
+/// Faults never stop a game of any kind: in every expansion and in teams, a bot that answers
+/// garbage loses only its faulty moves, and one that crashes the rest of its games, to the
+/// fallback; the arena finishes and reports them.
+#[test]
+fn faulty_bots_never_stop_expansion_or_team_games() {
+    for (expansions, players, teams, _) in KINDS {
+        let n: usize = players.parse().unwrap();
+        let mut list = vec![fixture("faulty"), fixture("crash")];
+        list.resize(n, "random".to_string());
+        let list = list.join(",");
+        let mut args = vec!["-p", players, "-b", &list, "-g", "2", "-s", "4", "--expansions", expansions];
+        if teams {
+            args.push("--teams");
+        }
+        let (report, stderr) = arena_report(&args);
+        // Two games each: the faulty bot's decisions 2 to 6 are refused (3 illegal, 2 malformed),
+        // the crashing bot exits at its 3rd decision and the fallback plays the rest.
+        let faulty = &bot(&report, &fixture("faulty"))["faults"];
+        assert_eq!(faulty["illegal"], 2 * 3, "{args:?}: {faulty}");
+        assert_eq!(faulty["malformed"], 2 * 2, "{args:?}: {faulty}");
+        assert_eq!(faulty["fallback_moves"], 2 * 5, "{args:?}: {faulty}");
+        let crash = &bot(&report, &fixture("crash"))["faults"];
+        assert_eq!(crash["crash"], 2, "{args:?}: {crash}");
+        assert!(crash["fallback_moves"].as_u64().unwrap() >= 2 * 16, "{args:?}: {crash}");
+        assert_eq!(stderr.matches("crash: it exited (exit status: 3)").count(), 2, "{stderr}");
+        for b in report["bots"].as_array().unwrap() {
+            assert!(b["mean"]["total"].as_f64().unwrap() > 0.0, "{args:?}: {b}");
+        }
+    }
+}
