@@ -2,6 +2,7 @@
 
 mod arena;
 mod botproto;
+mod output;
 mod play;
 mod replay;
 mod serve;
@@ -98,8 +99,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader has gone (`wonders simulate | head`): the command stopped, quietly.
+        Err(_) if output::closed() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("wonders: {e}");
+            output::warn(&format!("wonders: {e}"));
             ExitCode::FAILURE
         }
     }

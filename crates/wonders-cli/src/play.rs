@@ -206,14 +206,7 @@ fn save_record(path: &std::path::Path, json: &str) -> Result<(), String> {
     })
 }
 
-/// Writes text to `out` and flushes it.
-pub(crate) fn emit(out: &mut dyn Write, text: &str) -> Result<(), String> {
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        // The reader has gone (`wonders simulate | head`): nothing more to say, and no error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.map_err(|e| format!("writing the output: {e}")),
-    }
-}
+pub(crate) use crate::output::emit;
 
 /// Plays a game reading the human's choices from `input` and writing to `out`.
 /// With `echo`, each answer read is written back (for input that is not typed on a terminal).
@@ -377,7 +370,11 @@ fn play_to_end(
     for (seat, bot) in bots.iter().enumerate() {
         let faults = bot.faults();
         if faults.total() > 0 {
-            eprintln!("wonders: bot `{}` at seat {seat}: {}", bot.name(), faults.describe());
+            crate::output::warn(&format!(
+                "wonders: bot `{}` at seat {seat}: {}",
+                bot.name(),
+                faults.describe()
+            ));
         }
     }
     Ok(())

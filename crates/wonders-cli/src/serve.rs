@@ -5,6 +5,7 @@
 //! (`tracing`; level from `RUST_LOG`, `info` by default: refusals, errors, start and stop; `debug`
 //! adds one line per request with its id and time), as text or as JSON lines (`--log-format json`).
 
+use crate::output::{say_line, warn};
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -117,6 +118,7 @@ pub struct ServeArgs {
 fn check(args: &ServeArgs) -> Result<(), String> {
     let tables = wonders_server::Server::check(&args.db).map_err(|e| e.to_string())?;
     let mut broken = 0;
+    let mut text = String::new();
     for t in &tables {
         let state = match (t.status.as_str(), &t.error) {
             (_, Some(e)) => {
@@ -127,9 +129,11 @@ fn check(args: &ServeArgs) -> Result<(), String> {
             ("waiting", None) => "waiting".to_string(),
             (s, None) => format!("ok ({s}, Age {} turn {})", t.age_turn.0, t.age_turn.1),
         };
-        println!("{}  {state}", t.id);
+        text.push_str(&format!("{}  {state}\n", t.id));
     }
-    println!("{}: {} tables, {broken} broken", args.db.display(), tables.len());
+    text.push_str(&format!("{}: {} tables, {broken} broken\n", args.db.display(), tables.len()));
+    // Written at once; a reader that has gone (`| head`) ends the command quietly.
+    crate::output::emit(&mut std::io::stdout().lock(), &text)?;
     if broken > 0 {
         return Err(format!("{broken} of {} tables are broken", tables.len()));
     }
@@ -220,10 +224,12 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     for name in &args.allow_bot {
         let (bot, version) = wonders_bots::exec::probe(name, &wonders_core::Setup::new(4, 0))
             .map_err(|e| format!("--allow-bot: {e}"))?;
-        println!(
+        // The server's messages go on standard output while it runs; a reader that has gone
+        // (`| head`) does not stop it.
+        say_line(&format!(
             "wonders: external bot `{}` allowed ({bot} {version})",
             wonders_bots::normalize_bot_name(name)
-        );
+        ));
     }
     wonders_server::allow_exec_bots(&args.allow_bot)?;
     let config = ServerConfig {
@@ -246,20 +252,20 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         let addr = listener.local_addr().map_err(|e| format!("listening on {}: {e}", args.addr))?;
         let tables = server.list();
         let broken: Vec<_> = tables.finished.iter().filter(|t| t.status == "broken").collect();
-        println!(
+        say_line(&format!(
             "wonders: serving {} open and {} finished tables from {}",
             tables.open.len(),
             tables.finished.len() - broken.len(),
             args.db.display()
-        );
+        ));
         for t in broken {
-            eprintln!("wonders: broken: {}", t.error.as_deref().unwrap_or("?"));
+            warn(&format!("wonders: broken: {}", t.error.as_deref().unwrap_or("?")));
         }
-        println!("wonders: open http://{addr}/ in a browser");
+        say_line(&format!("wonders: open http://{addr}/ in a browser"));
         wonders_server::serve_with(listener, server, limits, stop_signal())
             .await
             .map_err(|e| format!("serving: {e}"))?;
-        println!("wonders: stopped (every game is saved)");
+        say_line("wonders: stopped (every game is saved)");
         Ok(())
     })
 }

@@ -446,7 +446,7 @@ pub(crate) fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Str
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (threads, message) = clamp_threads(threads, cores);
     if let Some(m) = message {
-        eprintln!("wonders: {m}");
+        crate::output::warn(&format!("wonders: {m}"));
     }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -2,7 +2,6 @@
 //! (see `wonders_core::table`).
 
 use serde::Serialize;
-use std::io::Write;
 use std::path::Path;
 use wonders_core::Score;
 use wonders_core::table::{CostAnswer, CostOption, Table, Target};
@@ -197,13 +196,9 @@ fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
     serde_json::to_string_pretty(value).map_err(|e| format!("writing JSON: {e}"))
 }
 
-/// Writes to standard output; a closed pipe (`| head`) ends the output quietly.
+/// Writes a line to standard output; a closed pipe (`| head`) ends the command quietly.
 fn write_out(text: &str) -> Result<(), String> {
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{text}").and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing output: {e}")),
-        _ => Ok(()),
-    }
+    crate::output::emit(&mut std::io::stdout().lock(), &format!("{text}\n"))
 }
 
 /// Columns of a terminal a string takes: 2 for East Asian wide characters, 1 otherwise.
