@@ -67,9 +67,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "S", env = "WONDERS_WS_IDLE_TIMEOUT",
           default_value_t = default().ws_idle_timeout.as_secs_f64())]
     ws_idle_timeout: f64,
-    /// Open tables (waiting or playing) at most; creating more is refused (503).
+    /// Open tables (waiting or playing) at most; creating one more first removes the oldest
+    /// table nobody sits at, and is refused (503) when there is none.
     #[arg(long, value_name = "N", env = "WONDERS_MAX_OPEN_TABLES", default_value_t = default().max_open_tables)]
     max_open_tables: usize,
+    /// Open tables one address (an IPv6 address: its /64) may have created at once (then 429).
+    #[arg(long, value_name = "N", env = "WONDERS_MAX_OPEN_TABLES_PER_IP",
+          default_value_t = default().max_open_tables_per_ip)]
+    max_open_tables_per_ip: usize,
     /// Tables one IP address may create per minute (0: no limit; then 429).
     #[arg(long, value_name = "N", env = "WONDERS_TABLES_PER_MINUTE", default_value_t = default().tables_per_minute)]
     tables_per_minute: u32,
@@ -102,12 +107,20 @@ pub struct ServeArgs {
     /// Seconds after which a table still waiting for players is deleted (0: never).
     #[arg(long, default_value_t = 1800, value_name = "SECS")]
     waiting_expiry: u64,
+    /// Seconds after which a table waiting for players with nobody seated is deleted (0: only
+    /// after --waiting-expiry).
+    #[arg(long, default_value_t = 180, value_name = "SECS")]
+    empty_expiry: u64,
     /// Seconds a finished game stays in memory after its end (it stays in the database).
     #[arg(long, default_value_t = 120, value_name = "SECS")]
     finished_keep: u64,
     /// Seconds the seats of a rematch are held for the previous game's players.
     #[arg(long, default_value_t = 120, value_name = "SECS")]
     rematch_hold: u64,
+    /// Threads every table's bots think on, taken in turn by the tables (default: one less than
+    /// the machine's cores, at least one, so that a core stays free for people's requests).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    bot_threads: Option<u16>,
     /// Offer an external bot (`exec:COMMAND[:timeout=<T>]`, see `wonders bot-protocol`) for seats;
     /// repeat for several. Off by default: a visitor can only choose among the bots allowed here.
     #[arg(long = "allow-bot", value_name = "exec:COMMAND")]
@@ -169,6 +182,7 @@ impl ServeArgs {
             ws_ping_interval: seconds("ws-ping-interval", self.ws_ping_interval)?,
             ws_idle_timeout: seconds("ws-idle-timeout", self.ws_idle_timeout)?,
             max_open_tables: at_least_one("max-open-tables", self.max_open_tables)?,
+            max_open_tables_per_ip: at_least_one("max-open-tables-per-ip", self.max_open_tables_per_ip)?,
             tables_per_minute: self.tables_per_minute,
             seats_per_minute: self.seats_per_minute,
             rematches_per_minute: self.rematches_per_minute,
@@ -236,6 +250,8 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         waiting_expiry: (args.waiting_expiry > 0).then(|| Duration::from_secs(args.waiting_expiry)),
         finished_keep: Duration::from_secs(args.finished_keep),
         rematch_hold: Duration::from_secs(args.rematch_hold),
+        empty_expiry: (args.empty_expiry > 0).then(|| Duration::from_secs(args.empty_expiry)),
+        bot_threads: args.bot_threads.map_or_else(wonders_server::pool::default_threads, usize::from),
         ..ServerConfig::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

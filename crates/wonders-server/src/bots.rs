@@ -9,18 +9,27 @@ use std::sync::OnceLock;
 use wonders_bots::{Bot, bot_from_name, exec, normalize_bot_name};
 
 /// The names of the bots a seat can be given, first the default. `search` thinks for 300 ms a
-/// move (`search:300ms`); bots think outside the table's lock, so a slow bot delays only its own
-/// table's next step.
+/// move (`search:300ms`); bots think outside the table's lock, on the server's bot threads
+/// ([`crate::pool`]), so a slow bot delays only bots.
 pub const BOT_NAMES: &[&str] = &["heuristic", "random", "search"];
 
 /// The search budget of `search` at the server.
 const SEARCH_DEFAULT: &str = "search:300ms";
 
-/// The longest search budget a seat may ask for, in milliseconds (or thousands of iterations).
-const SEARCH_MAX: u64 = 2000;
+/// The longest search budget a seat may ask for, in milliseconds.
+pub const SEARCH_MAX_MS: u64 = 2000;
+
+/// The most search iterations a seat may ask for: about [`SEARCH_MAX_MS`] of thinking at 4
+/// players on one core of a 2-core machine (about 21,000 iterations a second; more players cost
+/// more per iteration).
+pub const SEARCH_MAX_ITERATIONS: u64 = 40_000;
+
+/// What the server accepts of a `search:…` bot, for its error messages.
+const SEARCH_CAP: &str = "search takes one budget of at most 2s (2000ms) or 40000 iterations, on one thread, \
+                          e.g. search:500ms or search:20000it";
 
 /// Whether a `search:…` name asks for a budget the server accepts: one budget of at most 2 s
-/// (`search:1500ms`, `search:2s`) or 2,000,000 iterations (`search:5000it`), on one thread.
+/// (`search:1500ms`, `search:2s`) or 40,000 iterations (`search:20000it`), on one thread.
 fn search_allowed(options: &str) -> bool {
     let mut parts = options.split(':');
     let (Some(budget), None) = (parts.next(), parts.next()) else {
@@ -28,11 +37,11 @@ fn search_allowed(options: &str) -> bool {
     };
     let number = |d: &str| d.parse::<u64>().ok();
     if let Some(ms) = budget.strip_suffix("ms").and_then(number) {
-        (1..=SEARCH_MAX).contains(&ms)
+        (1..=SEARCH_MAX_MS).contains(&ms)
     } else if let Some(it) = budget.strip_suffix("it").and_then(number) {
-        (1..=SEARCH_MAX * 1000).contains(&it)
+        (1..=SEARCH_MAX_ITERATIONS).contains(&it)
     } else if let Some(s) = budget.strip_suffix('s').and_then(number) {
-        (1..=SEARCH_MAX / 1000).contains(&s)
+        (1..=SEARCH_MAX_MS / 1000).contains(&s)
     } else {
         false
     }
@@ -79,7 +88,9 @@ pub fn bot_names() -> Vec<String> {
 /// assert_eq!(wonders_server::make_bot("Heuristic", 7).unwrap().name(), "heuristic");
 /// assert_eq!(wonders_server::make_bot("search", 7).unwrap().name(), "search:300ms");
 /// assert_eq!(wonders_server::make_bot("search:50ms", 7).unwrap().name(), "search:50ms");
-/// assert!(wonders_server::make_bot("search:10s", 7).is_err());
+/// assert!(wonders_server::make_bot("search:10s", 7).err().unwrap().contains("at most 2s"));
+/// assert!(wonders_server::make_bot("search:40000it", 7).is_ok());
+/// assert!(wonders_server::make_bot("search:2000000it", 7).err().unwrap().contains("40000 iterations"));
 /// assert!(wonders_server::make_bot("search:100ms:2t", 7).is_err());
 /// assert!(wonders_server::make_bot("oracle", 7).is_err());
 /// assert!(wonders_server::make_bot("exec:python3 bot.py", 7).err().unwrap().contains("not allowed"));
@@ -101,10 +112,10 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
         None => BOT_NAMES.contains(&name.as_str()),
     };
     if !known {
-        return Err(format!(
-            "unknown bot `{name}` (known: {}; search takes one budget up to 2s, e.g. search:500ms)",
-            bot_names().join(", ")
-        ));
+        if name.starts_with("search:") {
+            return Err(format!("bot `{name}` asks for too much thinking: {SEARCH_CAP}"));
+        }
+        return Err(format!("unknown bot `{name}` (known: {}; {SEARCH_CAP})", bot_names().join(", ")));
     }
     bot_from_name(&name, seed)
 }

@@ -174,9 +174,21 @@ async fn list(State(server): State<Server>, RawQuery(query): RawQuery) -> Result
     Ok(json(StatusCode::OK, &page))
 }
 
-async fn create(State(server): State<Server>, body: Bytes) -> Result<Response, ApiError> {
+async fn create(
+    State(server): State<Server>,
+    Extension(net): Extension<Arc<Net>>,
+    client: Option<Extension<net::ClientIp>>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: CreateTable = parse(&body)?;
-    let info = blocking(move || server.create_table(&req)).await?;
+    let address = crate::limits::address_key(
+        client.map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |Extension(c)| c.0),
+    );
+    let caps = crate::server::OpenCaps {
+        total: net.limits.max_open_tables,
+        per_address: net.limits.max_open_tables_per_ip,
+    };
+    let info = blocking(move || server.create_table_from(&req, address, caps)).await?;
     Ok(json(StatusCode::CREATED, &info))
 }
 

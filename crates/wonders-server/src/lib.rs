@@ -42,6 +42,7 @@ pub mod limits;
 pub mod metrics;
 pub mod msg;
 pub mod net;
+pub mod pool;
 pub mod scorepad;
 pub mod security;
 pub mod server;

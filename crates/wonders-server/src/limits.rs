@@ -34,8 +34,13 @@ pub struct Limits {
     pub ws_ping_interval: Duration,
     /// A WebSocket from which nothing (not even a pong) arrives for this long is closed.
     pub ws_idle_timeout: Duration,
-    /// Tables waiting for players or playing, at most; creating one more is refused.
+    /// Tables waiting for players or playing, at most. When there are that many, creating one
+    /// more first removes the oldest waiting table no person sits at (or holds a seat of); with
+    /// none to remove it is refused (503).
     pub max_open_tables: usize,
+    /// Open tables (waiting or playing) created by one address at most (an IPv6 address counts
+    /// by its /64, [`address_key`]); one more is refused (429) until one of them ends.
+    pub max_open_tables_per_ip: usize,
     /// Tables one IP address may create per minute (a burst of that many, then one every
     /// 60/N seconds); 0 for no limit.
     pub tables_per_minute: u32,
@@ -67,6 +72,7 @@ impl Default for Limits {
             ws_ping_interval: Duration::from_secs(20),
             ws_idle_timeout: Duration::from_secs(60),
             max_open_tables: 1000,
+            max_open_tables_per_ip: 4,
             tables_per_minute: 10,
             seats_per_minute: 30,
             rematches_per_minute: 10,
@@ -86,6 +92,7 @@ impl Limits {
             max_connections: 20_000,
             max_connections_per_ip: 20_000,
             max_open_tables: 20_000,
+            max_open_tables_per_ip: 20_000,
             tables_per_minute: 0,
             seats_per_minute: 0,
             rematches_per_minute: 0,
@@ -101,6 +108,30 @@ impl Limits {
             Some(n) if n.saturating_sub(32) < self.max_connections => (n.saturating_sub(32).max(1), true),
             _ => (self.max_connections, false),
         }
+    }
+}
+
+/// The address a per-address limit counts: an IPv4 address itself (an IPv4-mapped IPv6 address
+/// as its IPv4), an IPv6 address by its /64 prefix (the rest zeroed): one host or customer is
+/// usually given a whole /64, so counting single IPv6 addresses would limit nothing.
+///
+/// ```
+/// use wonders_server::limits::address_key;
+/// let a = address_key("2001:db8:1:2:aaaa::1".parse().unwrap());
+/// assert_eq!(a, address_key("2001:db8:1:2:ffff::9".parse().unwrap()));
+/// assert_ne!(a, address_key("2001:db8:1:3::1".parse().unwrap()));
+/// assert_eq!(address_key("::ffff:10.0.0.7".parse().unwrap()), "10.0.0.7".parse::<std::net::IpAddr>().unwrap());
+/// ```
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(std::net::Ipv6Addr::from(bits))
+            }
+        },
     }
 }
 

@@ -105,6 +105,11 @@ impl Net {
 #[derive(Clone, Copy, Debug)]
 pub struct ClientAddr(pub SocketAddr);
 
+/// The address the rate limits and the per-address caps count a request against (behind a proxy,
+/// the client's from `X-Forwarded-For`): a request extension set by [`guard`].
+#[derive(Clone, Copy, Debug)]
+pub struct ClientIp(pub IpAddr);
+
 /// The address rate limits count a request against.
 fn client_ip(net: &Net, req: &Request) -> IpAddr {
     let peer = req.extensions().get::<ClientAddr>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
@@ -208,9 +213,11 @@ async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Resp
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait));
             return Ok(response);
         }
-        if quota != crate::limits::Quota::TakeSeat {
-            // Counted from each table's status, without building the table list (every table's
-            // info, sorted): that made creating n tables cost n² infos.
+        if quota == crate::limits::Quota::Rematch {
+            // A rematch's table against the global cap (a new table's caps, per address too,
+            // are checked where it is created: `Server::create_table_from`). Counted from each
+            // table's status, without building the table list (every table's info, sorted):
+            // that made creating n tables cost n² infos.
             let open = net.server.open_tables();
             if open >= net.limits.max_open_tables {
                 net.metrics.rate_limited();
@@ -220,7 +227,8 @@ async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Resp
             }
         }
     }
-    let (parts, body) = req.into_parts();
+    let (mut parts, body) = req.into_parts();
+    parts.extensions.insert(ClientIp(ip));
     let bytes = axum::body::to_bytes(body, max).await.map_err(|_| too_large(max))?;
     Ok(next.run(Request::from_parts(parts, Body::from(bytes))).await)
 }

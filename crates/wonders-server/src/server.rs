@@ -19,7 +19,7 @@
 
 use crate::msg::{ApiError, CreateTable, SeatToken, StateMsg, TableInfo, TableList};
 use crate::store::{Store, StoreError};
-use crate::table::{BotJob, BotMove, Plan, Table, check_name};
+use crate::table::{Plan, Table, check_name};
 use crate::token;
 use crate::writer::{Permit, Ticket, Writer};
 use std::collections::{HashMap, VecDeque};
@@ -46,17 +46,36 @@ pub struct ServerConfig {
     pub rematch_hold: Duration,
     /// How often the background thread checks the tables.
     pub tick: Duration,
+    /// The threads every table's bots think on, shared fairly between the tables
+    /// ([`crate::pool`]).
+    pub bot_threads: usize,
+    /// A table waiting for players with no person in it ([`Table::is_empty_waiting`]) is deleted
+    /// this long after its creation (`None`: only after `waiting_expiry`).
+    pub empty_expiry: Option<Duration>,
+}
+
+/// The caps on open tables a new table must fit ([`crate::limits::Limits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenCaps {
+    /// Open tables (waiting or playing) in all.
+    pub total: usize,
+    /// Open tables created from one address ([`crate::limits::address_key`]).
+    pub per_address: usize,
 }
 
 impl Default for ServerConfig {
     /// Waiting tables expire after 30 minutes, finished games leave memory after 2 minutes,
-    /// rematch seats are held 2 minutes, checked every 250 ms.
+    /// rematch seats are held 2 minutes, a table nobody sat at expires after 3 minutes, checked
+    /// every 250 ms; bots think on one thread less
+    /// than the machine has cores (at least one, [`crate::pool::default_threads`]).
     fn default() -> Self {
         ServerConfig {
             waiting_expiry: Some(Duration::from_secs(30 * 60)),
             finished_keep: Duration::from_secs(120),
             rematch_hold: Duration::from_secs(120),
             tick: Duration::from_millis(250),
+            bot_threads: crate::pool::default_threads(),
+            empty_expiry: Some(Duration::from_secs(3 * 60)),
         }
     }
 }
@@ -128,6 +147,11 @@ struct Inner {
     config: ServerConfig,
     /// Set by [`Server::close`]: no change is handed to the writer any more.
     closing: AtomicBool,
+    /// The threads the bots think on ([`crate::pool`]).
+    bots: crate::pool::BotPool,
+    /// Held while a table is created from the API: the caps on open tables are checked and the
+    /// table inserted as one step.
+    creating: Mutex<()>,
 }
 
 /// The server's state; cheap to clone (shared).
@@ -151,17 +175,6 @@ fn run_blocking(f: impl FnOnce() + Send + 'static) {
         Ok(handle) => drop(handle.spawn_blocking(f)),
         Err(_) => drop(std::thread::spawn(f)),
     }
-}
-
-/// Lets every bot think, in parallel when there are several.
-fn think_all(jobs: Vec<BotJob>) -> Vec<BotMove> {
-    if jobs.len() == 1 {
-        return jobs.into_iter().map(BotJob::think).collect();
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = jobs.into_iter().map(|j| scope.spawn(move || j.think())).collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    })
 }
 
 impl Server {
@@ -199,6 +212,8 @@ impl Server {
                 writer,
                 tables: RwLock::default(),
                 recent: Mutex::new(recent),
+                bots: crate::pool::BotPool::new(config.bot_threads),
+                creating: Mutex::new(()),
                 config,
                 closing: AtomicBool::new(false),
             }),
@@ -250,6 +265,9 @@ impl Server {
     /// [`crate::serve_with`] does, after its graceful shutdown). Blocks: not from an async task.
     pub fn close(&self) {
         self.inner.closing.store(true, Ordering::SeqCst);
+        // Bots still waiting for a thread will not think: their tables' drivers stop at once
+        // (a move being thought finishes within its budget; the next server thinks again).
+        self.inner.bots.stop();
         self.inner.writer.wait_idle();
     }
 
@@ -378,16 +396,17 @@ impl Server {
     /// moves are stored, then applied, if still meant for the current step.
     fn drive(&self, cell: &Arc<TableCell>) {
         loop {
-            let jobs = {
+            let (jobs, id) = {
                 let mut table = cell.lock();
                 let jobs = table.bot_jobs();
                 if jobs.is_empty() {
                     table.stop_driving();
                     return;
                 }
-                jobs
+                (jobs, table.id().to_string())
             };
-            let moves = think_all(jobs);
+            // On the bots' pool, in this table's turn among the tables (crate::pool).
+            let moves = self.inner.bots.think(&id, jobs);
             let permit = self.inner.writer.reserve();
             let mut table = cell.lock();
             if self.closing() {
@@ -430,11 +449,96 @@ impl Server {
         }
     }
 
-    /// Creates a table; when every seat is a bot's, the bots start playing at once.
+    /// Creates a table for a client at `address` ([`crate::limits::address_key`] of it) within
+    /// `caps`: an address with `caps.per_address` open tables already is refused
+    /// (`RateLimited`); when the server has `caps.total` open tables, the oldest waiting table
+    /// nobody sits at is deleted to make room ([`Table::is_empty_waiting`]: a flood of empty
+    /// tables never locks newcomers out), and without one the request is refused
+    /// (`Unavailable`). When every seat is a bot's, the bots start playing at once.
+    pub fn create_table_from(
+        &self,
+        req: &CreateTable,
+        address: std::net::IpAddr,
+        caps: OpenCaps,
+    ) -> Result<TableInfo, ApiError> {
+        let _creating = self.inner.creating.lock().unwrap_or_else(|e| e.into_inner());
+        let mut open = 0usize;
+        let mut mine = 0usize;
+        let mut oldest_empty: Option<(i64, Arc<TableCell>)> = None;
+        for cell in self.cells() {
+            let table = cell.lock();
+            if !matches!(table.status(), "waiting" | "playing") {
+                continue;
+            }
+            open += 1;
+            mine += usize::from(table.creator() == Some(address));
+            if table.is_empty_waiting() && oldest_empty.as_ref().is_none_or(|(t, _)| table.created() < *t) {
+                let created = table.created();
+                drop(table);
+                oldest_empty = Some((created, cell));
+            }
+        }
+        if mine >= caps.per_address {
+            return Err(ApiError::RateLimited(format!(
+                "your address already has {mine} open tables, the most one address may have \
+                 ({}): play or leave one of them (a table nobody sits at is removed after a few minutes)",
+                caps.per_address
+            )));
+        }
+        if open >= caps.total {
+            let evicted = oldest_empty.is_some_and(|(_, cell)| self.delete_waiting(&cell, "to make room"));
+            if !evicted {
+                return Err(ApiError::Unavailable(format!(
+                    "the server already has {open} open tables, its most, and none is empty; try again later"
+                )));
+            }
+        }
+        let info = self.create_table_inner(req, Some(address))?;
+        Ok(info)
+    }
+
+    /// Deletes a waiting table (expired, or removed to make room: `why`, for the log), as the
+    /// background thread does; returns whether it was deleted.
+    fn delete_waiting(&self, cell: &Arc<TableCell>, why: &str) -> bool {
+        let mut table = cell.lock();
+        if table.status() != "waiting" {
+            return false;
+        }
+        let id = table.id().to_string();
+        if let Err(e) = self.store().delete_table(&id) {
+            tracing::error!(table = %id, "deleting a waiting table ({why}) failed: {e}");
+            return false;
+        }
+        table.expire();
+        let of = table.rematch_of().map(str::to_string);
+        drop(table);
+        self.remove(&id);
+        cell.notify();
+        if let Some(original) = of.and_then(|o| self.in_memory(&o)) {
+            original.lock().clear_rematch(&id);
+            original.notify();
+        }
+        tracing::info!(table = %id, "waiting table deleted {why}");
+        true
+    }
+
+    /// Creates a table (no cap on open tables: the library's and the tests' way; the API's is
+    /// [`Server::create_table_from`]); when every seat is a bot's, the bots start playing at once.
     pub fn create_table(&self, req: &CreateTable) -> Result<TableInfo, ApiError> {
+        self.create_table_inner(req, None)
+    }
+
+    fn create_table_inner(
+        &self,
+        req: &CreateTable,
+        creator: Option<std::net::IpAddr>,
+    ) -> Result<TableInfo, ApiError> {
         let id = self.new_id()?;
         let seed = token::random_u64().map_err(rng_error)?;
-        let (table, stored) = Table::create(id, now(), seed, req)?;
+        let (mut table, stored) = Table::create(id, now(), seed, req)?;
+        if let Some(key) = creator {
+            table.set_creator(key);
+        }
         self.store().insert_table(&stored)?;
         let cell = self.insert(table);
         self.kick(&cell);
@@ -679,24 +783,19 @@ impl Server {
             let mut table = cell.lock();
             match table.status() {
                 "waiting" => {
-                    let Some(expiry) = config.waiting_expiry else { continue };
+                    // A table nobody sits at expires after `empty_expiry`, any other after
+                    // `waiting_expiry`.
+                    let expiry = match (config.empty_expiry, config.waiting_expiry) {
+                        (Some(empty), Some(any)) if table.is_empty_waiting() => Some(empty.min(any)),
+                        (Some(empty), None) if table.is_empty_waiting() => Some(empty),
+                        (_, any) => any,
+                    };
+                    let Some(expiry) = expiry else { continue };
                     if table.created().saturating_add(expiry.as_secs() as i64) > now_unix {
                         continue;
                     }
-                    let id = table.id().to_string();
-                    if let Err(e) = self.store().delete_table(&id) {
-                        eprintln!("wonders: table {id}: deleting it (expired) failed: {e}");
-                        continue;
-                    }
-                    table.expire();
-                    let of = table.rematch_of().map(str::to_string);
                     drop(table);
-                    self.remove(&id);
-                    cell.notify();
-                    if let Some(original) = of.and_then(|o| self.in_memory(&o)) {
-                        original.lock().clear_rematch(&id);
-                        original.notify();
-                    }
+                    self.delete_waiting(&cell, "(expired)");
                 }
                 "over"
                     if table

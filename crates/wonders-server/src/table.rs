@@ -313,6 +313,9 @@ pub struct Table {
     setup: Setup,
     wonders_label: String,
     seats: Vec<StoredSeat>,
+    /// The address (an IPv6 client's /64) of whoever created the table through the API, while
+    /// it is in memory: the per-address cap on open tables counts it ([`crate::limits`]).
+    creator: Option<std::net::IpAddr>,
     live: Result<Live, String>,
     bots: Vec<Option<Box<dyn Bot + Send>>>,
     rematch: Option<String>,
@@ -513,6 +516,7 @@ impl Table {
             setup,
             wonders_label: st.wonders,
             seats: st.seats,
+            creator: None,
             live,
             bots,
             rematch: st.rematch,
@@ -1152,6 +1156,26 @@ impl Table {
     /// The creation time, Unix seconds.
     pub fn created(&self) -> i64 {
         self.created
+    }
+
+    /// The address (its [`crate::limits::address_key`]) the table was created from through the
+    /// API, if known (a table loaded from the store has none).
+    pub fn creator(&self) -> Option<std::net::IpAddr> {
+        self.creator
+    }
+
+    /// Notes the address the table was created from.
+    pub fn set_creator(&mut self, key: std::net::IpAddr) {
+        self.creator = Some(key);
+    }
+
+    /// Whether the table waits for players with no person in it: no seat taken by a person and
+    /// none held for a rematch's player (bots do not count). Such a table expires soon
+    /// ([`crate::server::ServerConfig::empty_expiry`]) and is the first to make room when the
+    /// server has its most open tables.
+    pub fn is_empty_waiting(&self) -> bool {
+        self.status() == "waiting"
+            && self.seats.iter().all(|s| s.token_hash.is_none() && !(s.held_for.is_some() && self.holding()))
     }
 
     /// Marks a waiting table expired (after the store deleted it).

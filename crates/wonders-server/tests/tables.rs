@@ -19,6 +19,7 @@ fn quick(waiting: u64, finished_keep: u64, rematch_hold: u64) -> ServerConfig {
         finished_keep: Duration::from_secs(finished_keep),
         rematch_hold: Duration::from_secs(rematch_hold),
         tick: Duration::from_millis(50),
+        ..ServerConfig::default()
     }
 }
 

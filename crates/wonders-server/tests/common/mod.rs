@@ -26,14 +26,22 @@ impl TestServer {
 
     /// Starts a server with the given time limits.
     pub async fn start_with(db: &Path, config: wonders_server::server::ServerConfig) -> TestServer {
+        // Every client is on 127.0.0.1: per-IP rate limits off (tests/serve_limits.rs of the
+        // CLI checks them on the real binary).
+        TestServer::start_with_limits(db, config, wonders_server::Limits::loopback()).await
+    }
+
+    /// Starts a server with the given time limits and request limits.
+    pub async fn start_with_limits(
+        db: &Path,
+        config: wonders_server::server::ServerConfig,
+        limits: wonders_server::Limits,
+    ) -> TestServer {
         let server = Server::open_with(db, config).expect("open the store");
         let served = server.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
-            // Every client is on 127.0.0.1: per-IP rate limits off (tests/serve_limits.rs of the
-            // CLI checks them on the real binary).
-            let limits = wonders_server::Limits::loopback();
             let _ = wonders_server::serve_with(listener, server, limits, std::future::pending()).await;
         });
         TestServer { addr, db: db.to_path_buf(), task, http: reqwest::Client::new(), server: served }
