@@ -536,6 +536,49 @@ mod tests {
     }
 
     #[test]
+    fn white_surf_ports_ships_are_a_numbered_choice() {
+        // Map Room (a green Armada card, paid from the city's own wood and clay) brings the top
+        // level-2 island, White-Surf Port: its owner picks the 2 different ships (000 符號說明).
+        let mut g = game(&["Giza", "Olympia", "Rhodes"], 3);
+        let data = g.catalog().armada.as_deref().unwrap();
+        let surf = data.find_island("White-Surf Port").unwrap();
+        let deck = &mut g.armada_mut().unwrap().decks[1];
+        let at = deck.iter().position(|&i| i == surf).unwrap();
+        deck.remove(at);
+        deck.push(surf);
+        let cat = g.catalog();
+        for name in ["Lumber Yard", "Clay Pool"] {
+            g.city_mut(0).place(cat, cat.find_card(name).unwrap());
+        }
+        let map_room = cat.find_card("Map Room").unwrap();
+        let h: Vec<CardId> = std::iter::once(map_room)
+            .chain(g.hand(0).iter().copied().filter(|&c| c != map_room))
+            .take(8)
+            .collect();
+        g.set_hand(0, &h);
+        g.submit(0, Action::Build { card: map_room, pay: Payment::default(), naval: Naval::NONE }).unwrap();
+        for s in [1, 2] {
+            let c = g.hand(s)[0];
+            g.submit(s, Action::Discard { card: c }).unwrap();
+        }
+        assert_eq!(g.phase(), Phase::IslandMoves { city: 0 });
+        let view = g.view(0);
+        let legal = g.legal_actions(0);
+        let names = SeatNames::new(&g, Some(0));
+        let mut text = String::new();
+        let shown = choice_list(&mut text, g.catalog(), &view, &legal, &names);
+        assert_eq!(shown, legal, "the six pairs, numbered in order");
+        assert!(text.starts_with("Your green card brought this island into your city"), "{text}");
+        assert!(
+            text.contains("  White-Surf Port (白瀾港, level 2): free moves of 2 different ships"),
+            "{text}"
+        );
+        assert!(text.contains("       1  move the red + yellow ships"), "{text}");
+        assert!(text.contains("       6  move the blue + green ships"), "{text}");
+        fits(&text);
+    }
+
+    #[test]
     fn an_exploration_is_a_numbered_choice_of_islands_with_their_effects() {
         // Seat 0 builds Shipyard (1 coin) with a free move of its green ship, 1 → 2: it explores
         // level 1 alone, 4 islands dealt (armada.md §2.6).
