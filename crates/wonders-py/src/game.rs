@@ -165,6 +165,17 @@ impl PyAction {
         }
     }
 
+    /// Armada: the ship a blue card's free move advances (`red`, `yellow`, `blue`, `green`),
+    /// built from the hand or from the discard pile, or `None`.
+    #[getter]
+    fn free_move(&self) -> Option<&'static str> {
+        match self.action {
+            Action::Build { naval, .. } => naval.free_move().map(|f| f.name()),
+            Action::BuildDiscarded { free_move, .. } => free_move.map(|f| f.name()),
+            _ => None,
+        }
+    }
+
     /// Edifice: whether a wonder stage also takes part in the Age's project.
     #[getter]
     fn take_part(&self) -> bool {

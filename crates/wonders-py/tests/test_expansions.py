@@ -64,6 +64,9 @@ def play_random(game, seed):
                 # Armada's trading zones: the 2nd players' coins read as in the JSON form.
                 d = a.to_dict()
                 assert (a.second_left, a.second_right) == (d.get("second_left", 0), d.get("second_right", 0))
+                # A blue card's free move, built from the hand or the discard pile.
+                assert a.free_move == d.get("free_move")
+                assert a.free_move in (None, "red", "yellow", "blue", "green")
             index = int(rng.choice(np.flatnonzero(mask)))
             action = game.action(seat, index)
             assert action.index == index and action in legal
