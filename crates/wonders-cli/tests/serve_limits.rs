@@ -345,18 +345,26 @@ fn rate_limits_and_the_open_table_cap() {
     assert!(third.json()["error"]["message"].as_str().unwrap().contains("tables created"));
 
     // Another address may create, up to the open-table cap of 3.
-    assert_eq!(post(&s.addr, "/api/tables", &table, b).status, 201);
-    let full = post(&s.addr, "/api/tables", &table, b);
-    assert_eq!((full.status, full.code().as_str()), (503, "unavailable"), "{}", full.body);
-    assert!(full.json()["error"]["message"].as_str().unwrap().contains("3 open tables"));
-
-    // Seats: 3 per minute per address, whatever the table.
-    let id = t1.json()["id"].as_str().unwrap().to_string();
-    for seat in 0..3 {
-        let taken = post(&s.addr, &format!("/api/tables/{id}/seats/{seat}"), &json!({"name": "Ann"}), c);
+    let t3 = post(&s.addr, "/api/tables", &table, b);
+    assert_eq!(t3.status, 201, "{}", t3.body);
+    let (id, id2, id3) = [&t1, &t2, &t3].map(|t| t.json()["id"].as_str().unwrap().to_string()).into();
+    // A person sits at each (address d); at the cap, with no table nobody sits at to make room,
+    // a new table is refused.
+    let d = "X-Forwarded-For: 203.0.113.4
+";
+    for t in [&id, &id2, &id3] {
+        let taken = post(&s.addr, &format!("/api/tables/{t}/seats/2"), &json!({"name": "Dee"}), d);
         assert_eq!(taken.status, 201, "{}", taken.body);
     }
-    let id2 = t2.json()["id"].as_str().unwrap().to_string();
+    let full = post(&s.addr, "/api/tables", &table, b);
+    assert_eq!((full.status, full.code().as_str()), (503, "unavailable"), "{}", full.body);
+    assert!(full.json()["error"]["message"].as_str().unwrap().contains("3 open tables"), "{}", full.body);
+
+    // Seats: 3 per minute per address, whatever the table.
+    for (t, seat) in [(&id, 0), (&id, 1), (&id3, 0)] {
+        let taken = post(&s.addr, &format!("/api/tables/{t}/seats/{seat}"), &json!({"name": "Ann"}), c);
+        assert_eq!(taken.status, 201, "{}", taken.body);
+    }
     let fourth = post(&s.addr, &format!("/api/tables/{id2}/seats/0"), &json!({"name": "Ann"}), c);
     assert_eq!((fourth.status, fourth.code().as_str()), (429, "rate_limited"), "{}", fourth.body);
     let info = request(&s.addr, "GET", &format!("/api/tables/{id2}"), "", "").json();
