@@ -534,3 +534,32 @@ fn score_the_agora_with_the_guild_cap_and_the_scientists_guild() {
     let ann = &out["players"][0];
     assert_eq!((&ann["science"], &ann["guilds"], &ann["edifice"]), (&json!(10), &json!(2), &json!(3)));
 }
+
+/// `wonders cost` agrees with the library on the team rule with Armada (000 團隊遊戲規則: no
+/// buying from a teammate for a chain build): Stables free through Ann's Apothecary, with the red
+/// step (board 1: 1 wood); both neighbours sell wood, but Bob, on her left, is her teammate:
+/// only the 2 coins to Dee on her right remain. Without teams both ways are listed.
+#[test]
+fn cost_of_a_chain_build_with_a_naval_step_in_a_team_game() {
+    let table = |teams: bool| {
+        json!({"expansions": ["armada"], "teams": teams, "players": [
+            {"name": "Ann", "wonder": "Rhodes", "side": "A", "coins": 5, "cards": ["Apothecary"],
+             "shipyard": {"board": 1}},
+            {"name": "Bob", "wonder": "Olympia", "side": "A", "cards": ["Lumber Yard"], "shipyard": {"board": 2}},
+            {"name": "Cy", "wonder": "Giza", "side": "A", "shipyard": {"board": 3}},
+            {"name": "Dee", "wonder": "Babylon", "side": "A", "cards": ["Lumber Yard"], "shipyard": {"board": 4}}]})
+        .to_string()
+    };
+    let args = ["cost", "-", "--player", "0", "--card", "Stables", "--naval", "--json"];
+    let ways = |teams: bool| -> Vec<(u64, u64)> {
+        let out: Value = serde_json::from_str(&ok(&args, table(teams).as_bytes())).expect("JSON");
+        out["naval"]["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| (o["left"].as_u64().unwrap(), o["right"].as_u64().unwrap()))
+            .collect()
+    };
+    assert_eq!(ways(false), vec![(0, 2), (2, 0)]);
+    assert_eq!(ways(true), vec![(0, 2)]);
+}

@@ -1144,8 +1144,25 @@ impl Table {
         for o in &mut answer.options {
             o.chain = chain;
         }
+        // Teams (000 團隊遊戲規則): nothing is bought from the teammate for a chain build. The
+        // payments to the teammate leave the Pareto set; those left are the Pareto set of the
+        // purchase without the teammate (a payment with nothing to one side is never beaten by
+        // one that pays that side).
+        let n = self.cities.len();
+        let to_mate_refused = chain && self.teams && !answer.options.is_empty();
+        if to_mate_refused {
+            answer.options.retain(|o| {
+                let pay = crate::Payment { left: o.left, right: o.right, ..crate::Payment::default() };
+                crate::teams::chain_purchase_allowed(player, n, &pay)
+            });
+        }
         if !answer.options.is_empty() {
             answer.reason = chain.then(|| plain.reason.unwrap_or_default());
+        } else if to_mate_refused {
+            answer.reason = Some(format!(
+                "{who}: team play (000 團隊遊戲規則) forbids buying from a teammate for a building built \
+                 through a chain, and the naval construction's resources can be had only from the teammate"
+            ));
         }
         Ok(answer)
     }
