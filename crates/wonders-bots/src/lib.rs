@@ -54,9 +54,25 @@ use wonders_core::score::Score;
 use wonders_core::{Action, ActionError, Game, View};
 
 /// The bot names [`bot_from_name`] accepts, for help texts.
-pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first Armada rules), search (100 ms per move), search:<T>ms, search:<T>s, \
-     search:<N>it, with an optional :<K>t for K threads (e.g. search:200ms:2t), and \
-     exec:COMMAND[:timeout=<T>ms|<T>s] for an external bot (see `wonders bot-protocol`)";
+pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first \
+     Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
+     optional :<K>t for K threads, e.g. search:200ms:2t), and exec:COMMAND[:timeout=<T>ms|<T>s] \
+     for an external bot (see `wonders bot-protocol`)";
+
+/// Every bot [`bot_from_name`] makes, as help texts name them: a name, or a pattern for the
+/// names that take options (`search[:budget]`: `search`, `search:200ms`, `search:5000it:2t`…;
+/// `exec:COMMAND`: an external program). `heuristic:flat-naval` is a variant of `heuristic`.
+///
+/// ```
+/// use wonders_bots::{BOT_NAMES, BOT_NAMES_HELP, bot_from_name};
+/// for name in BOT_NAMES {
+///     assert!(BOT_NAMES_HELP.contains(name), "{name}");
+///     // The pattern's simplest name: `search` for `search[:budget]`, a command for `exec:COMMAND`.
+///     let name = name.replace("[:budget]", "").replace("COMMAND", "true");
+///     assert!(bot_from_name(&name, 1).is_ok(), "{name}");
+/// }
+/// ```
+pub const BOT_NAMES: [&str; 5] = ["random", "card-first", "heuristic", "search[:budget]", "exec:COMMAND"];
 
 /// A bot name as written in lists and reports: trimmed and in lower case, except the command of
 /// an `exec:` name, whose case is kept (and whose time-out is written canonically).

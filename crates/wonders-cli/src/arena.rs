@@ -44,10 +44,10 @@ pub struct ArenaArgs {
           value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
     /// Exactly N bots, comma-separated, one per seat of the first game (seats then rotate). A bot
-    /// named several times is reported once. Names: random, heuristic, search (100 ms per move),
-    /// search:<T>ms, search:<T>s, search:<N>it, plus :<K>t for K threads (e.g. search:200ms:2t),
-    /// and exec:COMMAND[:timeout=<T>] for a program speaking the bot protocol (`wonders
-    /// bot-protocol`; the command cannot hold a comma).
+    /// named several times is reported once. Bots: random, card-first (random, a card first),
+    /// heuristic, search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, plus :<K>t
+    /// for K threads, e.g. search:200ms:2t), exec:COMMAND[:timeout=<T>] for a program speaking
+    /// the bot protocol (`wonders bot-protocol`; the command cannot hold a comma).
     #[arg(long, short = 'b', value_name = "LIST")]
     pub bots: String,
     /// Number of games; a multiple of N gives every bot every seat equally often.

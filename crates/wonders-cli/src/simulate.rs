@@ -42,8 +42,9 @@ pub struct SimulateArgs {
     #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     /// The random players: `uniform` draws among all the legal actions (each payment is an
-    /// action); `card-first` draws a card of the hand, then one of its actions (a different
-    /// distribution, about 1.6 times as fast: only the drawn card's actions are worked out).
+    /// action: the `random` bot); `card-first` draws a card of the hand, then one of its actions
+    /// (the `card-first` bot: a different distribution, about 1.6 times as fast, as only the drawn
+    /// card's actions are worked out). For other bots, see `wonders arena`.
     #[arg(long, value_enum, default_value_t = Policy::Uniform)]
     pub policy: Policy,
     /// Print the statistics as JSON: `games`, `games_per_second`, `mean`, `win_share` (and with
