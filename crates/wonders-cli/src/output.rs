@@ -46,9 +46,102 @@ pub(crate) fn warn(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
+/// The width a command's text fits: the terminal's columns when standard output is a terminal
+/// (at least 40), 80 otherwise (a pipe, a file).
+pub(crate) fn width() -> usize {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        usize::from(console::Term::stdout().size().1).max(40)
+    } else {
+        80
+    }
+}
+
+/// The columns of a terminal a string takes: East Asian wide characters take two, and colour
+/// escapes (`ESC [ … m`) none.
+pub(crate) fn display_width(s: &str) -> usize {
+    use unicode_width::UnicodeWidthStr;
+    if !s.contains('\x1b') {
+        return s.width();
+    }
+    let mut width = 0;
+    let mut rest = s;
+    while let Some(at) = rest.find('\x1b') {
+        width += rest[..at].width();
+        rest = &rest[at..];
+        rest = match rest.find('m') {
+            Some(end) => &rest[end + 1..],
+            None => "",
+        };
+    }
+    width + rest.width()
+}
+
+/// A short heading of a score category for narrow tables (`mil`, `treas`, `wond`, …); the name
+/// itself when it is short already.
+pub(crate) fn short_category(name: &str) -> &str {
+    match name {
+        "military" => "mil",
+        "treasury" => "treas",
+        "wonder" => "wond",
+        "civilian" => "civ",
+        "science" => "sci",
+        "commercial" => "comm",
+        "guilds" => "guild",
+        "edifice" => "edif",
+        "islands" => "isle",
+        other => other,
+    }
+}
+
+/// An aligned table: the first column left-aligned, the others right-aligned, two spaces apart;
+/// trailing spaces trimmed, no newline after the last row.
+pub(crate) fn aligned(rows: &[Vec<String>]) -> String {
+    aligned_with(rows, 2)
+}
+
+/// [`aligned`] with `gap` spaces between columns.
+pub(crate) fn aligned_with(rows: &[Vec<String>], gap: usize) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| display_width(s)).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[c].saturating_sub(display_width(cell)));
+            if c == 0 {
+                line.push_str(cell);
+                line.push_str(&pad);
+            } else {
+                line.push_str(&" ".repeat(gap));
+                line.push_str(&pad);
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn widths_count_wide_characters_twice_and_colour_escapes_not_at_all() {
+        assert_eq!(display_width("Ann"), 3);
+        assert_eq!(display_width("安妮"), 4);
+        assert_eq!(display_width("\x1b[34mBaths\x1b[0m [blue]"), 12);
+        let text = aligned(&[
+            vec!["player".into(), "total".into()],
+            vec!["安妮".into(), "7".into()],
+            vec!["Bob".into(), "12".into()],
+        ]);
+        assert_eq!(text, "player  total\n安妮        7\nBob        12");
+    }
 
     /// A writer whose reader has gone.
     struct Closed;

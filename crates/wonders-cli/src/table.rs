@@ -1,6 +1,7 @@
 //! `wonders score` and `wonders cost`: questions about a physical game written in the table format
 //! (see `wonders_core::table`).
 
+use crate::output::aligned;
 use serde::Serialize;
 use std::path::Path;
 use wonders_core::Score;
@@ -110,29 +111,42 @@ pub fn score(path: &Path, json: bool) -> Result<(), String> {
         });
         to_json(&ScoreJson { players, teams, provisional: table.expansions().edifice() || armada })?
     } else {
-        let mut text = score_text(&table, &scores, &ranks);
+        let mut text = score_text(&table, &scores, &ranks, crate::output::width());
+        text.push('\n');
         if let Some(teams) = table.team_results() {
-            let mut rows = vec![vec!["team".to_string(), "total".into(), "rank".into()]];
-            for t in teams {
+            // Teams level on points are ranked by their summed coins.
+            let tied =
+                |t: &wonders_core::teams::TeamResult| teams.iter().filter(|o| o.total == t.total).count() > 1;
+            let any_tie = teams.iter().any(tied);
+            let mut header = vec!["team".to_string(), "total".into()];
+            if any_tie {
+                header.push("coins".into());
+            }
+            header.push("rank".into());
+            let mut rows = vec![header];
+            for t in &teams {
                 let name = |i: u8| table.names().get(i as usize).cloned().unwrap_or_default();
                 let [a, b] = t.players;
-                rows.push(vec![
-                    format!("{a} {} + {b} {}", name(a), name(b)),
-                    t.total.to_string(),
-                    t.rank.to_string(),
-                ]);
+                let mut row = vec![format!("{a} {} + {b} {}", name(a), name(b)), t.total.to_string()];
+                if any_tie {
+                    row.push(t.coins.to_string());
+                }
+                row.push(format!("{}{}", t.rank, if tied(t) { "*" } else { " " }));
+                rows.push(row);
             }
             text.push_str(&aligned(&rows));
+            text.push('\n');
+            if any_tie {
+                text.push_str("* teams level on points: the most coins (both treasuries) ranks first\n");
+            }
         }
         if table.expansions().edifice() {
             text.push_str("edifice: project rewards and debt use provisional values (edifice.md §5)\n");
         }
         if armada {
-            text.push_str(
-                "armada: shipyard costs, most track values and card costs are provisional (armada.md §10)\n",
-            );
+            text.push_str("armada: provisional shipyard costs, track values, card costs (armada.md §10)\n");
         }
-        text
+        text.trim_end().to_string()
     };
     write_out(&text)
 }
@@ -201,63 +215,74 @@ fn write_out(text: &str) -> Result<(), String> {
     crate::output::emit(&mut std::io::stdout().lock(), &format!("{text}\n"))
 }
 
-/// Columns of a terminal a string takes: 2 for East Asian wide characters, 1 otherwise.
-fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| {
-            let c = c as u32;
-            let wide = matches!(c,
-                0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
-                | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
-                | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1F64F | 0x20000..=0x3FFFD);
-            if wide { 2 } else { 1 }
-        })
-        .sum()
-}
-
-/// An aligned table: the first column left-aligned, the others right-aligned.
-fn aligned(rows: &[Vec<String>]) -> String {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| display_width(s)).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
-        for (c, cell) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[c].saturating_sub(display_width(cell)));
-            if c == 0 {
-                line.push_str(cell);
-                line.push_str(&pad);
-            } else {
-                line.push_str("  ");
-                line.push_str(&pad);
-                line.push_str(cell);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out.pop();
-    out
-}
-
-fn score_text(table: &Table, scores: &[Score], ranks: &[Option<u8>]) -> String {
-    let mut header = vec!["player".to_string()];
+/// The score sheet as a table within `width` columns: one row per player, a column per category
+/// (Edifice's and Armada's only for a table that plays them), the total and the rank. The
+/// categories' full names when they fit, short ones (`mil`, `treas`, …) otherwise. Players level
+/// on points are ranked by their coins (the rulebook's tie-break): then a `coins` column shows
+/// them, the tied ranks are marked `*`, and a line under the table says so.
+fn score_text(table: &Table, scores: &[Score], ranks: &[Option<u8>], width: usize) -> String {
     let armada = table.catalog().armada.is_some();
-    header.extend(Score::shown(armada).map(|i| Score::CATEGORIES[i].to_string()));
-    header.push("rank".into());
-    let mut rows = vec![header];
-    for (i, (s, rank)) in scores.iter().zip(ranks).enumerate() {
-        let name = table.names().get(i).map(String::as_str).unwrap_or_default();
-        let free_city = if table.free_city() == Some(i) { " (Free City)" } else { "" };
-        let mut row = vec![format!("{i} {name}{free_city}")];
-        let values = s.values();
-        row.extend(Score::shown(armada).map(|i| values[i].to_string()));
-        row.push(rank.map_or("-".to_string(), |r| r.to_string()));
-        rows.push(row);
+    let edifice = table.expansions().edifice();
+    let shown: Vec<usize> =
+        Score::shown(armada).filter(|&i| edifice || Score::CATEGORIES[i] != "edifice").collect();
+    // Players (the Free City aside; team ranks are the teams') level on points with another.
+    let ranked = |i: usize| table.free_city() != Some(i) && !table.teams();
+    let tied: Vec<bool> = (0..scores.len())
+        .map(|i| {
+            ranked(i) && (0..scores.len()).any(|j| j != i && ranked(j) && scores[j].total == scores[i].total)
+        })
+        .collect();
+    let any_tie = tied.iter().any(|&t| t);
+    let coins = |i: usize| table.cities().get(i).map_or(0, |c| c.coins);
+    let name = |i: usize| table.names().get(i).map(String::as_str).unwrap_or_default();
+    let build = |short: bool, gap: usize| {
+        let mut header = vec!["player".to_string()];
+        header.extend(shown.iter().map(|&i| {
+            let c = Score::CATEGORIES[i];
+            if short { crate::output::short_category(c) } else { c }.to_string()
+        }));
+        if any_tie {
+            header.push("coins".into());
+        }
+        header.push("rank".into());
+        let mut rows = vec![header];
+        for (i, (s, rank)) in scores.iter().zip(ranks).enumerate() {
+            let free_city = if table.free_city() == Some(i) { " (Free City)" } else { "" };
+            let mut row = vec![format!("{i} {}{free_city}", name(i))];
+            let values = s.values();
+            row.extend(shown.iter().map(|&k| values[k].to_string()));
+            if any_tie {
+                row.push(coins(i).to_string());
+            }
+            let mark = if tied[i] { "*" } else { " " };
+            row.push(format!("{}{mark}", rank.map_or("-".to_string(), |r| r.to_string())));
+            rows.push(row);
+        }
+        crate::output::aligned_with(&rows, gap)
+    };
+    // The first layout that fits: full names, short names, short names one space apart.
+    let fits = |t: &String| t.lines().all(|l| crate::output::display_width(l) <= width);
+    let mut text = [(false, 2), (true, 2), (true, 1)]
+        .into_iter()
+        .map(|(short, gap)| build(short, gap))
+        .find(fits)
+        .unwrap_or_else(|| build(true, 1));
+    // One line per group of tied players.
+    let mut totals: Vec<i32> = (0..scores.len()).filter(|&i| tied[i]).map(|i| scores[i].total).collect();
+    totals.sort_unstable_by(|a, b| b.cmp(a));
+    totals.dedup();
+    for total in totals {
+        let mut group: Vec<usize> =
+            (0..scores.len()).filter(|&i| tied[i] && scores[i].total == total).collect();
+        group.sort_by_key(|&i| std::cmp::Reverse(coins(i)));
+        let share = if group.windows(2).any(|w| coins(w[0]) == coins(w[1])) {
+            "; equal coins share the rank"
+        } else {
+            ""
+        };
+        text.push_str(&format!("\n* level on {total} points: ranked by coins, most first{share}"));
     }
-    aligned(&rows)
+    text
 }
 
 fn cost_text(who: &str, answer: &CostAnswer) -> String {
@@ -302,14 +327,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn alignment_counts_wide_characters_twice() {
-        assert_eq!(display_width("Ann"), 3);
-        assert_eq!(display_width("安妮"), 4);
-        let text = aligned(&[
-            vec!["player".into(), "total".into()],
-            vec!["安妮".into(), "7".into()],
-            vec!["Bob".into(), "12".into()],
-        ]);
-        assert_eq!(text, "player  total\n安妮        7\nBob        12");
+    fn a_wide_terminal_keeps_the_full_category_names() {
+        let table = Table::from_json(
+            r#"{"players": [{"name": "Ann", "wonder": "Giza", "side": "A", "coins": 4},
+                {"name": "Bob", "wonder": "Rhodes", "side": "A"},
+                {"name": "Cy", "wonder": "Babylon", "side": "A"}]}"#,
+        )
+        .unwrap();
+        let (scores, ranks) = (table.scores(), table.ranks());
+        let wide = score_text(&table, &scores, &ranks, 120);
+        let header: Vec<&str> = wide.lines().next().unwrap().split_whitespace().collect();
+        assert_eq!(
+            header,
+            [
+                "player",
+                "military",
+                "treasury",
+                "wonder",
+                "civilian",
+                "science",
+                "commercial",
+                "guilds",
+                "total",
+                "coins",
+                "rank"
+            ]
+        );
+        assert!(wide.lines().any(|l| l.len() > 80), "{wide}");
+        let narrow = score_text(&table, &scores, &ranks, 80);
+        assert!(narrow.lines().all(|l| l.len() <= 80), "{narrow}");
+        assert!(narrow.starts_with("player  mil  treas  wond"), "{narrow}");
     }
 }

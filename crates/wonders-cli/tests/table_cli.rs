@@ -116,33 +116,68 @@ fn score_ties_are_broken_by_coins() {
 
 #[test]
 fn score_table_from_stdin() {
+    // Piped, the table fits 80 columns: short headings, no edifice column for a base table.
     let input = finished_game(3).to_string();
     let out = ok(&["score", "-"], input.as_bytes());
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 4, "{out}");
     let header: Vec<&str> = lines[0].split_whitespace().collect();
     assert_eq!(
         header,
-        [
-            "player",
-            "military",
-            "treasury",
-            "wonder",
-            "civilian",
-            "science",
-            "commercial",
-            "guilds",
-            "edifice",
-            "total",
-            "rank"
-        ]
+        ["player", "mil", "treas", "wond", "civ", "sci", "comm", "guild", "total", "coins", "rank"]
     );
     let ann: Vec<&str> = lines[1].split_whitespace().collect();
-    assert_eq!(ann, ["0", "Ann", "6", "4", "10", "13", "21", "0", "0", "0", "54", "1"]);
+    assert_eq!(ann, ["0", "Ann", "6", "4", "10", "13", "21", "0", "0", "54", "14", "1"]);
+    // Bob and Cy are level on 11 with 3 coins each: they share rank 2, marked, and said so.
     let cy: Vec<&str> = lines[3].split_whitespace().collect();
-    assert_eq!(cy, ["2", "Cy", "2", "1", "3", "5", "0", "0", "0", "0", "11", "2"]);
-    // Aligned: every line is as long as the header, numbers right-aligned under it.
-    assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{out}");
+    assert_eq!(cy, ["2", "Cy", "2", "1", "3", "5", "0", "0", "0", "11", "3", "2*"]);
+    assert_eq!(lines[4], "* level on 11 points: ranked by coins, most first; equal coins share the rank");
+    assert_eq!(lines.len(), 5, "{out}");
+    // Aligned: every row is as long as the header (less the space a rank leaves for the mark),
+    // numbers right-aligned under it.
+    assert!(lines[1..4].iter().all(|l| l.len() + usize::from(!l.ends_with('*')) == lines[0].len()), "{out}");
+    assert!(lines.iter().all(|l| l.len() <= 80), "{out}");
+}
+
+#[test]
+fn score_says_the_coins_break_a_tie() {
+    // Cy has one coin more than Bob: level on 11, Cy second, Bob third, both marked.
+    let out = ok(&["score", "-"], finished_game(4).to_string().as_bytes());
+    let lines: Vec<&str> = out.lines().collect();
+    let tail = |l: &str| l.split_whitespace().rev().take(2).collect::<Vec<_>>().join(" ");
+    assert_eq!((tail(lines[2]), tail(lines[3])), ("3* 3".into(), "2* 4".into()), "{out}");
+    assert_eq!(lines[4], "* level on 11 points: ranked by coins, most first");
+    assert!(!lines[1].contains('*'), "{out}");
+    // Without a tie, no coins column and no mark.
+    let mut game = finished_game(3);
+    game["players"][2]["cards"].as_array_mut().unwrap().push(json!("Statue"));
+    let out = ok(&["score", "-"], game.to_string().as_bytes());
+    assert!(!out.contains("coins") && !out.contains('*'), "{out}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+}
+
+#[test]
+fn score_tables_of_the_expansions_fit_80_columns_and_their_notes_their_own_lines() {
+    // Edifice: its column, Armada's three hidden; Armada: its three, Edifice's hidden; each note
+    // on its own line.
+    let edifice = json!({"expansions": ["edifice"],
+        "projects": [{"name": "Belvedere", "completed": true}, {"name": "River Port", "completed": false},
+                     {"name": "Gold Reserves", "completed": false}],
+        "players": [
+            {"name": "Ann", "wonder": "Rhodes", "side": "A", "stages": 2, "pawns": [1], "debt": [2]},
+            {"name": "Bob", "wonder": "Giza", "side": "A", "coins": 3},
+            {"name": "Cy", "wonder": "Carthage", "side": "Day"}]})
+    .to_string();
+    for (table, has, hasnt) in [
+        (edifice, &["edif"][..], &["naval", "fleet", "isle"][..]),
+        (armada_table(), &["naval", "fleet", "isle"], &["edif"]),
+    ] {
+        let out = ok(&["score", "-"], table.as_bytes());
+        let header: Vec<&str> = out.lines().next().unwrap().split_whitespace().collect();
+        assert!(has.iter().all(|c| header.contains(c)) && !hasnt.iter().any(|c| header.contains(c)), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
+        let note = out.lines().find(|l| l.contains("provisional")).unwrap();
+        assert!(note.starts_with("edifice: ") || note.starts_with("armada: "), "{out}");
+    }
 }
 
 /// Rulebook 002 貿易, example A: University (2 wood + glass + papyrus); Ann makes 1 wood and 1
@@ -371,8 +406,8 @@ fn score_an_armada_table() {
     assert_eq!(out["provisional"], true);
     let text = ok(&["score", "-"], table.as_bytes());
     let header = text.lines().next().unwrap();
-    assert!(header.contains("naval") && header.contains("fleet") && header.contains("islands"), "{text}");
-    assert!(text.contains("armada: shipyard costs") && text.contains("provisional"), "{text}");
+    assert!(header.contains("naval") && header.contains("fleet") && header.contains("isle"), "{text}");
+    assert!(text.contains("armada: provisional shipyard costs"), "{text}");
     // A base table's sheet has none of them.
     let base = json!({"players": [{"name": "A", "wonder": "Giza", "side": "A"},
         {"name": "B", "wonder": "Rhodes", "side": "A"}, {"name": "C", "wonder": "Babylon", "side": "A"}]})
