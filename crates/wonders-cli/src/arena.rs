@@ -359,7 +359,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     if !args.games.is_multiple_of(group) {
         say!(
             text,
-            "note: {} games is not a multiple of {group}: the last {} game(s) leave the seats unbalanced",
+            "note: {} games is not a multiple of {group}: the seats of the last {} are unbalanced",
             args.games,
             args.games % group
         );
@@ -369,42 +369,17 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         "win share: games won (a shared win counts) per seat-game; parity is {:.1}%",
         100.0 / group_size(args) as f64
     );
-    let width = distinct.iter().map(|d| d.len()).max().unwrap_or(3).max(3);
-    let mut head = format!(
-        "{:<width$} {:>5} {:>10} {:>7} {:>17} {:>5}",
-        "bot", "seats", "seat-games", "wins", "win share (95% CI)", "rank"
-    );
     let armada = catalog.armada.is_some();
-    for i in Score::shown(armada) {
-        head.push_str(&format!(" {:>10}", Score::CATEGORIES[i]));
-    }
-    say!(text, "{head}");
-    for b in &report.bots {
-        let m = b.mean;
-        let mut line = format!(
-            "{:<width$} {:>5} {:>10} {:>7} {:>5.1}% [{:>4.1}, {:>4.1}] {:>5.2}",
-            b.name,
-            b.seats,
-            b.seat_games,
-            b.wins,
-            100.0 * b.win_share,
-            100.0 * b.win_share_ci[0],
-            100.0 * b.win_share_ci[1],
-            b.mean_rank
-        );
-        let values = m.values();
-        for i in Score::shown(armada) {
-            line.push_str(&format!(" {:>10.2}", values[i]));
-        }
-        say!(text, "{line}");
-    }
+    let shown: Vec<usize> =
+        Score::shown(armada).filter(|&i| edifice || Score::CATEGORIES[i] != "edifice").collect();
+    text.push_str(&bot_tables(&report.bots, &shown, crate::output::width()));
     for b in report.bots.iter().filter(|b| b.faults.total() > 0) {
         say!(text, "faults of {}: {}", b.name, b.faults.describe());
     }
     if let Some(done) = report.projects_completed {
         say!(
             text,
-            "great projects completed: Age I {:.1}%, Age II {:.1}%, Age III {:.1}% of games (provisional data)",
+            "great projects completed (provisional data): Age I {:.1}%, II {:.1}%, III {:.1}% of games",
             done[0] * 100.0,
             done[1] * 100.0,
             done[2] * 100.0
@@ -413,7 +388,65 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     if let Some(path) = &args.plot {
         say!(text, "score distributions drawn in {}", path.display());
     }
-    crate::play::emit(&mut out, &text)
+    crate::play::emit(&mut out, &crate::play::wrap(&text, crate::output::width()))
+}
+
+/// The bots' results within `width` columns: one table with the win shares, the mean rank and
+/// the mean points of each category in `shown` when it fits (a wide terminal); otherwise the win
+/// shares in one table and the mean points by category in a second one (full category names
+/// when they fit, short ones otherwise).
+fn bot_tables(bots: &[BotReport], shown: &[usize], width: usize) -> String {
+    let fits = |t: &str| t.lines().all(|l| crate::output::display_width(l) <= width);
+    let wins = |b: &BotReport| {
+        vec![
+            b.name.clone(),
+            b.seats.to_string(),
+            b.seat_games.to_string(),
+            b.wins.to_string(),
+            format!(
+                "{:.1}% [{:>4.1}, {:>4.1}]",
+                100.0 * b.win_share,
+                100.0 * b.win_share_ci[0],
+                100.0 * b.win_share_ci[1]
+            ),
+            format!("{:.2}", b.mean_rank),
+        ]
+    };
+    let win_head = ["bot", "seats", "seat-games", "wins", "win share (95% CI)", "rank"].map(String::from);
+    let means = |b: &BotReport| {
+        let values = b.mean.values();
+        shown.iter().map(|&i| format!("{:.2}", values[i])).collect::<Vec<_>>()
+    };
+    let heads = |short: bool| {
+        shown.iter().map(move |&i| {
+            let c = Score::CATEGORIES[i];
+            if short { crate::output::short_category(c) } else { c }.to_string()
+        })
+    };
+    // One table, as wide as it takes.
+    let mut rows = vec![win_head.to_vec().into_iter().chain(heads(false)).collect::<Vec<_>>()];
+    rows.extend(bots.iter().map(|b| wins(b).into_iter().chain(means(b)).collect()));
+    let one = crate::output::aligned_with(&rows, 1);
+    if fits(&one) {
+        return format!("{one}\n");
+    }
+    let mut rows = vec![win_head.to_vec()];
+    rows.extend(bots.iter().map(wins));
+    let mut text = crate::output::aligned_with(&rows, 2);
+    text.push_str("\nmean points by category:\n");
+    let points = |short: bool, gap: usize| {
+        let mut rows = vec![std::iter::once("bot".to_string()).chain(heads(short)).collect::<Vec<_>>()];
+        rows.extend(bots.iter().map(|b| std::iter::once(b.name.clone()).chain(means(b)).collect()));
+        crate::output::aligned_with(&rows, gap)
+    };
+    let table = [(false, 2), (true, 2), (true, 1)]
+        .into_iter()
+        .map(|(short, gap)| points(short, gap))
+        .find(|t| fits(t))
+        .unwrap_or_else(|| points(true, 1));
+    text.push_str(&table);
+    text.push('\n');
+    text
 }
 
 /// Line colours, distinct on white (the "category10" palette): one per seat of the largest
@@ -589,6 +622,23 @@ mod tests {
         }
         let distinct: std::collections::HashSet<_> = COLOURS.iter().map(|c| (c.0, c.1, c.2)).collect();
         assert_eq!(distinct.len(), 8);
+    }
+
+    #[test]
+    fn a_wide_terminal_keeps_one_table_a_narrow_one_gets_two() {
+        let t = Tally { seat_games: 4, wins: 1, rank_sum: 9, ..Tally::default() };
+        let bots = [report_for("heuristic", 1, &t, false), report_for("search:200ms:2t", 1, &t, false)];
+        let shown: Vec<usize> = Score::shown(false).filter(|&i| Score::CATEGORIES[i] != "edifice").collect();
+        let wide = bot_tables(&bots, &shown, 200);
+        assert_eq!(wide.lines().count(), 3, "{wide}");
+        assert!(wide.lines().next().unwrap().contains("rank military treasury"), "{wide}");
+        let narrow = bot_tables(&bots, &shown, 80);
+        let lines: Vec<&str> = narrow.lines().collect();
+        assert_eq!(lines.len(), 7, "{narrow}");
+        assert!(lines[0].ends_with("win share (95% CI)  rank"), "{narrow}");
+        assert_eq!(lines[3], "mean points by category:");
+        assert!(lines[4].starts_with("bot") && lines[4].ends_with("guild  total"), "{narrow}");
+        assert!(lines.iter().all(|l| l.len() <= 80), "{narrow}");
     }
 
     #[test]

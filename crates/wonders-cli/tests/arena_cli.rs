@@ -140,3 +140,33 @@ fn teams_stay_together_and_win_together() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_text_report_fits_80_columns_with_the_categories_in_play() {
+    // Piped, the report fits 80 columns: the win shares in one table, the mean points by
+    // category in a second; the categories of expansions not in play are left out.
+    for (expansions, has, hasnt) in [
+        ("", &["mil", "guild"][..], &["edif", "naval", "fleet", "isle"][..]),
+        ("edifice", &["edif"], &["naval", "fleet", "isle"]),
+        ("armada", &["naval", "fleet", "isle"], &["edif"]),
+        ("armada,edifice", &["edif", "naval", "fleet", "isle"], &[]),
+    ] {
+        let mut args = vec!["arena", "-p", "3", "--bots", "heuristic,random,random", "-g", "3"];
+        if !expansions.is_empty() {
+            args.extend(["--expansions", expansions]);
+        }
+        let out = wonders(&args);
+        assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        for line in stdout.lines() {
+            assert!(line.chars().count() <= 80, "{expansions}: over 80 columns: {line}");
+        }
+        let head = stdout.lines().find(|l| l.starts_with("bot ")).unwrap();
+        assert!(head.contains("win share (95% CI)") && !head.contains("total"), "{stdout}");
+        let at = stdout.find("mean points by category:\n").expect("a second table");
+        let categories: Vec<&str> = stdout[at..].lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!((categories[0], categories.last().copied()), ("bot", Some("total")), "{stdout}");
+        assert!(has.iter().all(|c| categories.contains(c)), "{expansions}: {stdout}");
+        assert!(!hasnt.iter().any(|c| categories.contains(c)), "{expansions}: {stdout}");
+    }
+}
