@@ -424,7 +424,7 @@ fn bot_tables(bots: &[BotReport], shown: &[usize], width: usize) -> String {
         })
     };
     // One table, as wide as it takes.
-    let mut rows = vec![win_head.to_vec().into_iter().chain(heads(false)).collect::<Vec<_>>()];
+    let mut rows = vec![win_head.iter().cloned().chain(heads(false)).collect::<Vec<_>>()];
     rows.extend(bots.iter().map(|b| wins(b).into_iter().chain(means(b)).collect()));
     let one = crate::output::aligned_with(&rows, 1);
     if fits(&one) {
