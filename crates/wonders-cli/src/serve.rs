@@ -56,6 +56,9 @@ pub struct ServeArgs {
     /// Largest request body, in bytes (then 413).
     #[arg(long, value_name = "BYTES", env = "WONDERS_MAX_BODY", default_value_t = default().max_body)]
     max_body: usize,
+    /// Largest request line and headers together, in bytes (then 431); at least 1024.
+    #[arg(long, value_name = "BYTES", env = "WONDERS_MAX_HEADER_BYTES", default_value_t = default().max_header_bytes)]
+    max_header_bytes: usize,
     /// Largest WebSocket message from a client, in bytes (then the connection closes, code 1009).
     #[arg(long, value_name = "BYTES", env = "WONDERS_WS_MAX_MESSAGE", default_value_t = default().ws_max_message)]
     ws_max_message: usize,
@@ -89,6 +92,10 @@ pub struct ServeArgs {
     /// server's own; repeat for several (comma-separated in the environment variable).
     #[arg(long, value_name = "ORIGIN", env = "WONDERS_ALLOWED_ORIGINS", value_delimiter = ',')]
     allowed_origin: Vec<String>,
+    /// Host names the server answers to besides localhost and IP addresses (others: 421, against
+    /// DNS rebinding); behind a proxy, the public name. Comma-separated or repeated; `*`: any.
+    #[arg(long, value_name = "HOST", env = "WONDERS_ALLOWED_HOSTS", value_delimiter = ',')]
+    allowed_hosts: Vec<String>,
     /// Behind a reverse proxy: rate limits count the address the proxy puts last in
     /// X-Forwarded-For, and its X-Request-Id is kept.
     #[arg(long, env = "WONDERS_BEHIND_PROXY")]
@@ -171,6 +178,16 @@ impl ServeArgs {
         if self.ws_max_message < 256 {
             return Err(format!("--ws-max-message must be at least 256 bytes, not {}", self.ws_max_message));
         }
+        if self.max_header_bytes < wonders_server::limits::MIN_HEADER_BYTES {
+            return Err(format!(
+                "--max-header-bytes must be at least {} bytes, not {}",
+                wonders_server::limits::MIN_HEADER_BYTES,
+                self.max_header_bytes
+            ));
+        }
+        if let Some(url) = self.allowed_hosts.iter().find(|h| h.contains('/') || h.trim().contains(' ')) {
+            return Err(format!("--allowed-hosts takes host names (play.example.org), not `{url}`"));
+        }
         Ok(Limits {
             max_connections: at_least_one("max-connections", self.max_connections)?,
             max_connections_per_ip: at_least_one("max-connections-per-ip", self.max_connections_per_ip)?,
@@ -178,6 +195,7 @@ impl ServeArgs {
             idle_timeout: seconds("idle-timeout", self.idle_timeout)?,
             request_timeout: seconds("request-timeout", self.request_timeout)?,
             max_body: at_least_one("max-body", self.max_body)?,
+            max_header_bytes: self.max_header_bytes,
             ws_max_message: self.ws_max_message,
             ws_ping_interval: seconds("ws-ping-interval", self.ws_ping_interval)?,
             ws_idle_timeout: seconds("ws-idle-timeout", self.ws_idle_timeout)?,
@@ -187,6 +205,12 @@ impl ServeArgs {
             seats_per_minute: self.seats_per_minute,
             rematches_per_minute: self.rematches_per_minute,
             allowed_origins: self.allowed_origin.clone(),
+            allowed_hosts: self
+                .allowed_hosts
+                .iter()
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .collect(),
             behind_proxy: self.behind_proxy,
             shutdown_grace: seconds("shutdown-grace", self.shutdown_grace)?,
         })

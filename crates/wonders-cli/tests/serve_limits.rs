@@ -576,3 +576,119 @@ fn logs_are_json_lines_carrying_the_request_id() {
     assert_eq!(line["span"]["path"], "/api/tables", "{line}");
     assert_eq!(line["span"]["ip"], "127.0.0.1", "{line}");
 }
+
+/// Sends `bytes` on a new connection and reads until the server closes it: the answer, or the
+/// error (a reset) instead.
+fn exchange(addr: &str, bytes: &[u8]) -> std::io::Result<Answer> {
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    stream.write_all(bytes)?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw)?;
+    Ok(parse_answer(&String::from_utf8_lossy(&raw)))
+}
+
+/// A `GET path` with the `Host` header `host` and `extra` header lines.
+fn get_as(addr: &str, host: &str, path: &str, extra: &str) -> Answer {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}\r\n");
+    exchange(addr, request.as_bytes()).unwrap_or_else(|e| panic!("Host {host}, {path}: {e}"))
+}
+
+/// The status line and headers of a WebSocket upgrade asked with the `Host` header `host`.
+fn upgrade_as(addr: &str, host: &str, path: &str) -> Answer {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+        head.push(byte[0]);
+    }
+    parse_answer(&String::from_utf8_lossy(&head))
+}
+
+/// A request whose line and headers take exactly `size` bytes (padded by an `X-Pad` header).
+fn request_of_size(host: &str, size: usize) -> Vec<u8> {
+    let start = format!("GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nX-Pad: ");
+    let pad = size - start.len() - 4;
+    format!("{start}{}\r\n\r\n", "a".repeat(pad)).into_bytes()
+}
+
+#[test]
+fn hosts_the_header_limit_and_the_connection_cap() {
+    let (_dir, db) = temp_db();
+    let flags = [
+        "--allowed-hosts",
+        "play.example,Other.Example",
+        "--max-header-bytes",
+        "4096",
+        "--max-connections",
+        "6",
+    ];
+    let s = serve(&db, &flags, None);
+    let port = s.addr.rsplit(':').next().unwrap().to_string();
+
+    // Hosts: localhost, IP addresses and the listed names are answered; any other is refused
+    // (421, naming the rule): a rebinding domain's page cannot use the server.
+    for host in
+        [s.addr.clone(), format!("localhost:{port}"), "play.example".into(), "other.example:443".into()]
+    {
+        let a = get_as(&s.addr, &host, "/healthz", "");
+        assert_eq!(a.status, 200, "Host {host}: {}", a.body);
+    }
+    for host in ["evil.example", "www.play.example", "localhost.evil.example"] {
+        let a = get_as(&s.addr, host, "/api/tables", "");
+        assert_eq!((a.status, a.code().as_str()), (421, "host_not_allowed"), "Host {host}: {}", a.body);
+        assert!(a.body.contains("--allowed-hosts"), "{}", a.body);
+    }
+    // The page and the WebSocket through an allowed name; not through another.
+    assert_eq!(get_as(&s.addr, "play.example", "/", "").status, 200);
+    let id = create_table(&s.addr, &json!({"players": 3}));
+    let ws = format!("/api/tables/{id}/ws");
+    assert_eq!(upgrade_as(&s.addr, "play.example", &ws).status, 101);
+    assert_eq!(upgrade_as(&s.addr, "evil.example", &ws).status, 421);
+
+    // Headers: served up to 4096 bytes, a JSON 431 past them.
+    for (size, status) in [(4000, 200), (4096, 200), (4097, 431), (9000, 431)] {
+        let a = exchange(&s.addr, &request_of_size(&s.addr, size))
+            .unwrap_or_else(|e| panic!("{size} bytes: {e}"));
+        assert_eq!(a.status, status, "{size} bytes of headers: {}", a.body);
+        if status == 431 {
+            assert_eq!(a.code(), "headers_too_large", "{}", a.body);
+            assert!(a.body.contains("4096"), "{}", a.body);
+        }
+    }
+
+    // The connection cap: 6 connections held open, the 7th reads a JSON 503 (not a reset).
+    std::thread::sleep(Duration::from_millis(300));
+    let mut held = Vec::new();
+    for _ in 0..6 {
+        let mut c = TcpStream::connect(&s.addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        write!(c, "GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr).unwrap();
+        let mut buf = [0u8; 1024];
+        let n = c.read(&mut buf).unwrap();
+        assert!(buf[..n].starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&buf[..n]));
+        held.push(c);
+    }
+    let over = get_as(&s.addr, &s.addr, "/healthz", "");
+    assert_eq!((over.status, over.code().as_str()), (503, "unavailable"), "{over:?}");
+    // A burst over the cap: every one reads its 503.
+    let burst: Vec<_> = (0..40)
+        .map(|_| {
+            let addr = s.addr.clone();
+            std::thread::spawn(move || {
+                exchange(&addr, format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+                    .map(|a| a.status)
+            })
+        })
+        .collect();
+    let statuses: Vec<_> = burst.into_iter().map(|t| t.join().unwrap().map_err(|e| e.kind())).collect();
+    assert!(statuses.iter().all(|s| *s == Ok(503)), "{statuses:?}");
+    drop(held);
+}

@@ -28,6 +28,10 @@ pub struct Limits {
     pub request_timeout: Duration,
     /// Largest request body, in bytes.
     pub max_body: usize,
+    /// Largest request line and headers together, in bytes, counted as sent (each header
+    /// `Name: value` on its own line, and the empty line that ends them): a request with more is
+    /// answered 431 with a JSON error. At least [`MIN_HEADER_BYTES`].
+    pub max_header_bytes: usize,
     /// Largest WebSocket message (and frame) a client may send, in bytes.
     pub ws_max_message: usize,
     /// Interval between the server's WebSocket pings.
@@ -51,6 +55,12 @@ pub struct Limits {
     /// Origins (`https://example.org`) allowed on state-changing requests besides the server's
     /// own (the one whose host is the request's `Host`).
     pub allowed_origins: Vec<String>,
+    /// Host names (`play.example.org`, without a port) the server answers to besides its
+    /// default ones: `localhost` (and names under it) and any IP address, its own included. A
+    /// request whose `Host` is none of them is refused (421): a page of another site whose name
+    /// was made to resolve to this server (DNS rebinding) cannot use it. `*` answers every host.
+    /// Behind a proxy, list the public name the proxy passes on.
+    pub allowed_hosts: Vec<String>,
     /// Behind a reverse proxy: rate limits count the client address the proxy puts last in
     /// `X-Forwarded-For`, not the proxy's.
     pub behind_proxy: bool,
@@ -68,6 +78,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(60),
             request_timeout: Duration::from_secs(30),
             max_body: 16 * 1024,
+            max_header_bytes: 64 * 1024,
             ws_max_message: 4 * 1024,
             ws_ping_interval: Duration::from_secs(20),
             ws_idle_timeout: Duration::from_secs(60),
@@ -77,6 +88,7 @@ impl Default for Limits {
             seats_per_minute: 30,
             rematches_per_minute: 10,
             allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
             behind_proxy: false,
             shutdown_grace: Duration::from_secs(10),
         }
@@ -110,6 +122,10 @@ impl Limits {
         }
     }
 }
+
+/// The smallest [`Limits::max_header_bytes`]: a browser's request line and headers alone take
+/// several hundred bytes.
+pub const MIN_HEADER_BYTES: usize = 1024;
 
 /// The address a per-address limit counts: an IPv4 address itself (an IPv4-mapped IPv6 address
 /// as its IPv4), an IPv6 address by its /64 prefix (the rest zeroed): one host or customer is

@@ -36,6 +36,13 @@ pub enum ApiError {
     /// The request body is larger than the server accepts (HTTP 413).
     #[error("{0}")]
     TooLarge(String),
+    /// The request's `Host` is not one the server answers to: against DNS rebinding (HTTP 421,
+    /// Misdirected Request; see [`crate::Limits::allowed_hosts`]).
+    #[error("{0}")]
+    HostNotAllowed(String),
+    /// The request line and headers are larger than the server accepts (HTTP 431).
+    #[error("{0}")]
+    HeadersTooLarge(String),
     /// The request body is not `application/json` (HTTP 415).
     #[error("{0}")]
     UnsupportedMediaType(String),
@@ -60,6 +67,8 @@ impl ApiError {
             ApiError::Illegal(_) => "illegal",
             ApiError::Storage(_) => "storage",
             ApiError::TooLarge(_) => "too_large",
+            ApiError::HostNotAllowed(_) => "host_not_allowed",
+            ApiError::HeadersTooLarge(_) => "headers_too_large",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::RateLimited(_) => "rate_limited",
             ApiError::Unavailable(_) => "unavailable",
@@ -76,6 +85,8 @@ impl ApiError {
             ApiError::Illegal(_) => 422,
             ApiError::Storage(_) => 500,
             ApiError::TooLarge(_) => 413,
+            ApiError::HostNotAllowed(_) => 421,
+            ApiError::HeadersTooLarge(_) => 431,
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::RateLimited(_) => 429,
             ApiError::Unavailable(_) => 503,

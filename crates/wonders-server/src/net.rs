@@ -2,7 +2,10 @@
 //! every request goes through, `GET /healthz`, `GET /metrics`, and the graceful shutdown.
 //!
 //! Each connection is counted (globally and per IP address) for as long as its socket is open,
-//! WebSockets included; one over a cap gets a short JSON answer (503 or 429) and is closed. HTTP/1
+//! WebSockets included; one over a cap gets a short JSON answer (503 or 429) and is closed (the
+//! answer is written before the close, so the client reads it rather than a reset). A request
+//! whose line and headers are over `max_header_bytes` is answered 431, one whose `Host` is not
+//! allowed 421 (against DNS rebinding: [`security::check_host`]). HTTP/1
 //! connections close when a request's headers do not arrive within `header_timeout` (which also
 //! ends idle keep-alive connections), when nothing is read or written for `idle_timeout` between
 //! requests, and a request that takes longer than `request_timeout` is answered 503.
@@ -136,8 +139,8 @@ fn request_id(net: &Net, req: &Request) -> String {
     format!("{:x}", net.next_request.fetch_add(1, Ordering::Relaxed))
 }
 
-/// The middleware every request goes through: id and log, cross-site and content-type checks,
-/// body size, rate limits, the open-table cap, the request timeout and the security headers.
+/// The middleware every request goes through: id and log, the size of the headers, the `Host`
+/// allow-list ([`security::check_host`]), cross-site and content-type checks, body size, rate limits, the open-table cap, the request timeout and the security headers.
 pub async fn guard(State(net): State<Arc<Net>>, req: Request, next: Next) -> Response {
     let id = request_id(&net, &req);
     let ip = client_ip(&net, &req);
@@ -176,7 +179,27 @@ pub async fn guard(State(net): State<Arc<Net>>, req: Request, next: Next) -> Res
     .await
 }
 
+/// The size of a request's line and headers as sent: `METHOD TARGET HTTP/1.1`, each header as
+/// `Name: value`, each line with its CRLF, and the empty line that ends them.
+pub fn header_bytes(req: &Request) -> usize {
+    let target = match req.uri().path_and_query() {
+        Some(p) if req.uri().authority().is_none() => p.as_str().len(),
+        _ => req.uri().to_string().len(),
+    };
+    let line = req.method().as_str().len() + 1 + target + " HTTP/1.1\r\n".len();
+    let headers: usize = req.headers().iter().map(|(k, v)| k.as_str().len() + 2 + v.len() + 2).sum();
+    line + headers + 2
+}
+
 async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Response, ApiError> {
+    let max = net.limits.max_header_bytes;
+    let size = header_bytes(&req);
+    if size > max {
+        return Err(ApiError::HeadersTooLarge(format!(
+            "the request line and headers take {size} bytes, over the limit of {max} bytes"
+        )));
+    }
+    security::check_host(req.headers(), &net.limits.allowed_hosts)?;
     let upgrade = security::is_upgrade(req.headers());
     let changes = security::changes_state(req.method());
     if changes || upgrade {
@@ -336,18 +359,12 @@ impl AsyncWrite for Guarded {
     }
 }
 
-/// Refused connections being answered at once, at most: more are closed without an answer.
+/// Refused connections kept open for a moment after their answer, at most: more are closed at
+/// once after it.
 const MAX_REFUSING: usize = 16;
 
-/// The short answer to a connection over a cap: written, then the request (if any) is read and
-/// dropped for up to half a second so that closing does not reset the connection before the
-/// client reads the answer. At most [`MAX_REFUSING`] at once; more are closed at once.
-fn refuse(net: &Arc<Net>, mut stream: TcpStream, why: ConnRefusal) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    if net.refusing.fetch_add(1, Ordering::Relaxed) >= MAX_REFUSING {
-        net.refusing.fetch_sub(1, Ordering::Relaxed);
-        return;
-    }
+/// The short answer to a connection over a cap (a JSON 503 or 429 with `Retry-After`).
+fn refusal(why: ConnRefusal) -> String {
     let (status, code, message) = match why {
         ConnRefusal::Full => {
             ("503 Service Unavailable", "unavailable", "the server has too many connections")
@@ -357,25 +374,62 @@ fn refuse(net: &Arc<Net>, mut stream: TcpStream, why: ConnRefusal) {
         }
     };
     let body = format!(r#"{{"error":{{"code":"{code}","message":"{message}"}}}}"#);
-    let answer = format!(
+    format!(
         "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\
          retry-after: 5\r\n\r\n{body}",
         body.len()
-    );
+    )
+}
+
+/// Reads (and drops) what the client already sent, without waiting.
+fn drain_now(stream: &mut std::net::TcpStream) {
+    use std::io::Read;
+    let mut buf = [0u8; 1024];
+    for _ in 0..16 {
+        match stream.read(&mut buf) {
+            Ok(n) if n > 0 => {}
+            _ => break,
+        }
+    }
+}
+
+/// Answers a connection over a cap and closes it. The answer is written at once (it fits the new
+/// socket's send buffer), then the server's side is shut (the client reads the answer and an
+/// end of stream) and what the request sent so far is read, so that the close is not a reset.
+/// Up to [`MAX_REFUSING`] refused connections are then kept for up to half a second, reading
+/// the rest of the request (a client that writes its request after the answer still reads it
+/// rather than a reset); the others are closed at once: a flood of connections costs the server
+/// no more than that, and each of them still reads its answer.
+fn refuse(net: &Arc<Net>, stream: TcpStream, why: ConnRefusal) {
+    use std::io::Write;
+    let Ok(mut stream) = stream.into_std() else {
+        return;
+    };
+    let answer = refusal(why);
+    if !matches!(stream.write(answer.as_bytes()), Ok(n) if n == answer.len()) {
+        return;
+    }
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    drain_now(&mut stream);
+    if net.refusing.fetch_add(1, Ordering::Relaxed) >= MAX_REFUSING {
+        net.refusing.fetch_sub(1, Ordering::Relaxed);
+        return;
+    }
     let net = net.clone();
     tokio::spawn(async move {
-        let _ = tokio::time::timeout(Duration::from_millis(500), async {
-            stream.write_all(answer.as_bytes()).await?;
-            stream.shutdown().await?;
-            let mut buf = [0u8; 1024];
-            for _ in 0..16 {
-                if stream.read(&mut buf).await? == 0 {
-                    break;
+        use tokio::io::AsyncReadExt;
+        if let Ok(mut stream) = TcpStream::from_std(stream) {
+            let _ = tokio::time::timeout(Duration::from_millis(500), async {
+                let mut buf = [0u8; 1024];
+                for _ in 0..16 {
+                    if stream.read(&mut buf).await? == 0 {
+                        break;
+                    }
                 }
-            }
-            Ok::<(), io::Error>(())
-        })
-        .await;
+                Ok::<(), io::Error>(())
+            })
+            .await;
+        }
         net.refusing.fetch_sub(1, Ordering::Relaxed);
     });
 }
@@ -396,7 +450,12 @@ async fn connection(stream: Guarded, peer: SocketAddr, app: Router, net: Arc<Net
         }
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(net.limits.header_timeout).max_buf_size(64 * 1024);
+    // The exact limit on the headers is checked on the parsed request (`checked`: a JSON 431).
+    // hyper's read buffer holds 8 KiB more (it is at least 8 KiB), so that headers a little over
+    // the limit are parsed and get that answer; headers that do not fit it at all get hyper's
+    // own 431, without a body, and the connection closes.
+    let buffer = net.limits.max_header_bytes.saturating_add(8192);
+    builder.timer(TokioTimer::new()).header_read_timeout(net.limits.header_timeout).max_buf_size(buffer);
     let conn = builder.serve_connection(TokioIo::new(stream), service).with_upgrades();
     tokio::pin!(conn);
     let mut shutdown = net.shutdown_signal();

@@ -1,6 +1,10 @@
-//! Request checks against cross-site use, the security headers of every answer, and the
-//! characters a player's name may hold.
+//! Request checks against cross-site use and DNS rebinding, the security headers of every
+//! answer, and the characters a player's name may hold.
 //!
+//! - A request whose `Host` is not one the server answers to is refused (421, [`check_host`]):
+//!   `localhost` and the names under it, any IP address (the server's own included), and the
+//!   names the operator listed (`--allowed-hosts`). A page of another site whose name was made
+//!   to resolve to the server's address (DNS rebinding) sends its own name, and is refused.
 //! - A state-changing request (any method but `GET`, `HEAD`, `OPTIONS`) and the WebSocket's
 //!   upgrade are refused (403) when they carry an `Origin` other than the server's own (the
 //!   origin whose host is the request's `Host`) or one allowed by `--allowed-origin`. Browsers
@@ -53,6 +57,64 @@ pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiEr
             "cross-site request refused: origin `{origin}` is not this server's (`{host}`)"
         )))
     }
+}
+
+/// The host name of a `Host` header (or any `host[:port]` authority) as compared: in lower case,
+/// without the port or a final dot; an IPv6 address keeps its brackets.
+///
+/// ```
+/// use wonders_server::security::host_name;
+/// assert_eq!(host_name("Play.Example.:8080"), "play.example");
+/// assert_eq!(host_name("[::1]:80"), "[::1]");
+/// assert_eq!(host_name("127.0.0.1"), "127.0.0.1");
+/// ```
+pub fn host_name(host: &str) -> String {
+    let host = host.trim();
+    let name = if host.starts_with('[') {
+        host.find(']').map_or(host, |end| &host[..=end])
+    } else {
+        match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        }
+    };
+    name.trim_end_matches('.').to_ascii_lowercase()
+}
+
+/// Whether the server answers to the host `name` ([`host_name`]) by default: `localhost` and
+/// the names under it (browsers resolve them to the machine itself), and IP addresses (a page
+/// whose address is the server's is the server's own page: DNS rebinding needs a name).
+fn default_host(name: &str) -> bool {
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name.parse::<std::net::Ipv4Addr>().is_ok()
+        || name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .is_some_and(|n| n.parse::<std::net::Ipv6Addr>().is_ok())
+}
+
+/// Refuses (421) a request whose `Host` is not one the server answers to: not `localhost` (or a
+/// name under it), not an IP address, and not in `allowed` (host names, compared as
+/// [`host_name`] does; `*` allows every host). A request without a `Host` (HTTP/1.0, never a
+/// browser's) is let in.
+pub fn check_host(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiError> {
+    let Some(value) = headers.get(header::HOST) else {
+        return Ok(());
+    };
+    let raw = String::from_utf8_lossy(value.as_bytes());
+    let name = host_name(&raw);
+    if !name.is_empty()
+        && value.to_str().is_ok()
+        && (default_host(&name) || allowed.iter().any(|a| a == "*" || host_name(a) == name))
+    {
+        return Ok(());
+    }
+    Err(ApiError::HostNotAllowed(format!(
+        "host `{}` is not one this server answers to: it answers to localhost, IP addresses and the \
+         names given with --allowed-hosts (a rule against DNS rebinding)",
+        raw.escape_debug()
+    )))
 }
 
 /// Requires `Content-Type: application/json` (parameters such as `charset` allowed).
