@@ -1,5 +1,5 @@
 //! Request checks against cross-site use and DNS rebinding, the security headers of every
-//! answer, and the characters a player's name may hold.
+//! answer, and the names a player may take (their characters, and no bot's name or label).
 //!
 //! - A request whose `Host` is not one the server answers to is refused (421, [`check_host`]):
 //!   `localhost` and the names under it, any IP address (the server's own included), and the
@@ -20,8 +20,11 @@
 use crate::limits::Quota;
 use crate::msg::ApiError;
 use axum::http::{HeaderMap, HeaderValue, Method, header};
-use icu_properties::CodePointMapData;
-use icu_properties::props::GeneralCategory;
+use icu_properties::props::{
+    DefaultIgnorableCodePoint, EmojiModifier, ExtendedPictographic, GeneralCategory, VariationSelector,
+    WhiteSpace,
+};
+use icu_properties::{CodePointMapData, CodePointSetData};
 
 /// The Content-Security-Policy of every answer.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -154,23 +157,200 @@ pub fn quota_of(method: &Method, path: &str) -> Option<Quota> {
     }
 }
 
-/// Refuses names holding characters that are invisible or change how the text around them is
-/// shown: control characters (Unicode category Cc), format characters (Cf: bidirectional
-/// overrides and isolates, zero-width joiners and spaces, soft hyphens, …), line and paragraph
-/// separators (Zl, Zp), private-use, surrogate and unassigned code points (Co, Cs, Cn).
+/// The most combining marks one character of a name may carry (Vietnamese needs two, some
+/// scripts stack three or four): more pile up over the lines around the name ("Zalgo" text).
+pub const MAX_MARKS: usize = 4;
+
+/// What came just before a character of a name, for the characters that attach to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Before {
+    /// The name's start, or a space: nothing to attach to.
+    Nothing,
+    /// A visible character (its marks and variation selector included).
+    Visible,
+    /// An emoji (with its skin tone and variation selector, if any): a zero-width joiner may
+    /// follow it to join another emoji.
+    Emoji,
+    /// A zero-width joiner inside an emoji sequence.
+    Joiner,
+}
+
+/// Refuses names that hold characters that are invisible, change how the text around them is
+/// shown, or show as spaces, and names with no visible character; each refusal names the
+/// character (`U+XXXX`) and why:
+///
+/// - control characters (Unicode category Cc), line and paragraph separators (Zl, Zp),
+///   private-use, surrogate and unassigned code points (Co, Cs, Cn);
+/// - format characters (Cf: bidirectional overrides and isolates, zero-width spaces, soft
+///   hyphens, …), except a zero-width joiner (U+200D) between two emoji, as in the family emoji
+///   👨‍👩‍👧‍👦 (an emoji ZWJ sequence);
+/// - the other characters that show as nothing (Unicode's Default_Ignorable_Code_Point: the
+///   Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the combining grapheme joiner U+034F,
+///   the Khmer inherent vowels U+17B4 and U+17B5, …), except a variation selector right after a
+///   visible character (❤️ is U+2764 U+FE0F);
+/// - the blank Braille pattern U+2800, which shows as a space but is not one;
+/// - a combining mark with nothing to sit on (at the start, after a space or a joiner), and more
+///   than [`MAX_MARKS`] on one character.
+///
+/// Spaces (White_Space, category Zs) may separate words; the name is trimmed before this check,
+/// so a name of spaces alone has no character left.
+///
+/// ```
+/// use wonders_server::security::check_name_chars;
+/// assert!(check_name_chars("Zoë 👨\u{200D}👩\u{200D}👧\u{200D}👦 ❤\u{FE0F}").is_ok());
+/// let e = check_name_chars("\u{3164}").unwrap_err().to_string();
+/// assert!(e.contains("U+3164") && e.contains("Hangul filler"), "{e}");
+/// ```
 pub fn check_name_chars(name: &str) -> Result<(), ApiError> {
     let categories = CodePointMapData::<GeneralCategory>::new();
-    for c in name.chars() {
-        let what = match categories.get(c) {
-            GeneralCategory::Control => "a control character",
-            GeneralCategory::Format => "an invisible format character",
-            GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => "a line break",
-            GeneralCategory::PrivateUse | GeneralCategory::Surrogate | GeneralCategory::Unassigned => {
-                "an unassigned or private-use character"
-            }
-            _ => continue,
+    let ignorable = CodePointSetData::new::<DefaultIgnorableCodePoint>();
+    let white = CodePointSetData::new::<WhiteSpace>();
+    let selector = CodePointSetData::new::<VariationSelector>();
+    let emoji = CodePointSetData::new::<ExtendedPictographic>();
+    let skin_tone = CodePointSetData::new::<EmojiModifier>();
+    let mut before = Before::Nothing;
+    let mut marks = 0;
+    let mut selected = false;
+    let mut visible = false;
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        let refuse = |what: &str| {
+            Err(ApiError::BadRequest(format!("a name cannot hold {what} (U+{:04X})", u32::from(c))))
         };
-        return Err(ApiError::BadRequest(format!("a name cannot hold {what} (U+{:04X})", u32::from(c))));
+        let category = categories.get(c);
+        match category {
+            GeneralCategory::Control => return refuse("a control character"),
+            GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => {
+                return refuse("a line break");
+            }
+            GeneralCategory::PrivateUse | GeneralCategory::Surrogate | GeneralCategory::Unassigned => {
+                return refuse("an unassigned or private-use character");
+            }
+            _ => {}
+        }
+        if c == '\u{200D}' {
+            if before == Before::Emoji && chars.peek().is_some_and(|&next| emoji.contains(next)) {
+                before = Before::Joiner;
+                continue;
+            }
+            return refuse("a zero-width joiner outside an emoji sequence (it joins two emoji only)");
+        }
+        if selector.contains(c) {
+            if matches!(before, Before::Visible | Before::Emoji) && !selected {
+                selected = true;
+                continue;
+            }
+            return refuse("a variation selector with no character before it to select");
+        }
+        if category == GeneralCategory::Format {
+            return refuse("an invisible format character");
+        }
+        if matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}') {
+            return refuse("a Hangul filler, which shows as nothing");
+        }
+        if c == '\u{2800}' {
+            return refuse("a blank Braille pattern, which shows as a space");
+        }
+        if ignorable.contains(c) {
+            return refuse("a character that shows as nothing");
+        }
+        if matches!(
+            category,
+            GeneralCategory::NonspacingMark | GeneralCategory::SpacingMark | GeneralCategory::EnclosingMark
+        ) {
+            if matches!(before, Before::Nothing | Before::Joiner) {
+                return refuse("a combining mark with no character before it to sit on");
+            }
+            marks += 1;
+            if marks > MAX_MARKS {
+                return refuse(&format!("more than {MAX_MARKS} combining marks on one character"));
+            }
+            continue;
+        }
+        selected = false;
+        marks = 0;
+        if white.contains(c) {
+            before = Before::Nothing;
+            continue;
+        }
+        visible = true;
+        before = if emoji.contains(c) || (before == Before::Emoji && skin_tone.contains(c)) {
+            Before::Emoji
+        } else {
+            Before::Visible
+        };
+    }
+    if !visible {
+        return Err(ApiError::BadRequest("a name needs at least one visible character".into()));
+    }
+    Ok(())
+}
+
+/// A name as compared with bots' names and labels: full-width forms as ASCII, in lower case,
+/// combining marks, variation selectors and joiners left out, every run of spaces one space.
+fn folded(name: &str) -> String {
+    let categories = CodePointMapData::<GeneralCategory>::new();
+    let white = CodePointSetData::new::<WhiteSpace>();
+    let mut out = String::new();
+    for c in name.chars() {
+        let c = match u32::from(c) {
+            0xFF01..=0xFF5E => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+            _ => c,
+        };
+        if white.contains(c) {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else if !matches!(
+            categories.get(c),
+            GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark | GeneralCategory::Format
+        ) {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// Whether a folded name reads as a bot seat's label: `Bot 2 (heuristic)` as the server names
+/// bot seats (`Bot`, then the seat's number, then the bot in brackets), or a part of it (`Bot`,
+/// `Bot 2`, `Bot (random)`, `bot #3`).
+fn bot_label(folded: &str) -> bool {
+    let Some(rest) = folded.strip_prefix("bot") else {
+        return false;
+    };
+    let rest = rest.trim_start().trim_start_matches('#').trim_start();
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+    rest.is_empty() || (rest.starts_with('(') && rest.ends_with(')'))
+}
+
+/// Refuses names that pass for a bot: a bot seat's label (`Bot 2 (heuristic)`, `Bot`, `Bot 2`),
+/// the name of a bot (`heuristic`, `search:300ms`, `card-first`, one of `bots`), and a name
+/// ending with the page's mark of a bot seat (`(bot)`, `(電腦)`). Compared case-insensitively,
+/// with full-width letters as ASCII and marks and extra spaces left out.
+pub fn check_name_not_a_bot(name: &str, bots: &[String]) -> Result<(), ApiError> {
+    let plain = folded(name);
+    if bot_label(&plain) {
+        return Err(ApiError::BadRequest(format!(
+            "the name `{name}` looks like a bot's seat: bots' seats are named `Bot <seat> (<bot>)`"
+        )));
+    }
+    // The built-in bots, also with options (`search:300ms`, `heuristic:flat-naval`), and any
+    // external bot (`exec:…`).
+    let builtin = ["random", "card-first", "heuristic", "search"];
+    let kind = plain.split(':').next().unwrap_or("");
+    let is_bot = bots.iter().any(|b| folded(b) == plain)
+        || builtin.contains(&plain.as_str())
+        || (builtin.contains(&kind) && plain.contains(':') && !plain.contains(' '))
+        || plain.starts_with("exec:");
+    if is_bot {
+        return Err(ApiError::BadRequest(format!(
+            "the name `{name}` is a bot's name: people's names must not be"
+        )));
+    }
+    if plain.ends_with("(bot)") || plain.ends_with("(電腦)") {
+        return Err(ApiError::BadRequest(format!(
+            "the name `{name}` ends with the mark of a bot's seat; choose another"
+        )));
     }
     Ok(())
 }
@@ -239,6 +419,131 @@ mod tests {
         ] {
             let e = check_name_chars(bad).unwrap_err();
             assert!(e.to_string().contains(&format!("U+{code:04X}")), "{bad:?}: {e}");
+        }
+    }
+
+    /// The refusal of `name`: its message, which must name the code point `code`.
+    fn refusal(name: &str, code: u32) -> String {
+        let e = check_name_chars(name).expect_err(name).to_string();
+        assert!(e.contains(&format!("U+{code:04X}")), "{name:?}: {e}");
+        e
+    }
+
+    #[test]
+    fn names_of_characters_that_show_as_nothing_or_as_spaces_are_refused() {
+        for (c, why) in [
+            ('\u{034F}', "shows as nothing"),
+            ('\u{115F}', "Hangul filler"),
+            ('\u{1160}', "Hangul filler"),
+            ('\u{3164}', "Hangul filler"),
+            ('\u{FFA0}', "Hangul filler"),
+            ('\u{2800}', "blank Braille pattern"),
+            ('\u{17B4}', "shows as nothing"),
+            ('\u{17B5}', "shows as nothing"),
+            ('\u{FE0F}', "variation selector"),
+            ('\u{FE00}', "variation selector"),
+            ('\u{E0100}', "variation selector"),
+            ('\u{180B}', "variation selector"),
+            ('\u{0301}', "combining mark"),
+            ('\u{20E3}', "combining mark"),
+            ('\u{200D}', "zero-width joiner"),
+            ('\u{E0061}', "format character"),
+        ] {
+            let code = u32::from(c);
+            // Alone, repeated, and (except those that attach to the character before) inside a
+            // name: refused, naming the code point and the reason.
+            for name in [c.to_string(), format!("{c}{c}{c}"), format!("{c}Ann")] {
+                let e = refusal(&name, code);
+                assert!(e.contains(why), "{name:?}: {e}");
+            }
+            if !matches!(why, "variation selector" | "combining mark") {
+                let e = refusal(&format!("Ann{c}Lee"), code);
+                assert!(e.contains(why), "{c:?} inside: {e}");
+            }
+        }
+        // Marks and selectors after a space have nothing to sit on; a second selector selects
+        // nothing.
+        refusal("Ann \u{0301}", 0x301);
+        refusal("Ann \u{FE0F}", 0xFE0F);
+        refusal("❤\u{FE0F}\u{FE0F}", 0xFE0F);
+        // A joiner joins two emoji, nothing else.
+        refusal("a\u{200D}b", 0x200D);
+        refusal("👨\u{200D}", 0x200D);
+        refusal("👨\u{200D}a", 0x200D);
+        refusal("a\u{200D}👩", 0x200D);
+        refusal("👨\u{200D}\u{200D}👩", 0x200D);
+        // Zalgo: five marks on one letter.
+        let e = refusal("Ze\u{0301}\u{0302}\u{0303}\u{0304}\u{0305}", 0x305);
+        assert!(e.contains("more than 4 combining marks"), "{e}");
+        // Spaces alone leave nothing visible.
+        let e = check_name_chars("\u{3000} ").unwrap_err().to_string();
+        assert!(e.contains("visible character"), "{e}");
+    }
+
+    #[test]
+    fn names_with_emoji_sequences_marks_and_other_scripts_are_accepted() {
+        for name in [
+            "👨\u{200D}👩\u{200D}👧\u{200D}👦",
+            "Ann 👨\u{200D}👩\u{200D}👧\u{200D}👦 Lee",
+            "e\u{0301}mile",
+            "Nguye\u{0302}\u{0303}n",
+            "李小龍",
+            "山田\u{3000}太郎",
+            "❤\u{FE0F}",
+            "I ❤\u{FE0F} 7W",
+            "🏳\u{FE0F}\u{200D}🌈",
+            "👩\u{1F3FD}\u{200D}💻",
+            "1\u{FE0F}\u{20E3}",
+            "🇹🇼 Mei",
+            "नमस्ते",
+            "สมชาย",
+            "Zoë",
+        ] {
+            assert!(check_name_chars(name).is_ok(), "{name:?}: {:?}", check_name_chars(name));
+        }
+    }
+
+    #[test]
+    fn names_that_pass_for_a_bot_are_refused() {
+        let bots: Vec<String> =
+            ["heuristic", "random", "search", "exec:python3 bot.py"].map(String::from).into();
+        for name in [
+            "Bot 2 (heuristic)",
+            "bot 2 (HEURISTIC)",
+            "Bot 7 (search:300ms)",
+            "BOT  3  (anything)",
+            "Ｂｏｔ　２ （heuristic）",
+            "Bo\u{0301}t 1 (random)",
+            "Bot",
+            "bot2",
+            "Bot #4",
+            "Bot (random)",
+        ] {
+            let e = check_name_not_a_bot(name, &bots).expect_err(name).to_string();
+            assert!(e.contains("looks like a bot's seat"), "{name:?}: {e}");
+        }
+        for name in [
+            "heuristic",
+            "Heuristic",
+            "RANDOM",
+            "search",
+            "search:2s",
+            "card-first",
+            "heuristic:flat-naval",
+            "exec:python3 bot.py",
+            "exec:anything",
+        ] {
+            let e = check_name_not_a_bot(name, &bots).expect_err(name).to_string();
+            assert!(e.contains("is a bot's name"), "{name:?}: {e}");
+        }
+        for name in ["Ann (bot)", "Ann (BOT)", "安（電腦）"] {
+            let e = check_name_not_a_bot(name, &bots).expect_err(name).to_string();
+            assert!(e.contains("mark of a bot's seat"), "{name:?}: {e}");
+        }
+        for name in
+            ["Botanist", "Abbot", "Robot 2", "Bot 2 fan", "Random Rita", "Searching Sam", "Ann (robot)"]
+        {
+            assert!(check_name_not_a_bot(name, &bots).is_ok(), "{name:?}");
         }
     }
 }

@@ -363,8 +363,10 @@ struct Planned {
 /// How a retraction is stored in a table's log (the other entries are `WireAction`s).
 pub const RETRACT_JSON: &str = r#"{"type":"retract"}"#;
 
-/// Display names: 1–32 characters, trimmed, with no control or format characters
-/// ([`crate::security::check_name_chars`]).
+/// Display names: 1–32 characters, trimmed, every character visible or a space between words
+/// ([`crate::security::check_name_chars`]), and nothing that passes for a bot: no bot seat's
+/// label (`Bot 2 (heuristic)`, as [`Table::create`] names bot seats) and no bot's name
+/// ([`crate::security::check_name_not_a_bot`]).
 pub fn check_name(name: &str) -> Result<String, ApiError> {
     let name = name.trim();
     let len = name.chars().count();
@@ -372,6 +374,7 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
         return Err(ApiError::BadRequest(format!("a name has 1 to 32 characters, not {len}")));
     }
     crate::security::check_name_chars(name)?;
+    crate::security::check_name_not_a_bot(name, &crate::bots::bot_names())?;
     Ok(name.to_string())
 }
 
