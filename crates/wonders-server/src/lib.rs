@@ -36,6 +36,7 @@
 
 mod bots;
 pub mod catalog;
+pub mod failures;
 pub mod http;
 pub mod json;
 pub mod limits;

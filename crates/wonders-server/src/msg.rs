@@ -100,7 +100,10 @@ impl ApiError {
 }
 
 impl From<crate::store::StoreError> for ApiError {
+    /// The answer to a request whose storage failed. Every storage failure that becomes an
+    /// answer passes here, and is logged with its reason ([`crate::failures::storage_failed`]).
     fn from(e: crate::store::StoreError) -> Self {
+        crate::failures::storage_failed("a request's use of the store", None, &e.0);
         ApiError::Storage(e.to_string())
     }
 }

@@ -441,8 +441,9 @@ impl Server {
                 self.inner.writer.submit(permit, cell.clone(), id.clone(), plan, epoch, finished, 0, false);
             drop(table);
             if let Err(e) = ticket.wait() {
-                // Nothing changed; the next change of the table tries again.
-                eprintln!("wonders: table {id}: storing the bots' moves failed: {e}");
+                // Nothing changed; the next change of the table tries again. The store writer
+                // logged the reason (rate-limited: a full disk must not flood the log).
+                tracing::debug!(table = %id, "storing the bots' moves failed: {e}");
                 cell.lock().stop_driving();
                 return;
             }
@@ -506,7 +507,8 @@ impl Server {
         }
         let id = table.id().to_string();
         if let Err(e) = self.store().delete_table(&id) {
-            tracing::error!(table = %id, "deleting a waiting table ({why}) failed: {e}");
+            // Rate-limited: a sweep tries again every tick while the disk is full.
+            crate::failures::storage_failed("deleting a waiting table", Some(&id), &e.0);
             return false;
         }
         table.expire();
@@ -860,5 +862,6 @@ fn sweeper(server: Weak<Inner>, tick: Duration) {
             return;
         };
         Server { inner }.sweep();
+        crate::failures::flush();
     }
 }

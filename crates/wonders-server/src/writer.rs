@@ -14,7 +14,8 @@
 //!
 //! When the batch's transaction fails, each change is tried again alone, so that an error is
 //! reported to the client of the change that caused it (an `error` with code `storage`), not
-//! swallowed and not blamed on other tables; the table's queued changes are dropped
+//! swallowed and not blamed on other tables; every failure is logged with SQLite's reason
+//! ([`crate::failures`], identical ones rate-limited); the table's queued changes are dropped
 //! ([`Table::abandon`]), and its later changes already handed to the writer (planned on top of
 //! the failed one) fail too without being written: the log never has a gap.
 //!
@@ -266,6 +267,11 @@ impl Writer {
         let sent = self.queue.send(job);
         if let Err(std::sync::mpsc::SendError(job)) = sent {
             // The writer thread is gone: the change is dropped from its table, and reported.
+            crate::failures::storage_failed(
+                "handing an action to the store writer",
+                Some(&job.table),
+                "the writer thread stopped",
+            );
             job.cell.lock().abandon(job.epoch);
             send(job.reply, Err(lost()));
         } else {
@@ -383,8 +389,14 @@ fn write(
     }
     if batch.iter().all(|j| !earlier_failed(failed, j)) {
         let entries: Vec<AppendEntry<'_>> = batch.iter().map(entry).collect();
-        if store.append_batch(&entries).is_ok() {
-            return batch.iter().map(|_| Ok(())).collect();
+        match store.append_batch(&entries) {
+            Ok(()) => return batch.iter().map(|_| Ok(())).collect(),
+            // Logged (the reason may be the disk's, not one change's); each is tried alone next.
+            Err(e) => crate::failures::storage_failed(
+                "storing a batch of actions (each is tried alone next)",
+                None,
+                &e.0,
+            ),
         }
     }
     batch
@@ -398,6 +410,7 @@ fn write(
                 )));
             }
             store.append_batch(&[entry(job)]).map_err(|e| {
+                crate::failures::storage_failed("storing an action", Some(&job.table), &e.0);
                 failed.insert(job.table.clone(), job.epoch);
                 ApiError::Storage(format!("table {}: the action could not be stored: {}", job.table, e.0))
             })
