@@ -1,6 +1,8 @@
 //! The catalog endpoint: every card and wonder of an edition, with English and Chinese names,
 //! costs and effect summaries, for the UI to draw cards and switch languages; with the Edifice
-//! expansion's projects and debt tokens (the score pad lists them), and the Armada cards.
+//! expansion's projects and debt tokens (the score pad lists them), the Armada cards, and the
+//! Armada shipyards (every step of every track with its cost on each board, for the page to draw
+//! whole boards).
 
 use crate::msg::ApiError;
 use serde::Serialize;
@@ -74,6 +76,59 @@ struct EdificeJson<'a> {
     debt_provisional: [bool; 3],
 }
 
+/// What one track space gives (zero values left out), as the state's `armada` writes it.
+#[derive(Serialize)]
+struct TrackSpaceJson {
+    #[serde(skip_serializing_if = "is_zero")]
+    naval: u8,
+    #[serde(skip_serializing_if = "is_zero")]
+    trade: u8,
+    #[serde(skip_serializing_if = "is_zero")]
+    coins: u8,
+    #[serde(skip_serializing_if = "is_zero")]
+    tax: u8,
+    #[serde(skip_serializing_if = "is_zero")]
+    points: u8,
+    #[serde(skip_serializing_if = "is_zero")]
+    explore: u8,
+    /// Whether a value of the space has no printed source (armada.md §10.2).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    provisional: bool,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
+}
+
+/// The cost of moving a ship onto one step.
+#[derive(Serialize)]
+struct StepCostJson {
+    #[serde(skip_serializing_if = "is_zero")]
+    coins: u8,
+    /// Resource letters; empty when none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    resources: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    provisional: bool,
+}
+
+/// A shipyard board: its number, its wonder fleet, and the cost of steps 1–6 of each fleet.
+#[derive(Serialize)]
+struct BoardJson {
+    number: u8,
+    wonder: &'static str,
+    /// Fleet name → the costs of steps 1 to 6.
+    costs: std::collections::BTreeMap<&'static str, Vec<StepCostJson>>,
+}
+
+/// The Armada shipyards: the four tracks (the same on every board) and the boards' costs.
+#[derive(Serialize)]
+struct ArmadaJson {
+    /// Fleet name → spaces 0 (start) to 6.
+    tracks: std::collections::BTreeMap<&'static str, Vec<TrackSpaceJson>>,
+    boards: Vec<BoardJson>,
+}
+
 #[derive(Serialize)]
 struct CatalogJson<'a> {
     edition: &'static str,
@@ -81,6 +136,62 @@ struct CatalogJson<'a> {
     wonders: Vec<WonderJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     edifice: Option<EdificeJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    armada: Option<ArmadaJson>,
+}
+
+fn armada_json(data: &wonders_core::armada::ArmadaData) -> ArmadaJson {
+    use wonders_core::armada::{Fleet, Status, TrackValue};
+    let tracks = Fleet::ALL
+        .iter()
+        .map(|&f| {
+            let spaces = (0..=6u8)
+                .map(|step| {
+                    let t = data.track(f, step).unwrap_or_default();
+                    let provisional = TrackValue::ALL.iter().any(|&v| {
+                        t.get(v) > 0 && data.track_status(f, step, v).is_some_and(Status::is_provisional)
+                    });
+                    TrackSpaceJson {
+                        naval: t.naval,
+                        trade: t.trade,
+                        coins: t.coins,
+                        tax: t.tax,
+                        points: t.points,
+                        explore: t.explore,
+                        provisional,
+                    }
+                })
+                .collect();
+            (f.name(), spaces)
+        })
+        .collect();
+    let boards = data
+        .boards()
+        .iter()
+        .map(|b| BoardJson {
+            number: b.number,
+            wonder: b.wonder.name(),
+            costs: Fleet::ALL
+                .iter()
+                .map(|&f| {
+                    let costs = (1..=6u8)
+                        .map(|step| {
+                            let c = data.step_cost(b.id, f, step).unwrap_or_default();
+                            StepCostJson {
+                                coins: c.coins,
+                                resources: letters(&c.resources),
+                                provisional: data
+                                    .step_cost_status(b.id, f, step)
+                                    .is_some_and(Status::is_provisional),
+                            }
+                        })
+                        .collect();
+                    (f.name(), costs)
+                })
+                .collect(),
+        })
+        .collect();
+    ArmadaJson { tracks, boards }
 }
 
 fn letters(r: &wonders_core::Resources) -> String {
@@ -152,7 +263,8 @@ fn build(catalog: &'static Catalog) -> String {
         debt: data.debt.map(|d| d.0),
         debt_provisional: data.debt.map(|d| d.1.provisional()),
     });
-    let doc = CatalogJson { edition: catalog.edition.code(), cards, wonders, edifice };
+    let armada = catalog.armada.as_deref().map(armada_json);
+    let doc = CatalogJson { edition: catalog.edition.code(), cards, wonders, edifice, armada };
     serde_json::to_string(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 
@@ -188,5 +300,30 @@ mod tests {
         );
         assert_eq!(doc["edifice"]["debt"], serde_json::json!([2, 3, 5]));
         assert_eq!(doc["edifice"]["debt_provisional"], serde_json::json!([false, false, false]));
+    }
+
+    #[test]
+    fn the_catalog_draws_whole_shipyards() {
+        // Every board's four tracks: spaces 0 to 6 and the cost of steps 1 to 6, as the state
+        // gives a ship's next step.
+        let doc: serde_json::Value = serde_json::from_str(super::json("1e").unwrap()).unwrap();
+        let armada = &doc["armada"];
+        for fleet in ["red", "yellow", "blue", "green"] {
+            assert_eq!(armada["tracks"][fleet].as_array().unwrap().len(), 7, "{fleet}");
+        }
+        let boards = armada["boards"].as_array().unwrap();
+        assert_eq!(boards.len(), 8);
+        for b in boards {
+            for fleet in ["red", "yellow", "blue", "green"] {
+                assert_eq!(b["costs"][fleet].as_array().unwrap().len(), 6);
+            }
+        }
+        // The blue track ends on VP, the green one explores, the yellow one gives a trade level.
+        let top = |f: &str| armada["tracks"][f][6].clone();
+        assert!(top("blue")["points"].as_u64().unwrap() > 0, "{}", top("blue"));
+        assert!(
+            armada["tracks"]["green"].as_array().unwrap().iter().any(|s| s["explore"].as_u64().is_some())
+        );
+        assert!(top("yellow")["trade"].as_u64().unwrap() > 0, "{}", top("yellow"));
     }
 }
