@@ -104,7 +104,7 @@ const TEXT = {
   buyFrom: ['You can buy', '你可以購買'], each: ['each', '每個'], stages: ['Stages', '階段'],
   nextStage: ['next', '下一個'], built: ['built', '已建'], key: ['Key', '圖示說明'],
   yourChoice: ['Your choice', '你的選擇'], takeBack: ['Take back', '收回'], changeable: ['you can change it until everyone has chosen', '所有人選好之前都可以更改'],
-  wonderCtl: ['Wonder', '奇蹟'], buildStage: ['Build stage', '建造階段'], withCard: ['with which card?', '用哪張牌？'],
+  wonderCtl: ['Wonder', '奇蹟'], buildStage: ['Wonder stage', '奇蹟階段'], withCard: ['with which card?', '用哪張牌？'],
   wonderDone: ['Your wonder is complete.', '你的奇蹟已全部建成。'],
   youHave: ['you have', '你有'], payTotal: ['total', '共'],
   ageEnd: ['End of Age', '時代結束'], conflicts: ['Military conflicts', '軍事衝突'],
@@ -128,6 +128,20 @@ const TEXT = {
   phase_play_last_card: ['last card of the Age', '打出時代的最後一張牌'], phase_build_from_discard: ['build from the discard pile', '從棄牌堆建造'],
   phase_over: ['game over', '遊戲結束'], lobbyLink: ['Lobby', '大廳'],
   phase_edifice_discard: ['great project failed: discard a card', '宏偉項目失敗：棄掉一張牌'],
+  passesLeft: ['hands pass left', '手牌向左傳'], passesRight: ['hands pass right', '手牌向右傳'],
+  timerHelp: ['time left for this move, then a bot plays it', '本步剩餘時間，逾時由電腦代打'],
+  provisionalKey: ['provisional value: no printed source confirms it; the game uses a working value', '暫定數值：沒有印刷來源確認，遊戲使用暫定值'],
+  close: ['Close', '關閉'], noTeamConflict: ['no conflict with teammate', '隊友之間無衝突'], has: ['has', '有'],
+  discardIt: ['Discard', '棄牌'], cannotBuild: ['cannot build', '不能建造'], freeCityHand: ['The Free City\'s hand', '自由城市的手牌'],
+  discardBuildTitle: ['Build a card of the discard pile, free', '從棄牌堆免費建造一張牌'],
+  discardBuildNote: ['Your wonder lets you build one card of the discard pile for free, or nothing.', '你的奇蹟讓你從棄牌堆免費建造一張牌，或不建造。'],
+  alreadyBuilt: ['already built: a city has no two buildings of the same name', '已建造：城市不能有兩座同名建築'],
+  nextHand: ['Your next hand', '你的下一手牌'], scoreNowHelp: ['points if the game ended now', '若遊戲現在結束的分數'], vp: ['VP', '分'],
+  seeCity: ['see this city in full', '查看整座城市'], compass: ['compass', '圓規'], gear: ['gear', '齒輪'], tablet: ['tablet', '石板'],
+  swipeHint: ['swipe for your neighbours', '左右滑動查看鄰居'], sideNotChosen: ['side not chosen yet', '尚未選面'], stage: ['Stage', '階段'],
+  categories: ['Categories', '類別'], results: ['Results', '結果'], chosenHelp: ['players who have chosen this step', '本步已選擇的玩家'],
+  cardUnknown: ['No card of that name', '沒有這個名稱的卡牌'], didYouMean: ['did you mean', '你是指'],
+  play: ['Play', '打出'], chosenShort: ['chosen', '已選'],
   phase_explore: ['exploration: choose an island', '探索：選擇島嶼'], phase_island_moves: ['island: choose the ships it moves', '島嶼：選擇移動的船隻'], phase_naval_opt_out: ['Forgotten Port: naval conflict or not', '遺忘港：是否參與海軍衝突'],
 };
 
@@ -143,9 +157,13 @@ const COLOURS = ['brown', 'grey', 'blue', 'yellow', 'red', 'green', 'purple'];
 const CATS = ['military', 'treasury', 'wonder', 'civilian', 'science', 'commercial', 'guilds'];
 // Armada's score categories (naval tokens, blue fleet VP, island VP), shown for Armada tables.
 const ARMADA_CATS = ['naval', 'fleet', 'islands'];
-const CAT_COLOURS = { military: '#b8322a', treasury: '#e8b923', wonder: '#9a4d12', civilian: '#2f6db3',
-  science: '#3c8a3f', commercial: '#c98a00', guilds: '#6d3f96', edifice: '#4a6b7a',
-  naval: '#1d4e89', fleet: '#5aa9e6', islands: '#2a9d8f' };
+// One colour per category, any two at least 86 apart in RGB (the blues of civilian, naval and
+// fleet differ in lightness: mid, night and sky).
+const CAT_COLOURS = { military: '#c0392b', treasury: '#f3d36b', wonder: '#6b4226', civilian: '#2f6db3',
+  science: '#3c8a3f', commercial: '#d4860b', guilds: '#7b3fa0', edifice: '#e07bb0',
+  naval: '#14284b', fleet: '#8ec5ef', islands: '#3fd0a0' };
+// The light ones, written on in dark ink.
+const LIGHT_CATS = ['treasury', 'fleet', 'islands'];
 
 // Resources: letter → names, colour and a distinct shape.
 const RES = {
@@ -183,7 +201,7 @@ function pointsNow(n) { return zh() ? `${n} ${t('scienceNow')}` : `${n} point${M
 
 function coinsText(n) { return zh() ? `${n} 錢幣` : `${n} coin${n === 1 ? '' : 's'}`; }
 
-function coinIcon(n) { return h('span', { class: 'coin', title: n + ' ' + t('coins') }, n); }
+function coinIcon(n) { return h('span', { class: 'coin', title: typeof n === 'number' ? coinsText(n) : t('coins') }, n); }
 
 function costIcons(coins, letters) {
   const parts = [];
@@ -233,6 +251,7 @@ function tokenChip(v) {
 
 // Reasons from the server are English sentences of a few known forms: translated here.
 function reasonText(r) {
+  r = cleanMessage(r);
   if (!zh()) return r;
   let m;
   const tr = [
@@ -324,7 +343,8 @@ async function catalog(edition) {
       }
     }
     const wonders = new Map(data.wonders.map(w => [w.name, w]));
-    catalogs[edition] = { cards, wonders, makesFree, list: data.cards, wonderList: data.wonders, edifice: data.edifice || null };
+    catalogs[edition] = { cards, wonders, makesFree, list: data.cards, wonderList: data.wonders, edifice: data.edifice || null,
+      armada: data.armada || null };
   }
   return catalogs[edition];
 }
@@ -341,13 +361,14 @@ function wonderName(cat, name) {
   const w = cat && cat.wonders.get(name);
   return w && zh() && w.zh ? w.zh : name;
 }
-function effectText(d) { return zh() && d.effect_zh ? d.effect_zh : d.effect; }
+function effectText(d) { return fixPlurals(zh() && d.effect_zh ? d.effect_zh : d.effect); }
 
 function resourceKey() {
   return h('div', { class: 'res-key' }, h('b', {}, t('key') + ': '),
     Object.keys(RES).map(l => h('span', { class: 'key-item' }, resIcon(l), ' ', resName(l))),
     h('span', { class: 'key-item' }, coinIcon(1), ' ', t('coins')),
-    h('span', { class: 'key-item' }, h('span', { class: 'shield' }, '⚔'), ' ', t('shields')));
+    h('span', { class: 'key-item' }, h('span', { class: 'shield' }, '⚔'), ' ', t('shields')),
+    h('span', { class: 'key-item' }, '◎ ⚙ ▤', ' ', t('science')));
 }
 
 // ---------------------------------------------------------------- router
@@ -394,7 +415,7 @@ const PAGE = 8;
 const lobbyPages = { open: 0, finished: 0 };
 
 function tableTitle(tbl) {
-  const names = tbl.seats.map(s => s.name || t('free'));
+  const names = tbl.seats.map(x => (x.taken || x.bot ? seatDisplayName(x) : t('free')));
   return names.join(' · ');
 }
 
@@ -417,7 +438,7 @@ async function lobby() {
   const teamsBox = h('input', { id: 'teams', name: 'teams', type: 'checkbox' });
   const seats = h('div', { class: 'seat-choices' });
   const name = h('input', { id: 'name', name: 'name', maxlength: 32, placeholder: t('yourName'), value: store.name });
-  const botLabel = b => t('bot') + ': ' + b + (b === 'search' ? (zh() ? '（最強，較慢）' : ' (strongest, slower)') : b === 'heuristic' ? (zh() ? '（穩健）' : ' (solid)') : b === 'random' ? (zh() ? '（隨機）' : ' (random moves)') : '');
+  const botLabel = b => { const [level, what] = botLevel(b); return `${t('bot')}: ${level}` + (what ? ` — ${what}` : ''); };
   const paintSeats = () => {
     const old = [...seats.querySelectorAll('select')].map(x => x.value);
     seats.replaceChildren();
@@ -433,6 +454,17 @@ async function lobby() {
   paintSeats();
 
   const create = h('button', { id: 'create', class: 'primary', type: 'submit' }, t('create'));
+  // Impossible setups are refused here, before Create, for the reasons the server would give.
+  const problem = h('p', { class: 'setup-problem error', id: 'setup-problem', role: 'status', hidden: true });
+  const checkSetup = () => {
+    const list = setupProblems({ players: Number(players.value), edition: edition.value, armada: armadaBox.checked,
+      edifice: edificeBox.checked, teams: teamsBox.checked });
+    problem.hidden = !list.length;
+    problem.textContent = list.join(' ');
+    create.disabled = list.length > 0;
+  };
+  for (const el of [players, edition, edificeBox, armadaBox, teamsBox]) el.addEventListener('change', checkSetup);
+  checkSetup();
   const form = h('form', { class: 'panel new-table', onsubmit: async ev => {
     ev.preventDefault();
     create.disabled = true;
@@ -452,7 +484,7 @@ async function lobby() {
       }
       go('/t/' + info.id);
     } catch (e) {
-      banner(e.message);
+      banner(cleanMessage(e.message));
       create.disabled = false;
     }
   } },
@@ -461,7 +493,7 @@ async function lobby() {
     h('label', {}, t('players'), players), h('label', {}, t('edition'), edition),
     h('label', {}, t('wonders'), wonders), h('label', {}, t('yourName'), name),
     edificeLobbyOption(edificeBox), armadaLobbyOption(armadaBox), teamsLobbyOption(teamsBox)),
-  h('h3', {}, t('seats')), seats, create,
+  h('h3', {}, t('seats')), seats, problem, create,
   h('p', { class: 'muted' }, link('/score', t('scorePad'), { id: 'to-score' }), ' — ', t('scorePadIntro')));
 
   const lists = h('div', { class: 'panel tables' }, h('p', { class: 'muted' }, '…'));
@@ -482,7 +514,7 @@ async function lobby() {
         mine ? h('span', { class: 'tag you' }, t('you')) : null,
         h('span', { class: 'row-actions' },
           canJoin ? link('/t/' + tbl.id, t('join'), { class: 'button primary join' }) : null,
-          link('/t/' + tbl.id, mine ? t('resume') : t('watch'), { class: 'button watch' }))));
+          link('/t/' + tbl.id, tbl.status === 'over' ? t('results') : mine ? t('resume') : t('watch'), { class: 'button watch' }))));
   };
   const pager = (key, list) => {
     const pages = Math.max(1, Math.ceil(list.length / PAGE));
@@ -506,11 +538,20 @@ async function lobby() {
     data = await api('GET', '/api/tables');
     paint();
   } catch (e) {
-    lists.replaceChildren(h('p', { class: 'error' }, e.message));
+    lists.replaceChildren(h('p', { class: 'error' }, cleanMessage(e.message)));
   }
 }
 
 // ---------------------------------------------------------------- table page
+// The table: on a laptop (1366×768 and up) one screen that holds everything a move depends on:
+// the bar (Age, turn, passing direction, timer, your move), the other cities in compact form, the
+// left neighbour drawn on the left of your city and the right one on its right, your hand below,
+// and the live log beside it all. On a phone (≤ 720 px), your hand and your city come first, the
+// neighbours one swipe away. A card is picked, then what to do with it is chosen in its action
+// sheet. When a step resolves, the cards built appear on their cities and the coins move.
+
+// The phone layout's width (style.css uses the same).
+const NARROW = '(max-width: 720px)';
 
 class TablePage {
   constructor(id) {
@@ -518,19 +559,33 @@ class TablePage {
     this.state = null;
     this.cat = null;
     this.pending = false;
-    this.open = new Set(); // open payment choosers
     this.closed = false;
     this.retry = 500;
     this.nextId = 1;
-    this.stageCard = null;
+    this.picked = null; // { index, name } of the hand card whose action sheet is open
+    this.peek = null; // a card (name) or a city (index) looked at in full
     this.wasMyMove = false;
+    this.changes = null; // what the last resolved step changed (item 4)
+    this.animate = false; // play the changes' animations at the next render only
+    this.ageEndClosed = 0; // the Age whose end panel the player closed
+    this.stepSince = Date.now();
     document.body.dataset.page = 'table';
     document.getElementById('app').replaceChildren(h('p', { class: 'muted' }, '…'));
+    this.keys = ev => {
+      if (ev.key === 'Escape' && (this.picked || this.peek !== null)) { this.picked = null; this.peek = null; this.render(); }
+    };
+    document.addEventListener('keydown', this.keys);
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.onResize = () => this.render();
+    if (window.matchMedia) window.matchMedia(NARROW).addEventListener('change', this.onResize);
     this.connect();
   }
 
   close() {
     this.closed = true;
+    clearInterval(this.timer);
+    document.removeEventListener('keydown', this.keys);
+    if (window.matchMedia) window.matchMedia(NARROW).removeEventListener('change', this.onResize);
     if (this.ws) this.ws.close();
   }
 
@@ -559,10 +614,21 @@ class TablePage {
     if (msg.type === 'state') {
       if (!this.cat && msg.table) this.cat = await catalog(msg.table.edition);
       const old = this.state;
-      if (!old || old.turn_id !== msg.turn_id || old.step !== msg.step) { this.pending = false; this.open.clear(); }
+      if (!old || old.turn_id !== msg.turn_id || old.step !== msg.step) {
+        this.pending = false;
+        this.stepSince = Date.now();
+      }
       // The log arrives in pieces: keep what came before `history_from`.
       const before = old && msg.history_from ? (old.history || []).slice(0, msg.history_from) : [];
       msg.history = before.concat(msg.history || []);
+      const changes = stepChanges(old, msg);
+      if (changes) { this.changes = changes; this.animate = true; }
+      if (!old || old.step !== msg.step) {
+        // A new step: the card picked before may be gone.
+        const hand = (msg.view && msg.view.hand) || [];
+        if (this.picked && hand[this.picked.index] !== this.picked.name) this.picked = null;
+        if (msg.legal && !msg.legal.length) this.picked = null;
+      }
       this.state = msg;
       this.render();
       this.announce();
@@ -573,7 +639,7 @@ class TablePage {
       // here, where they would be the old state's.
     } else if (msg.type === 'error') {
       this.pending = false;
-      banner(msg.message);
+      banner(cleanMessage(msg.message));
       if (this.state) this.render();
       if (msg.code === 'forbidden' && msg.id === undefined) {
         const all = store.tokens();
@@ -595,9 +661,17 @@ class TablePage {
     this.wasMyMove = mine;
   }
 
+  // The turn timer of the bar, counted from the moment this step reached the page.
+  tick() {
+    const el = document.getElementById('turn-timer');
+    if (!el || !this.state) return;
+    el.textContent = timerText(this.state.table.turn_timer_secs, this.stepSince);
+  }
+
   send(action) {
     if (this.pending || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
     this.pending = true;
+    this.picked = null;
     this.ws.send(JSON.stringify({ type: 'act', id: this.nextId++, turn_id: this.state.turn_id, action }));
     this.render();
   }
@@ -612,7 +686,7 @@ class TablePage {
   seatName(i) {
     const seat = this.state.table.seats[i];
     if (!seat) return t('freeCity');
-    return seat.name || '#' + (i + 1);
+    return seatDisplayName(seat);
   }
 
   cityLabel(i) {
@@ -626,6 +700,13 @@ class TablePage {
     return this.seatName(i);
   }
 
+  // The name of the city `o` seen from `city`: "Bob (left)" for a neighbour.
+  whoSide(city, o) {
+    const n = this.state.view.cities.length;
+    const side = o === (city + 1) % n ? t('left') : o === (city + n - 1) % n ? t('right') : null;
+    return side ? `${this.cityLabel(o)} (${side})` : this.cityLabel(o);
+  }
+
   render() {
     const st = this.state;
     if (!st) return;
@@ -635,27 +716,80 @@ class TablePage {
     document.body.dataset.legal = st.legal.length;
     document.body.dataset.pending = (st.pending || []).length;
     const app = document.getElementById('app');
-    const parts = [this.header()];
+    this.animNow = this.animate;
+    this.animate = false;
+    let parts;
+    let layout = 'plain';
     if (st.table.status === 'broken') {
-      parts.push(h('p', { class: 'error' }, t('broken'), ' ', st.table.error || ''));
+      parts = [this.header(), h('p', { class: 'error panel' }, t('broken'), ' ', cleanMessage(st.table.error || ''))];
     } else if (st.table.status === 'waiting') {
-      parts.push(this.seatsPanel());
-    } else if (st.view) {
-      const over = st.table.status === 'over';
-      if (over) parts.push(this.gameOverPanel());
-      parts.push(this.statusPanel());
-      if (st.view.projects) parts.push(edificePanel(this));
-      if (st.view.armada) parts.push(armadaPanel(this));
-      if (st.view.teammate_hand && !over) parts.push(teammatePanel(this));
-      const ageEnd = this.ageEndPanel();
-      if (ageEnd) parts.push(ageEnd);
-      if (st.you !== null && !over) parts.push(this.playPanel());
-      parts.push(this.citiesPanel(over));
-      parts.push(this.logPanel());
+      parts = [this.header(), this.seatsPanel()];
+    } else if (!st.view) {
+      parts = [this.header()];
+    } else if (st.table.status === 'over') {
+      layout = 'over';
+      parts = this.overLayout();
+    } else {
+      layout = st.you === null ? 'watch' : 'play';
+      parts = [this.playLayout()];
     }
+    document.body.dataset.layout = layout;
     const scroll = window.scrollY;
+    const keep = [...app.querySelectorAll('[data-keep-scroll]')].map(e => [e.dataset.keepScroll, e.scrollTop, e.scrollLeft]);
     app.replaceChildren(...parts);
+    for (const [key, top, left] of keep) {
+      const e = app.querySelector(`[data-keep-scroll="${key}"]`);
+      if (e) { e.scrollTop = top; e.scrollLeft = left; }
+    }
     window.scrollTo(0, scroll);
+    // On a phone, your city first, the left neighbour a swipe to the right, the right one a
+    // swipe to the left.
+    const row = app.querySelector('.neighbour-row');
+    const narrow = !!(window.matchMedia && window.matchMedia(NARROW).matches);
+    const resized = narrow !== this.wasNarrow;
+    this.wasNarrow = narrow;
+    if (row && (resized || !keep.some(([k]) => k === 'row'))) {
+      const mine = row.querySelector('.city.mine');
+      if (mine && getComputedStyle(row).display === 'flex') row.scrollLeft = mine.offsetLeft - row.offsetLeft;
+    }
+    this.placeSheet();
+    if (this.animNow) this.playChanges();
+  }
+
+  // ------------------------------------------------------------ layouts
+
+  playLayout() {
+    const st = this.state;
+    const v = st.view;
+    const watching = st.you === null;
+    const bar = h('div', { class: 'table-bar' }, this.header(), this.statusPanel());
+    const side = h('aside', { class: 'side-col', 'data-keep-scroll': 'side' },
+      st.view.teammate_hand ? teammatePanel(this) : null,
+      v.projects ? edificePanel(this) : null,
+      v.armada ? armadaPanel(this) : null,
+      this.logPanel(),
+      this.keysPanel());
+    return h('div', { class: 'table-layout' + (watching ? ' watching' : '') },
+      bar,
+      this.ageEndPanel(),
+      this.peekPanel(),
+      watching ? null : this.playPanel(),
+      this.citiesPanel(false),
+      side);
+  }
+
+  overLayout() {
+    const st = this.state;
+    const v = st.view;
+    return [h('div', { class: 'over-layout' },
+      h('div', { class: 'table-bar' }, this.header()),
+      this.gameOverPanel(),
+      this.ageEndPanel(),
+      v.projects ? edificePanel(this) : null,
+      v.armada ? armadaPanel(this) : null,
+      this.citiesPanel(true),
+      this.logPanel(),
+      this.keysPanel())];
   }
 
   header() {
@@ -663,7 +797,8 @@ class TablePage {
     const url = location.origin + '/t/' + this.id;
     const input = h('input', { class: 'share-link', readonly: true, value: url, onfocus: e => e.target.select() });
     return h('section', { class: 'panel table-head' },
-      h('h1', {}, tableTitle(st.table), ' ',
+      h('h1', { title: tableTitle(st.table) }, tableTitle(st.table)), ' ',
+      h('span', { class: 'tags' },
         h('span', { class: 'tag' }, editionLabel(st.table.edition)), ' ',
         h('span', { class: 'tag' }, wondersLabel(st.table.wonders)), ' ',
         (st.table.expansions || []).map(x => [h('span', { class: 'tag expansion' }, expansionLabel(x)), ' ']),
@@ -673,7 +808,7 @@ class TablePage {
           input.select();
           if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
         } }, t('copy'))) : null,
-      st.you === null && st.table.status !== 'waiting' ? h('p', { class: 'muted' }, t('spectator')) : null);
+      st.you === null && st.table.status !== 'waiting' ? h('span', { class: 'muted watching-note' }, t('spectator')) : null);
   }
 
   seatsPanel() {
@@ -685,7 +820,7 @@ class TablePage {
       canTake ? h('label', {}, t('yourName') + ' ', name) : null,
       h('ul', { class: 'seat-list' }, st.table.seats.map(x => h('li', { class: 'seat' + (x.taken ? ' taken' : '') },
         h('b', {}, '#' + (x.seat + 1)), ' ',
-        x.bot ? `${x.name} (${t('bot')})` : (x.name || t('free')),
+        x.taken || x.bot ? seatDisplayName(x) : t('free'),
         st.you === x.seat ? h('span', { class: 'tag you' }, t('you')) : null,
         !x.taken && canTake ? h('button', { class: 'primary take', type: 'button', dataset: { seat: x.seat },
           onclick: async ev => {
@@ -696,61 +831,77 @@ class TablePage {
               const tok = await api('POST', `/api/tables/${this.id}/seats/${x.seat}`, { name: who });
               store.setToken(this.id, tok.seat, tok.token);
               this.ws.send(JSON.stringify({ type: 'auth', token: tok.token }));
-            } catch (e) { banner(e.message); ev.target.disabled = false; }
+            } catch (e) { banner(cleanMessage(e.message)); ev.target.disabled = false; }
           } }, t('take')) : null))));
   }
 
+  // The bar: Age, turn, which way the hands pass, the timer, whose move it is.
   statusPanel() {
     const st = this.state;
     const v = st.view;
-    const waiting = new Set(st.waiting);
-    const phase = v.phase === 'over' ? t('over')
-      : `${t('age')} ${ROMAN[v.age] || v.age} · ${t('turn')} ${v.turn}` + (v.phase !== 'choose' ? ` · ${phaseLabel(v.phase)}` : '');
+    const phase = `${t('age')} ${ROMAN[v.age] || v.age} · ${t('turn')} ${v.turn}` + (v.phase !== 'choose' ? ` · ${phaseLabel(v.phase)}` : '');
     let prompt = null;
     if (st.you !== null && st.table.status === 'playing') {
       prompt = st.legal.length ? h('strong', { class: 'prompt go' }, t('yourMove'))
-        : h('span', { class: 'prompt muted' }, t('waitingOthers'));
+        : h('span', { class: 'prompt wait' }, t('waitingOthers'));
     }
-    const notify = st.you !== null && st.table.status === 'playing' && window.Notification
-      ? h('label', { class: 'notify' }, h('input', { type: 'checkbox', id: 'notify', checked: store.notify && Notification.permission === 'granted',
-        onchange: async ev => {
-          store.notify = ev.target.checked;
-          if (ev.target.checked && Notification.permission !== 'granted') {
-            const p = await Notification.requestPermission();
-            if (p !== 'granted') { store.notify = false; ev.target.checked = false; }
-          }
-        } }), ' ', t('notify')) : null;
-    const freeLine = v.free_city !== undefined && v.free_city_holder !== undefined && v.phase !== 'over'
-      ? h('p', { class: 'note free-city-line' }, t('freeCityTurn'), ' ', h('b', {}, this.seatName(v.free_city_holder)),
+    const dir = v.age === 2 ? 'right' : 'left';
+    const freeLine = v.free_city !== undefined && v.free_city_holder !== undefined
+      ? h('span', { class: 'note free-city-line' }, t('freeCityTurn'), ' ', h('b', {}, this.seatName(v.free_city_holder)),
         st.you === v.free_city_holder ? h('span', { class: 'tag you' }, t('you')) : null) : null;
-    if (v.phase === 'over') return h('section', { class: 'panel status' }, h('div', { class: 'phase' }, phase));
+    const waiting = (st.waiting || []).length;
     return h('section', { class: 'panel status' },
-      h('div', { class: 'phase' }, phase, ' ', prompt,
-        h('span', { class: 'muted discard-count' }, ` · ${v.discard_size} ${t('discardCount')}`)),
-      freeLine,
-      h('div', { class: 'chips' }, st.table.seats.map((x, i) => h('span', {
-        class: 'chip' + (waiting.has(i) ? ' waiting' : ' done') + (st.you === i ? ' me' : ''),
-        title: waiting.has(i) ? t('choosing') : t('chosen'),
-      }, (waiting.has(i) ? '… ' : '✓ ') + this.seatName(i) + (v.hand_sizes[i] !== undefined ? ` · ${v.hand_sizes[i]} ${t('cards')}` : '')))),
-      notify);
+      h('span', { class: 'phase' }, phase),
+      h('span', { class: 'pass-dir pass-' + dir, title: t(dir === 'left' ? 'passLeft' : 'passRight') },
+        dir === 'left' ? '⟲ ' + t('passesLeft') : t('passesRight') + ' ⟳'),
+      st.table.turn_timer_secs ? h('span', { class: 'turn-timer', title: t('timerHelp') }, clockIcon(),
+        h('span', { id: 'turn-timer' }, timerText(st.table.turn_timer_secs, this.stepSince))) : null,
+      prompt,
+      h('span', { class: 'muted chosen-count', title: t('chosenHelp') }, `✓ ${st.table.seats.length - waiting}/${st.table.seats.length}`),
+      h('span', { class: 'muted discard-count', title: t('discardPile') }, plural(v.discard_size, 'discardedCount')),
+      freeLine);
   }
 
-  // The panel of the last Age's military conflicts: shown at the start of the next Age and at
-  // the end of the game.
+  // The keys: resources, the symbols of the city boards, and the provisional mark (once).
+  keysPanel() {
+    const v = this.state.view;
+    const provisional = !!(v.armada || v.projects);
+    return h('details', { class: 'panel keys' }, h('summary', {}, t('key')),
+      resourceKey(),
+      h('div', { class: 'res-key' }, catKey()),
+      provisional ? h('p', { class: 'muted', id: 'provisional-key' }, provisionalMark(), ' ', t('provisionalKey')) : null,
+      this.state.you !== null && this.state.table.status === 'playing' && window.Notification
+        ? h('label', { class: 'notify' }, h('input', { type: 'checkbox', id: 'notify', checked: store.notify && Notification.permission === 'granted',
+          onchange: async ev => {
+            store.notify = ev.target.checked;
+            if (ev.target.checked && Notification.permission !== 'granted') {
+              const p = await Notification.requestPermission();
+              if (p !== 'granted') { store.notify = false; ev.target.checked = false; }
+            }
+          } }), ' ', t('notify')) : null);
+  }
+
+  // ------------------------------------------------------------ the Age end
+
+  // The panel of the last Age's military conflicts: shown at the start of the next Age (over the
+  // cities, until closed or the Age's second turn) and at the end of the game.
   ageEndPanel() {
     const st = this.state;
     const v = st.view;
     const ends = st.age_ends || [];
     if (!ends.length) return null;
     const last = ends[ends.length - 1];
-    const fresh = v.phase === 'over' || (v.age === last.age + 1 && v.turn === 1);
-    if (!fresh) return null;
-    return h('section', { class: 'panel age-end', id: 'age-end' },
-      h('h2', {}, `${t('ageEnd')} ${ROMAN[last.age]} — ${t('conflicts')}`),
+    const over = v.phase === 'over';
+    const fresh = over || (v.age === last.age + 1 && v.turn === 1);
+    if (!fresh || (!over && this.ageEndClosed === last.age)) return null;
+    return h('section', { class: 'panel age-end' + (over ? '' : ' floating'), id: 'age-end' },
+      h('div', { class: 'panel-head' }, h('h2', {}, `${t('ageEnd')} ${ROMAN[last.age]} — ${t('conflicts')}`),
+        over ? null : h('button', { type: 'button', class: 'close', id: 'age-end-close', 'aria-label': t('close'),
+          onclick: () => { this.ageEndClosed = last.age; this.render(); } }, '✕')),
       this.conflictTable(last),
       armadaAgeEnd(this, last),
       edificeAgeEnd(this, last.age),
-      v.phase !== 'over' ? h('p', { class: 'note' }, last.age + 1 === 2 ? t('passRight') : t('passLeft')) : null);
+      over ? null : h('p', { class: 'note' }, last.age + 1 === 2 ? t('passRight') : t('passLeft')));
   }
 
   conflictTable(end) {
@@ -763,23 +914,26 @@ class TablePage {
         h('td', {}, this.conflictCell(c.right, (i + n - 1) % n, end.cities[(i + n - 1) % n].shields, i)))))));
   }
 
+  // One conflict: the token and its words; teammates have no conflict (the same words in the
+  // panel and in the log).
   conflictCell(token, other, otherShields, me) {
-    // Team variant: no conflict between teammates (seats 2k and 2k+1).
     const v = this.state.view;
     if (v && v.teams && me !== undefined && (me ^ 1) === other) {
-      return [h('span', { class: 'muted' }, `${ed('no conflict with teammate', '隊友之間無衝突')} ${this.cityLabel(other)}`)];
+      return [h('span', { class: 'muted' }, `${t('noTeamConflict')} ${this.cityLabel(other)}`)];
     }
     const word = token > 0 ? t('beat') : token < 0 ? t('lostTo') : t('tie');
     return [token ? tokenChip(token) : h('span', { class: 'token tok-0' }, '0'), ' ',
       h('span', { class: 'muted' }, `${word} ${this.cityLabel(other)} (${otherShields}⚔)`)];
   }
 
+  // ------------------------------------------------------------ paying
+
   paymentParts(a, city) {
     const n = this.state.view.cities.length;
     if (a.free) return [t('free_' + a.free)];
     const parts = [];
-    if (a.left) parts.push(`${a.left} → ${this.cityLabel((city + 1) % n)}`);
-    if (a.right) parts.push(`${a.right} → ${this.cityLabel((city + n - 1) % n)}`);
+    if (a.left) parts.push(`${a.left} → ${this.whoSide(city, (city + 1) % n)}`);
+    if (a.right) parts.push(`${a.right} → ${this.whoSide(city, (city + n - 1) % n)}`);
     parts.push(...secondParts(this, city, a));
     if (a.bank) parts.push(`${a.bank} → ${t('bank')}`);
     const out = parts.length ? parts : [t('nothing')];
@@ -788,36 +942,20 @@ class TablePage {
     return out;
   }
 
+  // What the city acting has, in words: "you have 3 coins", "the Free City has 2 coins".
+  coinsAtHand(city) {
+    const coins = this.state.view.cities[city].coins;
+    return city === this.state.you ? `${t('youHave')} ${coinsText(coins)}` : `${this.cityLabel(city)} ${t('has')} ${coinsText(coins)}`;
+  }
+
   paymentLabel(a, city) {
     const total = payTotal(a);
-    const coins = this.state.view.cities[city].coins;
     const naval = this.state.view.armada ? navalPart(this, city, a) : [];
-    const navalSpan = naval.length ? h('span', { class: 'naval-part' }, naval.map((x, k) => [k ? ' · ' : ' · ', x])) : null;
+    const navalSpan = naval.length ? h('span', { class: 'naval-part' }, naval.map(x => [' · ', x])) : null;
     if (a.free || total === 0) return h('span', { class: 'pay' }, this.paymentParts(a, city).join(', '), navalSpan);
     return h('span', { class: 'pay' }, h('b', {}, coinsText(total)), ' ',
       h('span', { class: 'pay-detail' }, '(' + this.paymentParts(a, city).join(', ') + ')'), navalSpan,
-      ' ', h('span', { class: 'muted' }, `· ${t('youHave')} ${coins}`));
-  }
-
-  // One kind of action: a single button, or a chooser of the ways to pay, cheapest first.
-  actionGroup(key, label, actions, city) {
-    if (!actions.length) return null;
-    const disabled = this.pending;
-    const sorted = sortPayments(actions);
-    if (sorted.length === 1) {
-      const a = sorted[0];
-      return h('button', { class: 'act act-' + a.type, type: 'button', disabled, onclick: () => this.send(a) },
-        h('span', { class: 'act-label' }, label), ' ', this.paymentLabel(a, city));
-    }
-    const open = this.open.has(key);
-    return h('div', { class: 'chooser' + (open ? ' open' : '') },
-      h('button', { class: 'choose', type: 'button', disabled, onclick: () => {
-        if (this.open.has(key)) this.open.delete(key); else this.open.add(key);
-        this.render();
-      } }, `${label} ▾ ${sorted[0].free || !payTotal(sorted[0]) ? t('freeBy') : t('from') + ' ' + coinsText(payTotal(sorted[0]))} (${sorted.length} ${t('ways')})`),
-      open ? h('div', { class: 'options' }, sorted.map(a => h('button', {
-        class: 'act act-' + a.type, type: 'button', disabled, onclick: () => this.send(a),
-      }, this.paymentLabel(a, city)))) : null);
+      ' ', h('span', { class: 'muted' }, `· ${this.coinsAtHand(city)}`));
   }
 
   genericLabel(a) {
@@ -842,6 +980,8 @@ class TablePage {
     }
   }
 
+  // ------------------------------------------------------------ cards
+
   // A card: colour, name, cost, effect, chains both ways, and the reason it cannot be built.
   cardBox(name, age, opts) {
     const cat = this.cat;
@@ -852,17 +992,22 @@ class TablePage {
     const owns = n => city && city.cards.includes(n);
     const from = d ? d.chain_from : [];
     const to = (cat.makesFree.get(name) || []);
-    return h('div', { class: 'card c-' + colour + (o.reason ? ' unbuildable' : '') + (o.picked ? ' picked' : ''), dataset: { card: name } },
-      h('div', { class: 'card-head' },
-        h('span', { class: 'card-name' }, cardName(cat, name, age)),
-        d ? costIcons(d.coins, d.cost) : null),
-      d ? h('div', { class: 'card-effect' }, withIcons(effectText(d))) : null,
-      from.length ? h('div', { class: 'card-chain' }, '← ' + t('chainFrom') + ' ',
-        from.map((n, k) => [k ? ', ' : '', h('span', { class: owns(n) ? 'chain-owned' : '' }, cardName(cat, n) + (owns(n) ? ' ✓' : ''))])) : null,
-      to.length ? h('div', { class: 'card-chain' }, '→ ' + t('chainTo') + ': ' + to.map(n => cardName(cat, n)).join(', ')) : null,
-      o.reason ? h('div', { class: 'reason' }, '✗ ', withIcons(reasonText(o.reason))) : null,
-      o.controls || null);
+    const chainFrom = from.map(n => cardName(cat, n) + (owns(n) ? ' ✓' : '')).join(', ');
+    const chainTo = to.map(n => cardName(cat, n)).join(', ');
+    return h('div', { class: 'card c-' + colour + (o.reason ? ' unbuildable' : '') + (o.picked ? ' picked' : '') + (o.open ? ' open' : ''),
+      dataset: { card: name }, onclick: o.onpick || null },
+    h('div', { class: 'card-head' },
+      cardGlyph(d), h('span', { class: 'card-name' }, cardName(cat, name, age))),
+    d ? h('div', { class: 'card-cost' }, costIcons(d.coins, d.cost)) : null,
+    d ? h('div', { class: 'card-effect', title: effectText(d) }, withIcons(effectText(d)), d.provisional ? provisionalMark() : null) : null,
+    from.length ? h('div', { class: 'card-chain', title: `${t('chainFrom')} ${chainFrom}` }, '← ' + t('chainFrom') + ' ',
+      from.map((n, k) => [k ? ', ' : '', h('span', { class: owns(n) ? 'chain-owned' : '' }, cardName(cat, n) + (owns(n) ? ' ✓' : ''))])) : null,
+    to.length ? h('div', { class: 'card-chain', title: `${t('chainTo')}: ${chainTo}` }, '→ ' + t('chainTo') + ': ' + chainTo) : null,
+    o.reason && o.reason !== '—' ? h('div', { class: 'reason', title: reasonText(o.reason) }, '✗ ', withIcons(reasonText(o.reason))) : null,
+    o.controls || null);
   }
+
+  // ------------------------------------------------------------ the hand
 
   playPanel() {
     const st = this.state;
@@ -879,107 +1024,164 @@ class TablePage {
         ' ', h('button', { type: 'button', id: 'take-back', disabled: this.pending, onclick: () => this.retract() }, '↶ ' + t('takeBack')),
         ' ', h('span', { class: 'muted' }, t('changeable'))));
     }
-    if (v.phase === 'choose_side') {
-      parts.push(this.sidePanel());
-      return h('section', { class: 'panel hand' }, parts);
-    }
-    if (v.phase === 'edifice_discard') {
-      parts.push(edificeDiscardPanel(this));
-      return h('section', { class: 'panel hand' }, parts);
-    }
-    if (v.phase === 'explore' && st.legal.some(a => a.type === 'choose_island')) {
-      parts.push(armadaExplorePanel(this));
-      return h('section', { class: 'panel hand' }, parts);
-    }
-    if (v.phase === 'island_moves' && st.legal.some(a => a.type === 'choose_island')) {
-      parts.push(armadaIslandMovesPanel(this));
-      return h('section', { class: 'panel hand' }, parts);
-    }
-    if (v.phase === 'naval_opt_out' && st.legal.some(a => a.type === 'stay_out_of_naval')) {
-      parts.push(armadaOptOutPanel(this));
-      return h('section', { class: 'panel hand' }, parts);
-    }
-    const forFree = v.free_city !== undefined && city === v.free_city && st.legal.length;
-    if (forFree) parts.push(h('p', { class: 'note for-free-city' }, t('forFreeCity')));
+    const section = (title, ...rest) => h('section', { class: 'panel hand', 'data-keep-scroll': 'hand' },
+      h('div', { class: 'hand-head' }, h('h2', {}, title), parts), rest);
+    const others = st.legal.some(a => a.type === 'choose_island' || a.type === 'stay_out_of_naval' || a.type === 'discard_built');
+    if (v.phase === 'choose_side') return section(t('chooseYourSide'), this.sidePanel());
+    if (v.phase === 'edifice_discard') return section(ed('Great project failed', '宏偉項目失敗'), edificeDiscardPanel(this));
+    if (v.phase === 'explore' && others) return section(ed('Exploration', '探索'), armadaExplorePanel(this));
+    if (v.phase === 'island_moves' && others) return section(ed('Island: free moves', '島嶼：免費移動'), armadaIslandMovesPanel(this));
+    if (v.phase === 'naval_opt_out' && others) return section(ed('Forgotten Port', '遺忘港'), armadaOptOutPanel(this));
+    const forFree = v.free_city !== undefined && city === v.free_city && st.legal.length > 0;
     // The hand: during the Free City step, the card chosen for the own city is set aside.
     let hand = (v.hand || []).slice();
-    const picked = pending.length ? pending[0].card : null;
-    if (forFree && picked) {
-      const i = hand.indexOf(picked);
-      if (i >= 0) hand.splice(i, 1);
+    const handIndex = hand.map((_, i) => i);
+    const pickedOwn = pending.length ? pending[0].card : null;
+    if (forFree && pickedOwn) {
+      const i = hand.indexOf(pickedOwn);
+      if (i >= 0) { hand.splice(i, 1); handIndex.splice(i, 1); }
     }
-    const reasons = st.reasons || [];
-    const reasonOf = name => {
-      const i = (v.hand || []).indexOf(name);
-      return i >= 0 ? reasons[i] : null;
-    };
-    const by = actionsByCard(st.legal);
-    const other = st.legal.filter(a => a.card === undefined || !['build', 'wonder', 'discard'].includes(a.type));
     const canAct = st.legal.length > 0;
-    if (canAct && v.phase !== 'build_from_discard') parts.push(this.wonderControl(hand, by, city));
-    const handCards = hand.map((name, i) => {
+    const discardStep = v.phase === 'build_from_discard' && canAct && v.discard;
+    if (discardStep) {
+      return section(t('discardBuildTitle'), this.discardBuildPanel(hand, city));
+    }
+    if (forFree) parts.push(h('p', { class: 'note for-free-city' }, t('forFreeCity')));
+    const reasons = st.reasons || [];
+    const by = actionsByCard(st.legal);
+    const loose = st.legal.filter(a => a.card === undefined || !['build', 'wonder', 'discard'].includes(a.type));
+    const handCards = hand.map((name, k) => {
+      const i = handIndex[k];
       const acts = by.get(name) || [];
       const builds = acts.filter(a => a.type === 'build');
-      const discards = acts.filter(a => a.type === 'discard');
-      const reason = canAct && !builds.length ? (reasonOf(name) || null) : null;
-      // Armada: one control per naval construction (with or without, which ship), and the
-      // discard for 3 coins or for a free move of the yellow ship.
-      const coinDiscard = discards.find(a => !a.yellow);
-      const yellowDiscard = discards.find(a => a.yellow);
-      const controls = canAct ? h('div', { class: 'card-actions' },
-        // Keyed by the card's place in the hand too: two copies of a card open their choosers
-        // one at a time.
-        navalGroups(builds).map(([key, list]) => this.actionGroup('b' + key + name + '#' + i, navalLabel(this, city, t('build'), list[0]), list, city)),
-        coinDiscard ? h('button', { class: 'act act-discard', type: 'button', disabled: this.pending, onclick: () => this.send(coinDiscard) }, t('discard')) : null,
-        yellowDiscard ? h('button', { class: 'act act-discard act-discard-yellow', type: 'button', disabled: this.pending, onclick: () => this.send(yellowDiscard) },
-          ed('Discard: yellow ship +1 step (no coins)', '棄牌：黃色船前進1格（不拿錢）')) : null)
-        : null;
-      return this.cardBox(name, v.age, { city, reason: reason || (canAct && !builds.length && acts.length ? '—' : null), controls,
+      const reason = canAct && !builds.length ? (reasons[i] || (acts.length ? '—' : null)) : null;
+      const open = this.picked && this.picked.index === i && this.picked.name === name;
+      const pick = () => { this.picked = open ? null : { index: i, name }; this.peek = null; this.render(); };
+      const cheapest = builds.length ? sortPayments(builds)[0] : null;
+      const badge = !canAct ? null : cheapest ? (cheapest.free || !payTotal(cheapest) ? t('freeBy') : coinsText(payTotal(cheapest)))
+        : t('cannotBuild');
+      const controls = canAct && acts.length ? h('div', { class: 'card-actions' },
+        h('button', { class: 'pick' + (open ? ' open' : ''), type: 'button', disabled: this.pending, 'aria-expanded': open ? 'true' : 'false',
+          onclick: ev => { ev.stopPropagation(); pick(); } },
+        h('span', { class: 'pick-what' }, cheapest ? [t('build'), ' ', cheapest.free || !payTotal(cheapest) ? h('span', { class: 'free-tag' }, t('freeBy')) : coinIcon(payTotal(cheapest))] : badge),
+        ' ', h('span', { class: 'pick-more' }, '▾'))) : null;
+      return this.cardBox(name, v.age, { city, reason, controls, open,
+        onpick: canAct && acts.length ? pick : null,
         picked: !canAct && pending.some(a => a.card === name) });
     });
-    const discardCards = v.discard ? v.discard.map(name => {
-      const acts = other.filter(a => a.card === name);
-      return this.cardBox(name, acts.length && acts[0].age ? acts[0].age : undefined, { city,
-        controls: h('div', { class: 'card-actions' }, acts.map(a => h('button', {
-          class: 'act act-' + a.type, type: 'button', disabled: this.pending, onclick: () => this.send(a),
-        }, this.genericLabel(a).split(':')[0]))) });
-    }) : [];
-    const loose = other.filter(a => !(v.discard && a.card !== undefined && v.discard.includes(a.card)));
-    parts.unshift(h('h2', {}, t('hand'), ' ', h('span', { class: 'muted' }, `(${hand.length})`)));
-    parts.push(
+    const title = forFree ? `${t('freeCityHand')} (${hand.length})` : `${t('hand')} (${hand.length})`;
+    const sheet = this.picked && canAct ? this.actionSheet(this.picked.index, this.picked.name, by.get(this.picked.name) || [], city) : null;
+    return section(title,
       loose.length ? h('div', { class: 'generic' }, h('h3', {}, t('otherActions')), loose.map(a => h('button', {
         class: 'act act-' + a.type, type: 'button', disabled: this.pending, onclick: () => this.send(a),
       }, this.genericLabel(a)))) : null,
-      discardCards.length ? [h('h3', {}, t('discardPile')), h('div', { class: 'cards' }, discardCards)] : null,
-      h('div', { class: 'cards' }, handCards),
-      resourceKey());
-    return h('section', { class: 'panel hand' }, parts);
+      h('div', { class: 'cards hand-cards' }, handCards),
+      sheet);
   }
 
-  // One wonder control: the next stage (cost, effect), which card to use, and how to pay.
-  wonderControl(hand, by, city) {
+  // The action sheet of the card picked: every way to play it, each with its ways to pay
+  // (cheapest first, each saying whom it pays), and why what cannot be done cannot.
+  actionSheet(index, name, acts, city) {
     const st = this.state;
-    const c = st.view.cities[city];
+    const v = st.view;
+    const c = v.cities[city];
+    const reason = (st.reasons || [])[index];
+    const builds = acts.filter(a => a.type === 'build');
+    const wonders = acts.filter(a => a.type === 'wonder');
+    const discards = acts.filter(a => a.type === 'discard');
+    const groups = [];
+    const options = (key, list) => h('div', { class: 'options' }, sortPayments(list).map(a => h('button', {
+      class: 'act act-' + a.type, type: 'button', disabled: this.pending, onclick: () => this.send(a),
+    }, this.paymentLabel(a, city))));
+    // Build, and Armada's naval construction with it (one group per ship).
+    if (builds.length) {
+      for (const [key, list] of navalGroups(builds)) {
+        groups.push(h('div', { class: 'act-group', dataset: { kind: 'build' } },
+          h('div', { class: 'group-label' }, navalLabel(this, city, t('build'), list[0])), options('b' + key, list)));
+      }
+    } else {
+      groups.push(h('div', { class: 'act-group unavailable', dataset: { kind: 'build' } },
+        h('div', { class: 'group-label' }, t('build')),
+        h('div', { class: 'reason' }, '✗ ', withIcons(reasonText(reason || t('cannotBuild'))))));
+    }
+    // The next wonder stage, tucking this card.
     const w = this.cat.wonders.get(c.wonder);
     const side = w && w.sides.find(x => x.label === c.side);
     const stages = side ? side.stages : [];
-    if (c.stages >= stages.length) return h('div', { class: 'wonder-ctl done' }, t('wonderDone'));
     const next = stages[c.stages];
-    const withCard = [...new Set(hand)].filter(n => (by.get(n) || []).some(a => a.type === 'wonder'));
-    const whose = city !== st.you ? this.cityLabel(city) + ' · ' : '';
-    const head = h('div', { class: 'wonder-head' }, h('b', {}, `${whose}${t('buildStage')} ${c.stages + 1}/${stages.length}`), ' ',
-      costIcons(0, next.cost), ' → ', h('span', {}, withIcons(effectText(next))));
-    if (!withCard.length) {
-      return h('div', { class: 'wonder-ctl unbuildable', id: 'wonder-ctl' }, head,
-        st.stage_reason ? h('div', { class: 'reason' }, '✗ ', withIcons(reasonText(st.stage_reason))) : null);
+    const stageHead = next ? [`${t('buildStage')} ${c.stages + 1}/${stages.length}`, ' ', costIcons(0, next.cost), ' → ',
+      h('span', { class: 'stage-effect' }, withIcons(effectText(next)))] : [t('wonderDone')];
+    if (wonders.length) {
+      const keyOf = a => [a.naval || '', a.free_move || '', a.take_part ? 'p' : '', a.second_effect ? 's' : '', a.pawn_age || ''].join('|');
+      const byKey = new Map();
+      for (const a of wonders) { const k = keyOf(a); if (!byKey.has(k)) byKey.set(k, []); byKey.get(k).push(a); }
+      for (const [key, list] of [...byKey].sort(([x], [y]) => (x < y ? -1 : 1))) {
+        const a = list[0];
+        const extra = edificeActionText(a);
+        groups.push(h('div', { class: 'act-group', dataset: { kind: 'wonder' } },
+          h('div', { class: 'group-label' }, navalLabel(this, city, '', a) ? [stageHead, h('span', { class: 'naval-part' }, navalLabel(this, city, '', a))] : stageHead,
+            extra ? h('span', { class: 'take-part' }, extra) : null),
+          options('w' + key, list)));
+      }
+    } else {
+      groups.push(h('div', { class: 'act-group unavailable', dataset: { kind: 'wonder' } },
+        h('div', { class: 'group-label' }, stageHead),
+        next && st.stage_reason ? h('div', { class: 'reason' }, '✗ ', withIcons(reasonText(st.stage_reason))) : null));
     }
-    if (!withCard.includes(this.stageCard)) this.stageCard = withCard[withCard.length - 1];
-    const select = h('select', { id: 'stage-card', onchange: ev => { this.stageCard = ev.target.value; this.render(); } },
-      withCard.map(n => h('option', { value: n, selected: n === this.stageCard }, cardName(this.cat, n, st.view.age))));
-    const acts = (by.get(this.stageCard) || []).filter(a => a.type === 'wonder');
-    return h('div', { class: 'wonder-ctl', id: 'wonder-ctl' }, head,
-      h('div', { class: 'wonder-pick' }, h('label', {}, t('withCard') + ' ', select), ' ',
-        navalGroups(acts).map(([key, list]) => this.actionGroup('w' + key, navalLabel(this, city, t('buildStage') + ' ' + (c.stages + 1), list[0]), list, city))));
+    // Discard: 3 coins, or Armada's free move of the yellow ship.
+    const coinDiscard = discards.find(a => !a.yellow);
+    const yellowDiscard = discards.find(a => a.yellow);
+    if (discards.length) {
+      groups.push(h('div', { class: 'act-group', dataset: { kind: 'discard' } },
+        h('div', { class: 'group-label' }, t('discardIt')),
+        h('div', { class: 'options' },
+          coinDiscard ? h('button', { class: 'act act-discard', type: 'button', disabled: this.pending, onclick: () => this.send(coinDiscard) }, t('discard')) : null,
+          yellowDiscard ? h('button', { class: 'act act-discard act-discard-yellow', type: 'button', disabled: this.pending, onclick: () => this.send(yellowDiscard) },
+            ed('Discard: yellow ship +1 step (no coins)', '棄牌：黃色船前進1格（不拿錢）')) : null)));
+    }
+    const d = cardDef(this.cat, name, v.age);
+    return h('div', { class: 'action-sheet', id: 'action-sheet', role: 'dialog', 'aria-label': cardName(this.cat, name, v.age), dataset: { card: name } },
+      h('div', { class: 'sheet-head c-' + (d ? d.colour : 'grey') },
+        cardGlyph(d), h('b', { class: 'card-name' }, cardName(this.cat, name, v.age)),
+        h('span', { class: 'sheet-coins' }, this.coinsAtHand(city)),
+        h('button', { type: 'button', class: 'close', 'aria-label': t('close'), onclick: () => { this.picked = null; this.render(); } }, '✕')),
+      groups);
+  }
+
+  // Places the open action sheet above its card (on a laptop; a phone shows it at the bottom).
+  placeSheet() {
+    const sheet = document.getElementById('action-sheet');
+    if (!sheet || !this.picked) return;
+    const hand = sheet.closest('.hand');
+    const card = [...hand.querySelectorAll('.hand-cards .card.open')][0];
+    if (!card) return;
+    const hr = hand.getBoundingClientRect();
+    const cr = card.getBoundingClientRect();
+    const w = sheet.offsetWidth;
+    const left = Math.max(4, Math.min(cr.left - hr.left + cr.width / 2 - w / 2, hr.width - w - 4));
+    sheet.style.setProperty('--sheet-left', left + 'px');
+  }
+
+  // Halicarnassus (and Carthage B): build one card of the discard pile free, or nothing.
+  discardBuildPanel(hand, city) {
+    const st = this.state;
+    const v = st.view;
+    const legal = st.legal;
+    const cards = v.discard.map(name => {
+      const acts = legal.filter(a => a.type === 'build_discarded' && a.card === name);
+      return this.cardBox(name, acts.length && acts[0].age ? acts[0].age : undefined, { city,
+        reason: acts.length ? null : (cityHas(v.cities[city], name) ? t('alreadyBuilt') : null),
+        controls: acts.length ? h('div', { class: 'card-actions' }, acts.map(a => h('button', {
+          class: 'act act-build_discarded', type: 'button', disabled: this.pending, onclick: () => this.send(a),
+        }, t('buildDiscarded'), a.free_move ? ed(` + free move ${fleetName(a.free_move)}`, ` + 免費移動${fleetName(a.free_move)}`) : ''))) : null });
+    });
+    const pass = legal.find(a => a.type === 'pass');
+    return h('div', { class: 'discard-build', id: 'discard-build' },
+      h('p', { class: 'note' }, t('discardBuildNote'), ' ',
+        pass ? h('button', { class: 'act act-pass', type: 'button', disabled: this.pending, onclick: () => this.send(pass) }, t('pass')) : null),
+      h('h3', {}, t('discardPile'), ' ', h('span', { class: 'muted' }, `(${v.discard.length})`)),
+      h('div', { class: 'cards' }, cards),
+      hand.length ? h('p', { class: 'muted next-hand' }, t('nextHand'), ': ', hand.map(n => cardName(this.cat, n, v.age)).join(', ')) : null);
   }
 
   // 2nd edition: both sides of the board drawn, each with its stages, to choose from.
@@ -990,16 +1192,18 @@ class TablePage {
     const w = this.cat.wonders.get(c.wonder);
     const chosen = (st.pending || []).find(a => a.type === 'choose_side');
     return h('div', { class: 'side-choice', id: 'side-choice' },
-      h('h3', {}, t('chooseYourSide'), ': ', wonderName(this.cat, c.wonder), w ? [' (', resIcon(w.start), ')'] : null),
+      h('h3', {}, wonderName(this.cat, c.wonder), w ? [' (', resIcon(w.start), ')'] : null),
       h('div', { class: 'sides' }, (w ? w.sides : []).map(sd => {
         const act = st.legal.find(a => a.type === 'choose_side' && a.side === sd.label);
         return h('div', { class: 'side' + (chosen && chosen.side === sd.label ? ' picked' : ''), dataset: { side: sd.label } },
-          h('h4', {}, sideLabel(sd.label)),
+          wonderBoard(this, c.wonder, sd.label, 0, { preview: true }),
           h('ol', { class: 'stage-list' }, sd.stages.map(x => h('li', {}, costIcons(0, x.cost), ' → ', withIcons(effectText(x))))),
           act ? h('button', { class: 'act act-choose_side primary', type: 'button', disabled: this.pending, onclick: () => this.send(act) },
             t('chooseSide') + ': ' + sideLabel(sd.label)) : null);
       })));
   }
+
+  // ------------------------------------------------------------ cities
 
   productionLine(p) {
     const items = [];
@@ -1008,25 +1212,54 @@ class TablePage {
     return items.length ? items : [h('span', { class: 'muted' }, t('nothingMade'))];
   }
 
-  cityPanel(i, role, expanded) {
+  // A city's numbers: coins (and what they just did), shields, military tokens, points so far,
+  // and whether it has chosen this step.
+  cityStats(i) {
+    const st = this.state;
+    const c = st.view.cities[i];
+    const sum = (st.summaries || [])[i];
+    const delta = this.changes && this.changes.coins ? this.changes.coins[i] : 0;
+    const chose = st.table.status === 'playing' && (st.waiting || []).length
+      ? ((st.waiting || []).includes(i) ? h('span', { class: 'chose waiting', title: t('choosing') }, '…')
+        : h('span', { class: 'chose done', title: t('chosen') }, '✓')) : null;
+    return h('span', { class: 'stats' },
+      chose,
+      h('span', { class: 'coin-stat', title: coinsText(c.coins) }, coinIcon(c.coins),
+        delta ? h('span', { class: 'coin-delta ' + (delta > 0 ? 'up' : 'down') }, (delta > 0 ? '+' : '−') + Math.abs(delta)) : null),
+      h('span', { class: 'shield', title: plural(c.shields, 'shieldCount') }, '⚔ ' + c.shields),
+      h('span', { class: 'tokens', title: t('tokens') }, c.military.length ? c.military.map(tokenChip) : h('span', { class: 'muted' }, '·')),
+      sum ? h('span', { class: 'score-now', title: t('scoreNowHelp') }, `≈ ${sum.score_now} ${t('vp')}`) : null);
+  }
+
+  // One city. `mode`: 'full' (your city, the neighbours, every city of a finished game) or
+  // 'compact' (the other cities at a laptop's table).
+  cityPanel(i, role, mode, expanded) {
     const st = this.state;
     const v = st.view;
     const c = v.cities[i];
     const sum = (st.summaries || [])[i];
     const cat = this.cat;
-    const w = cat.wonders.get(c.wonder);
-    const side = w ? w.sides.find(x => x.label === c.side) : null;
-    const stages = side ? side.stages : [];
-    const byColour = new Map(COLOURS.map(col => [col, []]));
-    for (const name of c.cards) {
-      const d = cardDef(cat, name);
-      const col = d ? d.colour : 'grey';
-      if (!byColour.has(col)) byColour.set(col, []);
-      byColour.get(col).push(name);
-    }
     const n = v.cities.length;
-    const roleText = role === 'left' ? t('leftN') : role === 'right' ? t('rightN') : null;
-    const sci = sum ? [['◎', 0], ['⚙', 1], ['▤', 2]].map(([g, k]) => h('span', { class: 'sci' }, g + ' ' + sum.science[k])) : [];
+    const fresh = this.changes && this.changes.cards ? this.changes.cards[i] || [] : [];
+    const freshStage = this.changes && this.changes.stages ? this.changes.stages[i] : 0;
+    const roleText = role === 'left' ? '← ' + t('leftN') : role === 'right' ? t('rightN') + ' →' : null;
+    const head = h('div', { class: 'city-head' },
+      h('b', { class: 'city-name', title: this.cityLabel(i) }, this.cityLabel(i)), st.you === i ? h('span', { class: 'tag you' }, t('you')) : null,
+      roleText ? h('span', { class: 'role muted' }, roleText) : null,
+      this.cityStats(i));
+    const choosing = v.phase === 'choose_side';
+    if (mode === 'compact') {
+      return h('div', { class: 'city compact ' + role, dataset: { city: i },
+        title: t('seeCity'), onclick: () => { this.peek = { city: i }; this.picked = null; this.render(); } },
+      head,
+      h('div', { class: 'compact-line' },
+        h('span', { class: 'wonder-name' }, wonderName(cat, c.wonder) + (choosing ? '' : ' · ' + sideLabel(c.side))),
+        h('span', { class: 'stage-pips', title: `${t('stages')} ${c.stages}/${c.stages_total}` },
+          Array.from({ length: c.stages_total }, (_, k) => h('span', { class: 'pip' + (k < c.stages ? ' built' : '') + (k === c.stages - 1 && freshStage ? ' fresh' : '') }))),
+        colourCounts(this, c.cards, fresh)),
+      v.projects ? edificeCityLine(this, i, sum) : null,
+      v.armada ? armadaCityBlock(this, i, 'compact') : null);
+    }
     const trade = role === 'mine' && sum ? [[(i + 1) % n, 'left'], [(i + n - 1) % n, 'right']].map(([o, dir]) => {
       const other = st.summaries[o];
       const prices = sum.prices[dir];
@@ -1042,36 +1275,20 @@ class TablePage {
           : h('span', { class: 'muted' }, t('nothingMade')));
     }) : null;
     const sellsDiffers = sum && JSON.stringify(sum.for_sale) !== JSON.stringify(sum.production);
-    return h('div', { class: 'city ' + role, dataset: { city: i } },
-      h('div', { class: 'city-head' },
-        h('b', {}, this.cityLabel(i)), st.you === i ? h('span', { class: 'tag you' }, t('you')) : null,
-        roleText ? h('span', { class: 'muted' }, ' · ' + roleText) : null,
-        h('span', { class: 'stats' },
-          coinIcon(c.coins),
-          h('span', { class: 'shield', title: t('shields') }, '⚔ ' + c.shields),
-          h('span', { class: 'tokens', title: t('tokens') }, c.military.length ? c.military.map(tokenChip) : h('span', { class: 'muted' }, '·')),
-          sum ? h('span', { class: 'score-now', title: t('scoreNow') }, '≈ ' + sum.score_now + (zh() ? ' 分' : ' pts')) : null)),
+    const sci = sum ? [['◎', 0], ['⚙', 1], ['▤', 2]].map(([g, k]) => h('span', { class: 'sci', title: t(['compass', 'gear', 'tablet'][k]) }, g + ' ' + sum.science[k])) : [];
+    return h('div', { class: 'city full ' + role + (expanded ? ' expanded' : ''), dataset: { city: i } },
+      head,
+      wonderBoard(this, c.wonder, choosing ? null : c.side, c.stages, { fresh: freshStage }),
+      builtColumns(this, c.cards, fresh, expanded),
       sum ? h('div', { class: 'summary' },
-        h('div', { class: 'prod' }, h('span', { class: 'muted' }, t('produces') + ': '), this.productionLine(sum.production)),
-        sellsDiffers ? h('div', { class: 'prod' }, h('span', { class: 'muted' }, t('sells') + ': '), this.productionLine(sum.for_sale)) : null,
-        h('div', { class: 'sci-line' }, h('span', { class: 'muted' }, t('science') + ': '), sci,
+        h('div', { class: 'prod' }, h('span', { class: 'muted' }, t('produces') + ': '), this.productionLine(sum.production),
+          sellsDiffers ? [h('span', { class: 'muted' }, ' · ' + t('sells') + ': '), this.productionLine(sum.for_sale)] : null),
+        role === 'mine' || sum.science_points || sum.science_wild ? h('div', { class: 'sci-line' }, h('span', { class: 'muted' }, t('science') + ': '), sci,
           sum.science_wild ? h('span', { class: 'sci' }, '✱ ' + sum.science_wild) : null,
-          ` = ${pointsNow(sum.science_points)}`),
+          ` = ${pointsNow(sum.science_points)}`) : null,
         v.projects ? edificeCityLine(this, i, sum) : null,
         trade) : null,
-      v.armada ? armadaCityBlock(this, i, role) : null,
-      h('div', { class: 'wonder' },
-        h('span', { class: 'wonder-name' }, wonderName(cat, c.wonder) + ' · ' + sideLabel(c.side)),
-        w ? h('span', { class: 'muted' }, ' ', resIcon(w.start)) : null,
-        h('ol', { class: 'stages' }, stages.map((x, k) => h('li', {
-          class: 'stage' + (k < c.stages ? ' built' : k === c.stages ? ' next' : ''),
-        }, k < c.stages ? '✓ ' : '', costIcons(0, x.cost), h('small', {}, withIcons(effectText(x))))))),
-      h('div', { class: 'built' + (expanded ? ' expanded' : '') }, [...byColour].filter(([, l]) => l.length).map(([col, list]) => h('div', { class: 'row' },
-        list.map(name => {
-          const d = cardDef(cat, name);
-          return h('span', { class: 'mini c-' + col, title: d ? effectText(d) : name }, cardName(cat, name),
-            (expanded || role === 'mine') && d ? h('small', { class: 'mini-effect' }, ' · ', effectText(d)) : null);
-        })))));
+      v.armada ? armadaCityBlock(this, i, role === 'mine' || expanded || this.state.you === null ? role : 'compact') : null);
   }
 
   citiesPanel(over) {
@@ -1080,18 +1297,35 @@ class TablePage {
     const n = v.cities.length;
     if (st.you === null || over) {
       return h('section', { class: 'panel cities' }, h('h2', {}, t('allCities')),
-        h('div', { class: 'city-grid' }, v.cities.map((_, i) => this.cityPanel(i, st.you === i ? 'mine' : 'other', over))));
+        h('div', { class: 'city-grid', 'data-keep-scroll': 'grid' }, v.cities.map((_, i) => this.cityPanel(i, st.you === i ? 'mine' : 'other', 'full', over))));
     }
     const me = st.you;
     const left = (me + 1) % n;
     const right = (me + n - 1) % n;
     const others = v.cities.map((_, i) => i).filter(i => i !== me && i !== left && i !== right);
-    return h('section', { class: 'panel cities' },
-      h('h2', {}, t('yourCity')), this.cityPanel(me, 'mine'),
-      h('div', { class: 'neighbours' }, this.cityPanel(right, 'right'), left !== right ? this.cityPanel(left, 'left') : null),
-      others.length ? h('details', { class: 'others' }, h('summary', {}, t('otherCities') + ` (${others.length})`),
-        h('div', { class: 'city-grid' }, others.map(i => this.cityPanel(i, 'other')))) : null);
+    return h('section', { class: 'cities' },
+      others.length ? h('div', { class: 'others-strip', 'aria-label': t('otherCities') }, others.map(i => this.cityPanel(i, 'other', 'compact'))) : null,
+      h('div', { class: 'neighbour-row', 'data-keep-scroll': 'row' },
+        left !== right ? this.cityPanel(left, 'left', 'full') : null,
+        this.cityPanel(me, 'mine', 'full'),
+        this.cityPanel(right, 'right', 'full')),
+      n > 2 ? h('p', { class: 'swipe-hint muted' }, t('swipeHint')) : null);
   }
+
+  // A card or a city looked at in full (a built card tapped, a compact city tapped).
+  peekPanel() {
+    const p = this.peek;
+    if (!p) return null;
+    const close = h('button', { type: 'button', class: 'close', id: 'peek-close', 'aria-label': t('close'), onclick: () => { this.peek = null; this.render(); } }, '✕');
+    if (p.card) {
+      return h('section', { class: 'panel peek', id: 'peek' }, h('div', { class: 'panel-head' }, h('h2', {}, cardName(this.cat, p.card)), close),
+        this.cardBox(p.card, undefined, { city: p.city }));
+    }
+    return h('section', { class: 'panel peek', id: 'peek' }, h('div', { class: 'panel-head' }, h('h2', {}, this.cityLabel(p.city)), close),
+      this.cityPanel(p.city, 'other', 'full', true));
+  }
+
+  // ------------------------------------------------------------ the log
 
   logText(e, trade) {
     const n = this.state.view.cities.length;
@@ -1123,12 +1357,13 @@ class TablePage {
     const st = this.state;
     const n = st.view.cities.length;
     const hist = st.history || [];
+    const fresh = this.changes ? this.changes.from : hist.length;
     const groups = [];
-    for (const e of hist) {
+    hist.forEach((e, k) => {
       const key = e.age + '.' + e.turn + '.' + (e.played === 'built_discarded' || e.played === 'passed' ? 'd' : '');
       if (!groups.length || groups[groups.length - 1].key !== key) groups.push({ key, age: e.age, turn: e.turn, list: [] });
-      groups[groups.length - 1].list.push(e);
-    }
+      groups[groups.length - 1].list.push({ e, fresh: k >= fresh });
+    });
     // An Age-end block after each Age's last group.
     const blocks = [];
     const ends = new Map((st.age_ends || []).map(x => [x.age, x]));
@@ -1139,21 +1374,52 @@ class TablePage {
     });
     blocks.reverse();
     return h('section', { class: 'panel log' }, h('h2', {}, t('log')),
-      h('div', { class: 'log-list' }, blocks.map(b => {
+      h('div', { class: 'log-list', 'data-keep-scroll': 'log' }, blocks.map(b => {
         if (b.kind === 'end') {
           return h('div', { class: 'log-turn log-age-end' }, h('b', {}, `${t('ageEnd')} ${ROMAN[b.end.age]} — ${t('conflicts')}`),
-            h('ul', {}, b.end.cities.map((c, i) => h('li', {}, `${this.cityLabel(i)} (${c.shields}⚔): `,
-              [[c.left, (i + 1) % n], [c.right, (i + n - 1) % n]].map(([tok, o], k) => [k ? ', ' : '',
-                tok ? tokenChip(tok) : h('span', { class: 'token tok-0' }, '0'), ` ${tok > 0 ? t('beat') : tok < 0 ? t('lostTo') : t('tie')} ${this.cityLabel(o)}`])))),
+            h('ul', {}, b.end.cities.map((c, i) => h('li', { dataset: { city: i } }, `${this.cityLabel(i)} (${c.shields}⚔): `,
+              [[c.left, (i + 1) % n], [c.right, (i + n - 1) % n]].map(([tok, o], k) => [k ? ', ' : '', this.conflictCell(tok, o, b.end.cities[o].shields, i)])))),
             armadaAgeEnd(this, b.end), edificeAgeEnd(this, b.end.age));
         }
         const g = b.g;
-        const trade = tradeIncome(g.list, n);
+        const trade = tradeIncome(g.list.map(x => x.e), n);
         const title = g.turn === 0 ? t('setupSides') : `${t('age')} ${ROMAN[g.age] || g.age} · ${t('turn')} ${g.turn === turnsPerAge(this) + 1 ? turnsPerAge(this) + '+' : g.turn}`;
         return h('div', { class: 'log-turn' }, h('b', {}, title),
-          h('ul', {}, g.list.map(e => h('li', {}, this.logText(e, trade[e.seat])))));
+          h('ul', {}, g.list.map(x => h('li', { class: x.fresh ? 'fresh' : '' }, this.logText(x.e, trade[x.e.seat])))));
       })));
   }
+
+  // ------------------------------------------------------------ what just happened
+
+  // After the render that follows a resolved step: the coins paid fly from the payer to the
+  // city paid (not under prefers-reduced-motion; the cards built and the coin changes are
+  // marked in the page either way).
+  playChanges() {
+    const ch = this.changes;
+    if (!ch || !ch.payments.length || reducedMotion()) return;
+    const at = i => {
+      const e = document.querySelector(`.cities .city[data-city="${i}"] .coin-stat .coin`);
+      if (!e) return null;
+      const r = e.getBoundingClientRect();
+      return r.width && r.bottom > 0 && r.top < innerHeight ? r : null;
+    };
+    for (const p of ch.payments) {
+      const a = at(p.from);
+      const b = at(p.to);
+      if (!a || !b) continue;
+      const coin = h('span', { class: 'coin flying-coin', 'aria-hidden': 'true' }, p.coins);
+      coin.style.left = a.left + 'px';
+      coin.style.top = a.top + 'px';
+      document.body.append(coin);
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        coin.style.transform = `translate(${b.left - a.left}px, ${b.top - a.top}px)`;
+        coin.classList.add('moving');
+      }));
+      setTimeout(() => coin.remove(), 1200);
+    }
+  }
+
+  // ------------------------------------------------------------ the end
 
   gameOverPanel() {
     const st = this.state;
@@ -1163,78 +1429,41 @@ class TablePage {
     const v = st.view;
     const rematchId = st.table.rematch;
     const ranked = lines.map((l, i) => ({ l, i })).filter(x => x.l.rank !== null && x.l.rank !== undefined);
-    const players = ranked.length;
     const mine = st.you !== null ? lines[st.you] : null;
     const winners = ranked.filter(x => x.l.rank === 1).map(x => this.cityLabel(x.i));
-    const headline = mine && mine.rank
-      ? h('p', { class: 'finish', id: 'finish' }, zh() ? `${t('youFinished')}${ordinal(mine.rank)}（${t('of')} ${players} 人）`
-        : `${t('youFinished')} ${ordinal(mine.rank)} ${t('of')} ${players}`, mine.rank === 1 ? ' 🏆' : '')
-      : h('p', { class: 'finish' }, `${t('winnerIs')}: ${winners.join(', ')}`);
+    const teams = !!v.teams;
+    const count = teams ? Math.floor(ranked.length / 2) : ranked.length;
+    let headline;
+    if (mine && mine.rank) {
+      const text = teams
+        ? (zh() ? `你的隊伍：${ordinal(mine.rank)}（共 ${count} 隊）` : `Your team finished ${ordinal(mine.rank)} of ${count} teams`)
+        : (zh() ? `${t('youFinished')}${ordinal(mine.rank)}（${t('of')} ${count} 人）` : `${t('youFinished')} ${ordinal(mine.rank)} ${t('of')} ${count}`);
+      headline = h('p', { class: 'finish', id: 'finish' }, text, mine.rank === 1 ? ' 🏆' : '');
+    } else {
+      headline = h('p', { class: 'finish' }, `${t('winnerIs')}: ${winners.join(', ')}`);
+    }
+    const head = c => h('th', { class: 'cat-' + c, title: t(c) }, catIcon(c), h('span', { class: 'cat-label' }, t(c)));
     return h('section', { class: 'panel scores' },
-      h('h2', {}, t('scores')), headline, v.teams ? teamTotals(this, lines) : '',
-      h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet' },
-        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, t('wonder')), cats.map(c => h('th', { class: 'cat-' + c }, t(c))),
-          h('th', {}, t('total')), h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
+      h('h2', {}, t('scores')), headline, teams ? teamTotals(this, lines) : '',
+      h('div', { class: 'table-scroll sheet-box' }, h('table', { class: 'score-sheet' },
+        h('thead', {}, h('tr', {}, h('th', { class: 'who' }, ''), h('th', { class: 'wonder-col' }, t('wonder')), cats.map(head),
+          h('th', { class: 'cat-total', title: t('total') }, h('span', { class: 'cat-label' }, t('total')), h('span', { class: 'cat-short' }, 'Σ')),
+          h('th', { class: 'coins-col', title: t('coinsLeft') }, h('span', { class: 'cat-label' }, t('coinsLeft')), h('span', { class: 'cat-short' }, '¤')),
+          h('th', { class: 'rank-col', title: t('rank') }, h('span', { class: 'cat-label' }, t('rank')), h('span', { class: 'cat-short' }, '#')))),
         h('tbody', {}, lines.map((l, i) => {
           const c = v.cities[i];
           return h('tr', { class: (l.rank === 1 ? 'winner' : '') + (st.you === i ? ' me' : '') },
-            h('th', {}, this.cityLabel(i)),
-            h('td', { class: 'wonder-cell' }, `${wonderName(this.cat, c.wonder)} ${sideLabel(c.side)} · ${c.stages}/${c.stages_total}`),
+            h('th', { class: 'who', title: this.cityLabel(i) }, h('span', { class: 'who-name' }, this.cityLabel(i))),
+            h('td', { class: 'wonder-cell wonder-col' }, `${wonderName(this.cat, c.wonder)} ${sideLabel(c.side)} · ${c.stages}/${c.stages_total}`),
             cats.map(k => h('td', { class: 'cat-' + k }, l[k] ?? 0)),
             h('td', { class: 'cat-total' }, l.total), h('td', { class: 'coins-left' }, l.coins),
             h('td', { class: 'rank' }, l.rank === null || l.rank === undefined ? '–' : l.rank));
         })))),
-      h('h3', {}, t('chart')), this.chart(lines),
+      h('h3', {}, t('chart')), scoreChart(this, lines, cats, i => this.cityLabel(i)),
       h('div', { class: 'after' },
         h('button', { class: 'primary', id: 'rematch', type: 'button', onclick: () => this.rematch() },
           rematchId ? t('joinRematch') : t('rematch')),
         ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record'))));
-  }
-
-  // Each player's points by category as a stacked bar (negative military, naval or Edifice points
-  // to the left of 0). The expansions' categories appear only at their tables.
-  chart(lines) {
-    const exps = this.state.table.expansions || [];
-    const cats = [...CATS, ...(exps.includes('edifice') ? ['edifice'] : []), ...(exps.includes('armada') ? ARMADA_CATS : [])];
-    const W = 640; const rowH = 26; const labelW = 110;
-    const negOf = l => cats.reduce((a, k) => a + Math.max(0, -(l[k] || 0)), 0);
-    const neg = Math.max(0, ...lines.map(negOf));
-    const pos = Math.max(1, ...lines.map(l => cats.reduce((a, k) => a + Math.max(0, l[k] || 0), 0)));
-    const scale = (W - labelW - 40) / (pos + neg);
-    const x0 = labelW + neg * scale;
-    const height = lines.length * rowH + 30;
-    const rows = lines.map((l, i) => {
-      let x = x0;
-      let xn = x0;
-      const y = i * rowH + 4;
-      const bars = [];
-      for (const k of cats) {
-        const v = l[k] || 0;
-        if (v >= 0) continue;
-        xn += v * scale;
-        bars.push(s('rect', { x: xn, y, width: -v * scale, height: rowH - 8, fill: CAT_COLOURS[k], opacity: 0.6, class: 'neg-' + k },
-          s('title', {}, `${t(k)} ${v}`)));
-      }
-      for (const k of cats) {
-        const val = Math.max(0, l[k] || 0);
-        if (!val) continue;
-        bars.push(s('rect', { x, y, width: val * scale, height: rowH - 8, fill: CAT_COLOURS[k] }, s('title', {}, `${t(k)} ${l[k]}`)));
-        if (val * scale > 16) bars.push(s('text', { x: x + val * scale / 2, y: y + rowH / 2 + 1, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, val));
-        x += val * scale;
-      }
-      return s('g', {}, s('text', { x: 4, y: y + rowH / 2 + 1, 'font-size': 12 }, this.cityLabel(i)), bars,
-        s('text', { x: x + 4, y: y + rowH / 2 + 1, 'font-size': 12, 'font-weight': 700 }, l.total));
-    });
-    // The key: each label as wide as its text (about 6 px a letter at this size, 11 a CJK one).
-    let lx = labelW - 40;
-    const legend = cats.map(k => {
-      const x = lx;
-      lx += 24 + [...t(k)].reduce((a, ch) => a + (ch.charCodeAt(0) > 0x2e80 ? 11 : 6), 0);
-      return s('g', {}, s('rect', { x, y: height - 18, width: 10, height: 10, fill: CAT_COLOURS[k] }),
-        s('text', { x: x + 14, y: height - 9, 'font-size': 10 }, t(k)));
-    });
-    return s('svg', { class: 'chart', id: 'score-chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chart') },
-      rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
   }
 
   async rematch() {
@@ -1244,14 +1473,360 @@ class TablePage {
       if (mine && !store.token(info.id)) {
         const seat = info.seats[mine.seat];
         if (seat && !seat.taken) {
-          const who = this.seatName(mine.seat);
+          const who = this.state.table.seats[mine.seat].name || store.name || 'Player';
           const tok = await api('POST', `/api/tables/${info.id}/seats/${mine.seat}`, { name: who }, mine.token);
           store.setToken(info.id, tok.seat, tok.token);
         }
       }
       go('/t/' + info.id);
-    } catch (e) { banner(e.message); }
+    } catch (e) { banner(cleanMessage(e.message)); }
   }
+}
+
+// What a resolved step changed, from the state before and after it: the cards each city built,
+// its wonder stages, its coins, and who paid whom (from the new log entries). `null` when no
+// step resolved between the two.
+function stepChanges(old, msg) {
+  if (!old || !old.view || !msg.view || old.table.id !== msg.table.id) return null;
+  const before = old.history || [];
+  const after = msg.history || [];
+  if (after.length <= before.length) return null;
+  const n = msg.view.cities.length;
+  const cards = msg.view.cities.map((c, i) => {
+    const had = (old.view.cities[i] || { cards: [] }).cards.slice();
+    const fresh = [];
+    for (const name of c.cards) {
+      const k = had.indexOf(name);
+      if (k >= 0) had.splice(k, 1); else fresh.push(name);
+    }
+    return fresh;
+  });
+  const stages = msg.view.cities.map((c, i) => Math.max(0, c.stages - ((old.view.cities[i] || {}).stages || 0)));
+  const coins = msg.view.cities.map((c, i) => c.coins - ((old.view.cities[i] || {}).coins ?? c.coins));
+  const payments = [];
+  for (const e of after.slice(before.length)) {
+    if (e.left) payments.push({ from: e.seat, to: (e.seat + 1) % n, coins: e.left });
+    if (e.right) payments.push({ from: e.seat, to: (e.seat + n - 1) % n, coins: e.right });
+  }
+  return { from: before.length, cards, stages, coins, payments };
+}
+
+function reducedMotion() {
+  return !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+}
+
+// "1:25 left" of a turn timer of `secs` seconds counted from `since`.
+function timerText(secs, since) {
+  if (!secs) return '';
+  const left = Math.max(0, Math.ceil(secs - (Date.now() - since) / 1000));
+  const m = Math.floor(left / 60);
+  const s2 = String(left % 60).padStart(2, '0');
+  return `${m}:${s2}`;
+}
+
+function clockIcon() {
+  return s('svg', { class: 'clock', viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true' },
+    s('circle', { cx: 8, cy: 8, r: 6.5, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6 }),
+    s('path', { d: 'M8 4 V8 L11 10', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6, 'stroke-linecap': 'round' }));
+}
+
+function cityHas(city, name) { return !!city && city.cards.includes(name); }
+
+// ---------------------------------------------------------------- words
+
+// Counted words that agree with their numbers: "1 card", "2 cards".
+const PLURALS = {
+  cards: [n => `${n} card${n === 1 ? '' : 's'}`, n => `${n} 張牌`],
+  pawnsLeft: [n => `${n} pawn${n === 1 ? '' : 's'} left`, n => `剩${n}個棋子`],
+  islandCount: [n => `${n} island${n === 1 ? '' : 's'}`, n => `${n} 個島嶼`],
+  discardPileCount: [n => `${n} card${n === 1 ? '' : 's'} in the discard pile`, n => `棄牌堆 ${n} 張`],
+  discardedCount: [n => `${n} discarded`, n => `棄牌 ${n}`],
+  shieldCount: [n => `${n} shield${n === 1 ? '' : 's'}`, n => `${n} 個盾牌`],
+};
+function plural(n, key) {
+  const p = PLURALS[key];
+  return p ? (zh() ? p[1](n) : p[0](n)) : `${n} ${key}`;
+}
+
+// The engine's texts say "N coin(s)": the page says "1 coin", "2 coins".
+function fixPlurals(text) {
+  return String(text).replace(/\b(\d+) coin\(s\)/g, (m, n) => (n === '1' ? '1 coin' : `${n} coins`))
+    .replace(/\b(\d+) card\(s\)/g, (m, n) => (n === '1' ? '1 card' : `${n} cards`));
+}
+
+// The server's messages may name the documents they come from ("(edifice.md §5.1)", "(000 …)")
+// or a command-line option: a player is shown the sentence alone.
+function cleanMessage(text) {
+  return fixPlurals(String(text || ''))
+    .replace(/\s*\((?:[^()]*\.md\b[^()]*|000[^()]*|--[a-z][^()]*)\)/g, '')
+    .replace(/\s*\b[a-z-]+\.md §[\d.]+/g, '');
+}
+
+// ---------------------------------------------------------------- bots
+
+// Bots get a name and a level a player understands, instead of their engine's id.
+const BOT_PERSONAS = [['Hypatia', '希帕提婭'], ['Imhotep', '印和闐'], ['Sappho', '莎芙'], ['Archimedes', '阿基米德'],
+  ['Nefertiti', '娜芙蒂蒂'], ['Pericles', '伯里克利'], ['Zenobia', '芝諾比婭'], ['Thales', '泰勒斯']];
+function botLevel(bot) {
+  const b = String(bot || '');
+  if (b === 'random') return [ed('easy', '簡單'), ed('plays at random', '隨機出牌')];
+  if (b === 'heuristic') return [ed('medium', '中等'), ed('sensible moves', '穩健出牌')];
+  if (b === 'search' || b.startsWith('search:')) return [ed('hard', '困難'), ed('looks ahead, thinks longer', '會預想後續，思考較久')];
+  if (b.startsWith('exec:')) return [ed('guest program', '外部程式'), ed('a program the host installed', '主機安裝的程式')];
+  return [b, ''];
+}
+function botPersona(seat) {
+  const p = BOT_PERSONAS[seat % BOT_PERSONAS.length];
+  return zh() ? p[1] : p[0];
+}
+// A seat as players see it: a person's name, or a bot's name and level.
+function seatDisplayName(seat) {
+  if (seat.bot) return `${botPersona(seat.seat)} (${ed('bot', '電腦')}, ${botLevel(seat.bot)[0]})`;
+  return seat.name || '#' + (seat.seat + 1);
+}
+
+// ---------------------------------------------------------------- the lobby's setups
+
+// Why a table cannot be set up as chosen (the rules the server applies), before Create.
+function setupProblems(o) {
+  const out = [];
+  const p = Number(o.players);
+  if (o.teams && !(p === 4 || p === 6 || (p === 8 && o.armada))) {
+    out.push(p === 8 ? ed('Teams of 8 play only with Armada.', '8 人團隊遊戲需搭配艦隊擴充。')
+      : ed(`Team games are for 4, 6 or 8 players (8 with Armada), not ${p}.`, `團隊遊戲限 4、6 或 8 人（8 人需艦隊擴充），不能 ${p} 人。`));
+  }
+  if (p === 2 && o.edition === '2e') out.push(ed('2 players play the 1st edition\'s Free City variant only.', '2 人遊戲只有第一版的自由城市變體。'));
+  if (p === 8 && !o.armada) out.push(ed('8 players need the Armada expansion.', '8 人遊戲需要艦隊擴充。'));
+  if (p === 2 && o.armada) out.push(ed('Armada is played with 3 to 8 players.', '艦隊擴充限 3 至 8 人。'));
+  if (o.edifice && (p === 2 || p === 8)) out.push(ed('Edifice is played with 3 to 7 players.', '穹樓擴充限 3 至 7 人。'));
+  return out;
+}
+
+// ---------------------------------------------------------------- marks and icons
+
+// Values no printed source confirms: one small sign, explained in the key.
+function provisionalMark() {
+  return h('sup', { class: 'provisional', title: t('provisionalKey') }, '†');
+}
+
+// The score categories' icons (one drawing each, in the category's colour).
+function catIcon(k) {
+  const c = CAT_COLOURS[k] || '#888';
+  const p = (d, extra) => s('path', Object.assign({ d, fill: c }, extra || {}));
+  let body;
+  switch (k) {
+    case 'military': body = [p('M8 1 L14 3 L14 8 C14 12 11 14.5 8 15.5 C5 14.5 2 12 2 8 L2 3 Z'), s('path', { d: 'M5 5 L11 11 M11 5 L5 11', stroke: '#fff', 'stroke-width': 1.6 })]; break;
+    case 'treasury': body = [s('circle', { cx: 8, cy: 8, r: 6.5, fill: c, stroke: '#8a6a00', 'stroke-width': 1.2 }), s('circle', { cx: 8, cy: 8, r: 3.2, fill: 'none', stroke: '#8a6a00', 'stroke-width': 1 })]; break;
+    case 'wonder': body = [p('M1 14 L8 2 L15 14 Z'), s('path', { d: 'M5 14 L8 8 L11 14', fill: 'rgba(255,255,255,.35)' })]; break;
+    case 'civilian': body = [p('M1 6 L8 1.5 L15 6 Z'), p('M2.5 7 h2 v6 h-2z M7 7 h2 v6 h-2z M11.5 7 h2 v6 h-2z M1 13.5 h14 v1.5 h-14z')]; break;
+    case 'science': body = [s('circle', { cx: 8, cy: 8, r: 6, fill: 'none', stroke: c, 'stroke-width': 2 }), p('M8 3 L9.5 8 L8 13 L6.5 8 Z')]; break;
+    case 'commercial': body = [p('M5 1.5 h6 v2 l-1 1 c3 1.5 4 4 4 6.5 c0 2.5 -2 4.5 -6 4.5 s-6 -2 -6 -4.5 c0 -2.5 1 -5 4 -6.5 l-1 -1z')]; break;
+    case 'guilds': body = [p('M2 2 h12 v6 c0 4 -3 6.5 -6 7.5 c-3 -1 -6 -3.5 -6 -7.5z'), s('path', { d: 'M8 4.5 l1.2 2.5 2.6 .3 -2 1.8 .6 2.6 -2.4 -1.4 -2.4 1.4 .6 -2.6 -2 -1.8 2.6 -.3z', fill: '#fff' })]; break;
+    case 'edifice': body = [p('M2 15 V7 a6 6 0 0 1 12 0 V15 h-3 V8 a3 3 0 0 0 -6 0 V15z')]; break;
+    case 'naval': body = [s('path', { d: 'M8 3 V14 M4 6.5 H12 M2.5 10 C3.5 13.5 12.5 13.5 13.5 10', fill: 'none', stroke: c, 'stroke-width': 1.8 }), s('circle', { cx: 8, cy: 2.5, r: 1.6, fill: 'none', stroke: c, 'stroke-width': 1.3 })]; break;
+    case 'fleet': body = [p('M1 11 h14 l-2.5 3.5 h-9z'), p('M7 1.5 V10 H2.5z'), p('M8.2 3 V10 h4.8z')]; break;
+    case 'islands': body = [p('M1 14 c2 -3 12 -3 14 0z'), s('path', { d: 'M8 12 C8 8 7 6 6 4 M6 4 C4 3 2.5 4 2 5 M6 4 C7 2 9.5 2 10.5 3 M6 4 C8 4 10 5 10.5 6.5', fill: 'none', stroke: c, 'stroke-width': 1.5 })]; break;
+    default: body = [s('rect', { x: 2, y: 2, width: 12, height: 12, rx: 3, fill: c })];
+  }
+  return s('svg', { class: 'cat-icon cat-icon-' + k, viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': 'true' }, body);
+}
+
+function catKey() {
+  const cats = [...CATS, 'edifice', ...ARMADA_CATS];
+  return [h('b', {}, t('categories') + ': '), cats.map(k => h('span', { class: 'key-item' }, catIcon(k), ' ', t(k)))];
+}
+
+// A small sign of what a card does, from its effect: the resources it makes, its shields, its
+// points, its science symbol, coins, a guild's crest, a naval card's anchor.
+function cardGlyph(d) {
+  if (!d) return null;
+  const e = d.effect || '';
+  let m;
+  let inner;
+  if ((d.colour === 'brown' || d.colour === 'grey') && (m = e.match(/^produces ([WSCOGLP/]+)/))) {
+    inner = [...m[1].replace(/\//g, '')].slice(0, 2).map(resIcon);
+  } else if ((m = e.match(/(\d+) naval strength/))) inner = '⚓' + m[1];
+  else if ((m = e.match(/(\d+) shields?/))) inner = '⚔' + m[1];
+  else if (d.colour === 'green') inner = /compass/.test(e) ? '◎' : /gear/.test(e) ? '⚙' : /tablet/.test(e) ? '▤' : '✱';
+  else if (d.colour === 'blue' && (m = e.match(/^(\d+) VP/))) inner = m[1];
+  else if (d.colour === 'yellow') inner = '¤';
+  else if (d.colour === 'purple') inner = '♛';
+  else return null;
+  return h('span', { class: 'glyph g-' + d.colour, 'aria-hidden': 'true' }, inner);
+}
+
+// A city's built cards stacked in colour columns, each with its name and sign; tapped (or
+// hovered) it shows the whole card.
+function builtColumns(page, cards, fresh, expanded) {
+  const cat = page.cat;
+  const byColour = new Map(COLOURS.map(col => [col, []]));
+  for (const name of cards) {
+    const d = cardDef(cat, name);
+    const col = d ? d.colour : 'grey';
+    if (!byColour.has(col)) byColour.set(col, []);
+    byColour.get(col).push(name);
+  }
+  const left = fresh.slice();
+  const anim = page.animNow ? ' anim' : '';
+  return h('div', { class: 'built' + (expanded ? ' expanded' : '') },
+    [...byColour].filter(([, l]) => l.length).map(([col, list]) => h('div', { class: 'col col-' + col },
+      list.map(name => {
+        const d = cardDef(cat, name);
+        const k = left.indexOf(name);
+        const isFresh = k >= 0;
+        if (isFresh) left.splice(k, 1);
+        return h('span', { class: 'mini c-' + col + (isFresh ? ' fresh' + anim : ''), title: d ? `${cardName(cat, name)}: ${fixPlurals(effectText(d))}` : name,
+          role: 'button', tabindex: 0, onclick: ev => { ev.stopPropagation(); page.peek = { card: name }; page.picked = null; page.render(); } },
+        cardGlyph(d), h('span', { class: 'mini-name' }, cardName(cat, name)),
+        expanded && d ? h('small', { class: 'mini-effect' }, ' · ', fixPlurals(effectText(d))) : null);
+      }))));
+}
+
+// A compact city's cards: how many of each colour (their names in the title).
+function colourCounts(page, cards, fresh) {
+  const by = new Map();
+  for (const name of cards) {
+    const d = cardDef(page.cat, name);
+    const col = d ? d.colour : 'grey';
+    if (!by.has(col)) by.set(col, []);
+    by.get(col).push(name);
+  }
+  const anim = page.animNow ? ' anim' : '';
+  return h('span', { class: 'colour-counts' }, COLOURS.filter(c => by.has(c)).map(col => h('span', {
+    class: 'count mini c-' + col + (by.get(col).some(n => fresh.includes(n)) ? ' fresh' + anim : ''),
+    title: by.get(col).map(n => cardName(page.cat, n)).join(', '),
+  }, by.get(col).length)));
+}
+
+// ---------------------------------------------------------------- wonder boards
+
+// A wonder board: the illustration of its wonder (day or night side), its name, its starting
+// resource, and its stage slots, filled as they are built. `side` null: not chosen yet.
+function wonderBoard(page, name, side, built, opts) {
+  const o = opts || {};
+  const cat = page.cat;
+  const w = cat.wonders.get(name);
+  const sd = w && side ? w.sides.find(x => x.label === side) : null;
+  const night = side === 'B' || side === 'Night';
+  const stages = sd ? sd.stages : [];
+  const anim = page.animNow ? ' anim' : '';
+  return h('div', { class: 'board ' + (side === null ? 'unchosen' : night ? 'night' : 'day') + (o.preview ? ' preview' : ''), dataset: { wonder: name } },
+    boardArt(name, night),
+    h('div', { class: 'board-top' },
+      h('span', { class: 'wonder-name' }, wonderName(cat, name) + (side ? ' · ' + sideLabel(side) : '')),
+      side === null ? h('span', { class: 'side-unchosen' }, t('sideNotChosen')) : null,
+      w ? h('span', { class: 'start-res', title: t('produces') + ': ' + resName(w.start) }, resIcon(w.start)) : null),
+    sd ? h('ol', { class: 'stages' }, stages.map((x, k) => h('li', {
+      class: 'stage' + (k < built ? ' built' : k === built ? ' next' : '') + (o.fresh && k === built - 1 ? ' fresh' + anim : ''),
+      title: `${t('stage')} ${k + 1}: ${fixPlurals(effectText(x))}`,
+    }, h('span', { class: 'stage-cost' }, k < built ? h('span', { class: 'stage-done' }, '✓') : costIcons(0, x.cost)),
+    h('small', { class: 'stage-effect' }, withIcons(effectText(x)))))) : null);
+}
+
+// The illustrations: a sky, the land, and each wonder's silhouette (drawn here, no artwork).
+function boardArt(name, night) {
+  const ink = night ? '#d8c48a' : '#6e4f29';
+  const f = (d, extra) => s('path', Object.assign({ d, fill: ink }, extra || {}));
+  const poly = (points, fill) => s('polygon', { points, fill: fill || ink });
+  const rect = (x, y, w, hh, fill) => s('rect', { x, y, width: w, height: hh, fill: fill || ink });
+  const water = night ? '#3b5a8c' : '#6fa8c8';
+  const leaf = night ? '#7fae7a' : '#4f8a3c';
+  let art;
+  switch (name) {
+    case 'Giza': art = [poly('150,64 176,40 202,64'), poly('176,64 222,16 268,64'), poly('238,64 266,36 294,64'),
+      s('path', { d: 'M222 16 L268 64 L244 64 Z', fill: night ? 'rgba(0,0,0,.25)' : 'rgba(255,255,255,.25)' })]; break;
+    case 'Rhodes': art = [rect(150, 58, 150, 8, water),
+      poly('204,64 212,64 222,42 230,42 240,64 248,64 236,36 236,24 246,10 250,4 254,7 242,26 232,26 232,21 220,21 216,36'),
+      s('circle', { cx: 226, cy: 15, r: 5, fill: ink }), s('circle', { cx: 251, cy: 3, r: 3, fill: '#f0a020' })]; break;
+    case 'Alexandria': art = [rect(150, 58, 150, 8, water), rect(200, 40, 50, 22), rect(210, 24, 30, 16), rect(218, 12, 14, 12),
+      s('circle', { cx: 225, cy: 8, r: 4, fill: '#f0a020' }),
+      s('path', { d: 'M225 8 L190 0 M225 8 L260 0 M225 8 L185 14 M225 8 L265 14', stroke: '#f0c050', 'stroke-width': 1.2, opacity: 0.8 })]; break;
+    case 'Ephesos': art = [rect(168, 56, 124, 8), poly('172,22 230,4 288,22'), rect(172, 22, 116, 6),
+      [0, 1, 2, 3, 4, 5, 6, 7].map(k => rect(178 + k * 14.5, 30, 6, 26))]; break;
+    case 'Babylon': art = [rect(168, 50, 124, 14), rect(184, 38, 92, 12), rect(200, 26, 60, 12), rect(214, 16, 32, 10),
+      [[172, 48], [190, 36], [206, 24], [254, 24], [270, 36], [288, 48], [220, 14], [240, 14]].map(([x, y]) => s('circle', { cx: x, cy: y, r: 4.5, fill: leaf }))]; break;
+    case 'Olympia': art = [poly('184,20 230,4 276,20'), rect(188, 20, 8, 44), rect(264, 20, 8, 44),
+      s('circle', { cx: 230, cy: 24, r: 6, fill: ink }), poly('216,31 244,31 250,52 210,52'), rect(212, 52, 36, 12), rect(206, 42, 6, 22), rect(248, 42, 6, 22)]; break;
+    case 'Halicarnassus': art = [rect(188, 42, 84, 22), [0, 1, 2, 3, 4, 5].map(k => rect(192 + k * 14.5, 28, 5, 14)),
+      poly('190,28 270,28 256,16 204,16'), rect(222, 9, 16, 7)]; break;
+    case 'Ur': art = [poly('166,64 294,64 282,48 178,48'), poly('190,48 270,48 260,34 200,34'), poly('210,34 250,34 244,22 216,22'),
+      rect(222, 13, 16, 9), poly('224,64 236,64 233,22 227,22', night ? '#b09a60' : '#8c6a3c')]; break;
+    case 'Carthage': art = [rect(150, 58, 150, 8, water), rect(160, 42, 140, 18), [0, 1, 2, 3, 4, 5, 6, 7, 8].map(k => rect(160 + k * 16, 37, 8, 5)),
+      rect(218, 20, 22, 22), s('circle', { cx: 229, cy: 20, r: 11, fill: ink }),
+      f('M168 60 h26 l-4 5 h-18z'), f('M262 60 h26 l-4 5 h-18z'), poly('180,60 180,48 190,58'), poly('274,60 274,48 284,58')]; break;
+    default: art = [poly('180,64 230,20 280,64')];
+  }
+  const stars = night ? [[30, 10], [70, 18], [110, 8], [140, 22], [300, 12], [265, 28], [16, 30]].map(([x, y]) => s('circle', { cx: x, cy: y, r: 1.2, fill: '#fff' })) : null;
+  return s('svg', { class: 'board-art', viewBox: '0 0 320 90', preserveAspectRatio: 'xMaxYMid slice', 'aria-hidden': 'true' },
+    s('rect', { x: 0, y: 0, width: 320, height: 90, fill: night ? '#252d55' : '#f5e2b0' }),
+    night ? s('circle', { cx: 300, cy: 14, r: 7, fill: '#f2e6b8' }) : s('circle', { cx: 296, cy: 16, r: 10, fill: '#f7c948' }),
+    stars,
+    s('path', { d: 'M0 66 C60 54 120 60 170 62 C230 64 280 56 320 60 L320 90 L0 90 Z', fill: night ? '#1b2145' : '#e3c585' }),
+    art,
+    s('rect', { x: 0, y: 64, width: 320, height: 26, fill: night ? '#171c3a' : '#d8b472' }));
+}
+
+// ---------------------------------------------------------------- the score chart
+
+// Each player's points by category as a stacked bar (negative military, naval or Edifice points
+// to the left of 0); names clear of the bars (cut to fit, whole in their title), the key wrapped
+// onto as many lines as it needs.
+function scoreChart(page, lines, cats, labelOf) {
+  const W = 720; const rowH = 26; const font = 12;
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${font}px ${getComputedStyle(document.body).fontFamily}`;
+  const width = text => ctx.measureText(text).width;
+  const names = lines.map((_, i) => labelOf(i));
+  const labelW = Math.min(200, Math.max(60, ...names.map(n => width(n) + 10)));
+  const fit = text => {
+    if (width(text) <= labelW - 10) return text;
+    let cut = text;
+    while (cut.length > 1 && width(cut + '…') > labelW - 10) cut = cut.slice(0, -1);
+    return cut + '…';
+  };
+  const negOf = l => cats.reduce((a, k) => a + Math.max(0, -(l[k] || 0)), 0);
+  const neg = Math.max(0, ...lines.map(negOf));
+  const pos = Math.max(1, ...lines.map(l => cats.reduce((a, k) => a + Math.max(0, l[k] || 0), 0)));
+  const scale = (W - labelW - 40) / (pos + neg);
+  const x0 = labelW + neg * scale;
+  const rows = lines.map((l, i) => {
+    let x = x0;
+    let xn = x0;
+    const y = i * rowH + 4;
+    const bars = [];
+    for (const k of cats) {
+      const v = l[k] || 0;
+      if (v >= 0) continue;
+      xn += v * scale;
+      bars.push(s('rect', { x: xn, y, width: -v * scale, height: rowH - 8, fill: CAT_COLOURS[k], opacity: 0.55, class: 'neg-' + k },
+        s('title', {}, `${t(k)} ${v}`)));
+    }
+    for (const k of cats) {
+      const val = Math.max(0, l[k] || 0);
+      if (!val) continue;
+      bars.push(s('rect', { x, y, width: val * scale, height: rowH - 8, fill: CAT_COLOURS[k], class: 'bar-' + k }, s('title', {}, `${t(k)} ${l[k]}`)));
+      if (val * scale > 16) bars.push(s('text', { x: x + val * scale / 2, y: y + rowH / 2 + 1, 'text-anchor': 'middle', 'font-size': 10, fill: LIGHT_CATS.includes(k) ? '#2b2418' : '#fff' }, val));
+      x += val * scale;
+    }
+    return s('g', { class: 'row' }, s('text', { class: 'name', x: 4, y: y + rowH / 2 + 1, 'font-size': font }, fit(names[i]), s('title', {}, names[i])), bars,
+      s('text', { x: x + 4, y: y + rowH / 2 + 1, 'font-size': font, 'font-weight': 700 }, l.total));
+  });
+  // The key, wrapped.
+  const keyFont = 11;
+  ctx.font = `${keyFont}px ${getComputedStyle(document.body).fontFamily}`;
+  let lx = 4;
+  let ly = lines.length * rowH + 12;
+  const legend = cats.map(k => {
+    const w = 18 + ctx.measureText(t(k)).width + 14;
+    if (lx + w > W) { lx = 4; ly += 18; }
+    const x = lx;
+    lx += w;
+    return s('g', { class: 'key key-' + k, 'data-cat': k }, s('rect', { x, y: ly, width: 12, height: 12, rx: 2, fill: CAT_COLOURS[k] }),
+      s('text', { x: x + 16, y: ly + 10, 'font-size': keyFont }, t(k)));
+  });
+  const height = ly + 20;
+  return s('svg', { class: 'chart', id: 'score-chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chart') },
+    rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
 }
 
 // ---------------------------------------------------------------- Edifice (issue 8)
@@ -1264,8 +1839,8 @@ TEXT.edifice = ['Edifice', '穹樓'];
 
 function edificeLobbyOption(box) {
   return h('label', { class: 'edifice-option', title: ed(
-    'Edifice (2023): great projects built together. Its card values are provisional (no printed source).',
-    '穹樓（2023）：共同建造宏偉項目。卡牌數值為暫定（無印刷來源）。') },
+    'Edifice (2023): great projects built together. Some of its values are provisional (marked †).',
+    '穹樓（2023）：共同建造宏偉項目。部分數值為暫定（標記 †）。') },
   box, ' ', ed('Edifice expansion', '穹樓擴充'));
 }
 
@@ -1297,29 +1872,29 @@ function edificeLogText(page, e) {
   }
 }
 
+// The three great projects as cards: what taking part costs, the reward, the penalty, and the
+// pawns on each (the holders' pawns, then those left to take).
 function edificePanel(page) {
   const v = page.state.view;
-  const dagger = (p, what) => (p.provisional_values.includes(what)
-    ? h('sup', { class: 'provisional', title: ed('provisional: no printed source confirms this value (edifice.md §5)',
-      '暫定：沒有印刷來源確認此數值') }, '†') : null);
-  const outcome = p => (p.outcome === 'open' ? ed(`${p.pawns_left} pawns left`, `剩${p.pawns_left}個棋子`)
+  const mark = (p, what) => (p.provisional_values.includes(what) ? provisionalMark() : null);
+  const outcome = p => (p.outcome === 'open' ? plural(p.pawns_left, 'pawnsLeft')
     : p.outcome === 'completed' ? ed('completed', '已完成') : ed('failed', '失敗'));
   const debts = v.cities.map((c, i) => (c.debt && c.debt.length ? `${page.cityLabel(i)}: ${c.debt.map(a => ROMAN[a]).join(' ')}` : null))
     .filter(x => x);
+  const initial = i => [...page.cityLabel(i)][0] || '?';
   return h('section', { class: 'panel projects', id: 'projects' },
     h('h2', {}, ed('Great projects', '宏偉項目')),
     h('div', { class: 'project-list' }, v.projects.map(p => h('div', {
       class: 'project' + (p.current ? ' current' : '') + ' ' + p.outcome, dataset: { age: p.age } },
-      h('div', { class: 'project-head' }, h('b', {}, `${ROMAN[p.age]} · ${store.lang === 'zh' && p.zh ? p.zh : p.name}`),
-        ' ', h('span', { class: 'tag' }, outcome(p))),
-      h('div', {}, ed('Take part: ', '參與費用：'), edText(p.cost), dagger(p, 'cost')),
-      h('div', {}, ed('Reward: ', '獎勵：'), edText(p.reward), dagger(p, 'reward')),
-      h('div', {}, ed('Penalty: ', '懲罰：'), edText(p.penalty), dagger(p, 'penalty')),
-      h('div', { class: 'muted' }, ed('Holders: ', '持有者：'),
-        p.holders.length ? p.holders.map(i => page.cityLabel(i)).join(', ') : '–')))),
-    debts.length ? h('p', { class: 'muted' }, ed('Debt tokens: ', '負債標記：'), debts.join(' · ')) : null,
-    h('p', { class: 'muted small' }, '† ', ed('provisional value: the rulebook\'s tables are lost and no printed source confirms it.',
-      '暫定數值：規則書的表格遺失，沒有印刷來源確認。')));
+    h('div', { class: 'project-head' }, h('b', {}, `${ROMAN[p.age]} · ${store.lang === 'zh' && p.zh ? p.zh : p.name}`),
+      ' ', h('span', { class: 'tag' }, outcome(p))),
+    h('div', { class: 'project-line' }, h('span', { class: 'muted' }, ed('Take part: ', '參與：')), edText(p.cost), mark(p, 'cost')),
+    h('div', { class: 'project-line' }, h('span', { class: 'muted' }, ed('Reward: ', '獎勵：')), edText(p.reward), mark(p, 'reward')),
+    h('div', { class: 'project-line' }, h('span', { class: 'muted' }, ed('Penalty: ', '懲罰：')), edText(p.penalty), mark(p, 'penalty')),
+    h('div', { class: 'pawns', title: ed('Holders: ', '持有者：') + (p.holders.length ? p.holders.map(i => page.cityLabel(i)).join(', ') : '–') },
+      p.holders.map(i => h('span', { class: 'pawn-disc held', title: page.cityLabel(i) }, initial(i))),
+      Array.from({ length: p.outcome === 'open' ? p.pawns_left : 0 }, () => h('span', { class: 'pawn-disc' }, '')))))),
+    debts.length ? h('p', { class: 'muted' }, ed('Debt tokens: ', '負債標記：'), debts.join(' · ')) : null);
 }
 
 // The project texts the server writes in English (edifice.rs Display), in Chinese.
@@ -1357,7 +1932,7 @@ function debtChip(page, age) {
   const e = page.cat && page.cat.edifice;
   const v = e ? e.debt[age - 1] : null;
   return h('span', { class: 'token tok-debt', title: ed(`debt token of Age ${ROMAN[age]}`, `時代${ROMAN[age]}負債標記`) },
-    v === null ? ROMAN[age] : '−' + v, e && e.debt_provisional[age - 1] ? h('sup', { class: 'provisional' }, '†') : null);
+    v === null ? ROMAN[age] : '−' + v, e && e.debt_provisional[age - 1] ? provisionalMark() : null);
 }
 
 // A city's part in the great projects, for its summary: the pawns it holds (and whether each
@@ -1591,6 +2166,24 @@ async function scoreIt() {
   }
 }
 
+// The catalog's card names closest to what was typed (a shared beginning, or few letters apart).
+function closestCards(cat, typed) {
+  const names = [...new Set(cat.list.map(c => c.name))];
+  const a = typed.toLowerCase();
+  const dist = (x, y) => {
+    const m = x.length; const n = y.length;
+    let prev = Array.from({ length: n + 1 }, (_, j) => j);
+    for (let i = 1; i <= m; i++) {
+      const cur = [i];
+      for (let j = 1; j <= n; j++) cur.push(Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1)));
+      prev = cur;
+    }
+    return prev[n];
+  };
+  return names.map(nm => [nm, nm.toLowerCase().startsWith(a) ? 0 : dist(a, nm.toLowerCase())])
+    .filter(([, d]) => d <= Math.max(2, Math.floor(a.length / 3))).sort((x, y) => x[1] - y[1]).slice(0, 3).map(([nm]) => nm);
+}
+
 function padSheet(sheet) {
   // Armada's categories are in the answer only when some player scores in them.
   const cats = [...CATS, ...(pad.edifice ? ['edifice'] : []), ...ARMADA_CATS.filter(k => sheet.players.some(l => l[k]))];
@@ -1618,12 +2211,21 @@ function padRow(cat, p, i) {
   const stages = h('select', { class: 'pad-stages', 'aria-label': t('stages'), onchange: upd('stages', Number) },
     Array.from({ length: side.stages.length + 1 }, (_, k) => h('option', { value: k, selected: k === p.stages }, k + '/' + side.stages.length)));
   const search = h('input', { class: 'pad-card', list: 'card-names', placeholder: t('searchCard'), 'aria-label': t('searchCard') });
+  const problem = h('span', { class: 'pad-card-problem', role: 'status' });
+  // Only a card of the catalog is added: an unknown name is refused at once, with the closest
+  // names offered.
   const addCard = () => {
     const v = search.value.trim();
     if (!v) return;
     const d = cat.list.find(c => c.name.toLowerCase() === v.toLowerCase() || c.zh === v);
-    const name = d ? d.name : v;
-    if (!p.cards.includes(name)) p.cards.push(name);
+    if (!d) {
+      const close = closestCards(cat, v);
+      problem.replaceChildren(h('span', { class: 'error pad-card-error' }, `${t('cardUnknown')}: “${v}”`,
+        close.length ? [` — ${t('didYouMean')} `, close.map((n, k) => [k ? ', ' : '', h('button', { type: 'button', class: 'suggest',
+          onclick: () => { search.value = n; addCard(); } }, n)]), '?'] : '.'));
+      return;
+    }
+    if (!p.cards.includes(d.name)) p.cards.push(d.name);
     scorePad(true);
     const again = document.querySelectorAll('.pad-card')[i];
     if (again) again.focus();
@@ -1648,7 +2250,7 @@ function padRow(cat, p, i) {
     pad.edifice ? h('div', { class: 'pad-line pad-edifice' },
       h('span', { class: 'muted' }, ed('pawns', '參與棋子') + ': '), [1, 2, 3].map(a => ageCount('pawns', a, '♟ ' + ROMAN[a])),
       h('span', { class: 'muted' }, ' ' + ed('debt tokens', '負債標記') + ': '), [1, 2, 3].map(a => ageCount('debt', a, ROMAN[a]))) : null,
-    h('div', { class: 'pad-line' }, search, h('button', { type: 'button', class: 'pad-add-card', onclick: addCard }, t('add'))),
+    h('div', { class: 'pad-line' }, search, h('button', { type: 'button', class: 'pad-add-card', onclick: addCard }, t('add')), problem),
     h('div', { class: 'row pad-cards' }, p.cards.map((name, k) => {
       const d = cardDef(cat, name);
       return h('span', { class: 'mini c-' + (d ? d.colour : 'grey') }, cardName(cat, name), ' ',
@@ -1673,7 +2275,7 @@ function teamsLobbyOption(box) {
   box, ' ', ed('Team game', '團隊遊戲'));
 }
 
-// The teammate's hand, which teammates may show each other (000 團隊遊戲規則).
+// The teammate's hand, which teammates may show each other (the team rules).
 function teammatePanel(page) {
   const st = page.state;
   const mate = st.you ^ 1;
@@ -1711,16 +2313,10 @@ const FLEET_NAMES = { red: ['red', '紅色'], yellow: ['yellow', '黃色'], blue
 function fleetName(f) { const p = FLEET_NAMES[f]; return p ? ed(p[0], p[1]) : f; }
 function expansionLabel(x) { return TEXT[x] ? t(x) : x; }
 
-function armadaDagger() {
-  return h('sup', { class: 'provisional', title: ed(
-    'provisional: no printed source confirms this value (armada.md §10); the engine uses a working value',
-    '暫定：沒有印刷來源確認此數值（armada.md §10）；引擎使用暫定值') }, '†');
-}
-
 function armadaLobbyOption(box) {
   return h('label', { class: 'armada-option', title: ed(
-    'Armada (2018): shipyards and fleets, naval conflicts, islands, taxes and piracy; 3–8 players (8 only with Armada). Its board costs and some card values are provisional (no printed source).',
-    '艦隊（2018）：船塢與艦隊、海軍衝突、島嶼、稅收與海盜；3–8人（8人僅限艦隊）。船塢費用與部分卡牌數值為暫定（無印刷來源）。') },
+    'Armada (2018): shipyards and fleets, naval conflicts, islands, taxes and piracy; 3–8 players (8 only with Armada). Some board costs and card values are provisional (marked †).',
+    '艦隊（2018）：船塢與艦隊、海軍衝突、島嶼、稅收與海盜；3–8人（8人僅限艦隊）。部分船塢費用與卡牌數值為暫定（標記 †）。') },
   box, ' ', ed('Armada expansion', '艦隊擴充'));
 }
 
@@ -1751,7 +2347,7 @@ function navalPart(page, city, a) {
     const ship = armadaShip(page, city, a.naval);
     const next = ship && ship.next;
     parts.push([`⚓ ${ed(`${fleetName(a.naval)} ship → step ${next ? next.step : '?'}`, `${fleetName(a.naval)}船 → 第 ${next ? next.step : '?'} 格`)}`,
-      next && (next.coins || next.resources) ? [' (', costIcons(next.coins || 0, next.resources || ''), next.cost_provisional ? armadaDagger() : null, ')'] : ed(' (free)', '（免費）')]);
+      next && (next.coins || next.resources) ? [' (', costIcons(next.coins || 0, next.resources || ''), next.cost_provisional ? provisionalMark() : null, ')'] : ed(' (free)', '（免費）')]);
   }
   if (a.free_move) parts.push(ed(`free move: ${fleetName(a.free_move)} ship +1 step`, `免費移動：${fleetName(a.free_move)}船前進1格`));
   return parts;
@@ -1785,33 +2381,80 @@ function navalLabel(page, city, base, a) {
   return base + extra.join('');
 }
 
-// One city's shipyard: the four tracks (7 spaces each, the ship on its step), the next step's
-// cost and what it gives, the wonder symbol; naval strength, trade level, fleet VP, naval
-// tokens and islands.
+// One city's shipyard drawn as its board: the four tracks (red: naval strength, yellow: trade,
+// taxes and coins, blue: VP, green: explorations), every space with what it gives and what
+// moving the ship onto it costs on this board, the ship on its step, the wonder symbol; naval
+// strength, trade level, fleet VP, naval tokens and islands. `role` 'compact': the tracks and
+// ships only (their values in each space's title).
 function armadaCityBlock(page, i, role) {
   const a = page.state.view.armada;
   const c = a && a.cities[i];
   if (!c) return null;
-  const rows = c.ships.map(s => h('div', { class: 'ship-row f-' + s.fleet, dataset: { fleet: s.fleet, step: s.step } },
-    h('span', { class: 'fleet-name' }, fleetName(s.fleet), s.wonder ? h('span', { class: 'wonder-mark', title: ed('wonder symbol: a wonder stage moves this ship', '奇蹟標誌：建造奇蹟階段時移動此船') }, ' ★') : null),
-    h('span', { class: 'track', title: `${s.step}/6` }, [0, 1, 2, 3, 4, 5, 6].map(k => h('span', { class: 'space' + (k < s.step ? ' passed' : k === s.step ? ' ship' : '') }, k === s.step ? '●' : ''))),
-    h('span', { class: 'step-num' }, `${s.step}/6`),
-    h('span', { class: 'next-step' }, s.next
-      ? [h('span', { class: 'muted' }, ed('next: ', '下一格：')), s.next.coins || s.next.resources ? costIcons(s.next.coins || 0, s.next.resources || '') : ed('free', '免費'),
-        s.next.cost_provisional ? armadaDagger() : null, ' → ', trackText(s.next.gives), s.next.gives.provisional ? armadaDagger() : null]
-      : h('span', { class: 'muted' }, ed('at the top', '已到頂')))));
+  const data = page.cat && page.cat.armada;
+  const board = data ? data.boards.find(b => b.number === c.board) : null;
+  const compact = role === 'compact';
+  const rows = c.ships.map(sh => {
+    const track = data ? data.tracks[sh.fleet] : null;
+    const costs = board ? board.costs[sh.fleet] : null;
+    const spaces = [0, 1, 2, 3, 4, 5, 6].map(k => {
+      const gives = track ? track[k] : (k === sh.step + 1 && sh.next ? sh.next.gives : null);
+      const cost = k > 0 && costs ? costs[k - 1] : (k === sh.step + 1 && sh.next ? { coins: sh.next.coins, resources: sh.next.resources, provisional: sh.next.cost_provisional } : null);
+      const cls = 'space' + (k < sh.step ? ' passed' : k === sh.step ? ' ship' : k === sh.step + 1 ? ' next' : '');
+      const title = `${fleetName(sh.fleet)} ${k}/6` + (cost && k > 0 ? ` · ${ed('cost', '費用')}: ${costWords(cost)}` : '') + (gives ? ` · ${trackText(gives)}` : '');
+      if (compact) return h('span', { class: cls, title }, k === sh.step ? '●' : '');
+      return h('span', { class: cls, title },
+        k > 0 && cost ? h('span', { class: 'space-cost' }, cost.coins || cost.resources ? costIcons(cost.coins || 0, cost.resources || '') : ed('free', '免費')) : h('span', { class: 'space-cost muted' }, k === 0 ? ed('start', '起點') : ''),
+        h('span', { class: 'space-gives' }, gives ? trackGlyphs(gives) : null, (gives && gives.provisional) || (cost && cost.provisional) ? provisionalMark() : null),
+        k === sh.step ? shipMark(sh.fleet) : null);
+    });
+    return h('div', { class: 'ship-row f-' + sh.fleet, dataset: { fleet: sh.fleet, step: sh.step } },
+      h('span', { class: 'fleet-name' }, fleetName(sh.fleet), sh.wonder ? h('span', { class: 'wonder-mark', title: ed('wonder symbol: building a wonder stage may move this ship', '奇蹟標誌：建造奇蹟階段時可移動此船') }, ' ★') : null),
+      h('span', { class: 'track' }, spaces),
+      h('span', { class: 'step-num' }, `${sh.step}/6`));
+  });
   const tokens = c.naval_tokens.map((v, k) => (v ? h('span', { title: ed(`naval token, Age ${ROMAN[k + 1]}`, `海軍標記，時代${ROMAN[k + 1]}`) }, tokenChip(v)) : null)).filter(Boolean);
-  return h('div', { class: 'shipyard' + (role === 'mine' ? ' mine' : ''), dataset: { city: i } },
+  return h('div', { class: 'shipyard' + (role === 'mine' ? ' mine' : '') + (compact ? ' compact' : ''), dataset: { city: i } },
     h('div', { class: 'shipyard-head' },
-      h('b', {}, ed(`Shipyard ${c.board}`, `船塢 ${c.board}`)), c.provisional ? armadaDagger() : null, ' ',
+      h('b', {}, ed(`Shipyard ${c.board}`, `船塢 ${c.board}`)), c.provisional ? provisionalMark() : null, ' ',
       h('span', { class: 'naval-strength', title: ed('naval strength (red fleet and naval symbols)', '海軍實力（紅色艦隊與海軍標誌）') }, `⚓ ${c.naval_strength}`), ' ',
-      h('span', { class: 'trade-level', title: ed('trade level (yellow fleet)', '貿易等級（黃色艦隊）') }, ed(`trade ${c.trade_level}`, `貿易 ${c.trade_level}`)), ' ',
+      h('span', { class: 'trade-level', title: ed('trade level (yellow fleet): lowers the taxes and piracy you pay', '貿易等級（黃色艦隊）：減少你支付的稅與海盜損失') }, ed(`trade ${c.trade_level}`, `貿易 ${c.trade_level}`)), ' ',
       c.fleet_points ? h('span', { class: 'fleet-points' }, ed(`fleet ${c.fleet_points} VP`, `艦隊 ${c.fleet_points} 分`)) : null, ' ',
       tokens.length ? h('span', { class: 'naval-tokens' }, ed('naval: ', '海軍：'), tokens) : null),
     h('div', { class: 'ships' }, rows),
-    c.islands.length ? h('div', { class: 'islands' }, h('span', { class: 'muted' }, ed('Islands: ', '島嶼：')),
-      c.islands.map(x => h('span', { class: 'island-chip', title: x.effect }, islandName(x), ` (${x.level})`,
-        x.provisional ? armadaDagger() : null, h('small', {}, ' · ' + x.effect)))) : null);
+    c.islands.length && compact ? h('span', { class: 'island-count', title: c.islands.map(x => `${islandShort(x)} (${x.level}): ${fixPlurals(x.effect)}`).join('\n') },
+      plural(c.islands.length, 'islandCount')) : null,
+    c.islands.length && !compact ? h('div', { class: 'islands' }, h('span', { class: 'muted' }, ed('Islands: ', '島嶼：')),
+      c.islands.map(x => h('span', { class: 'island-chip', title: fixPlurals(x.effect) }, islandName(x), ` (${x.level})`,
+        x.provisional ? provisionalMark() : null, h('small', {}, ' · ' + fixPlurals(x.effect))))) : null);
+}
+
+function islandShort(x) { return zh() ? x.zh : x.name; }
+
+function costWords(c) {
+  const parts = [];
+  if (c.coins) parts.push(coinsText(c.coins));
+  if (c.resources) parts.push([...c.resources].map(resName).join(' + '));
+  return parts.length ? parts.join(' + ') : ed('free', '免費');
+}
+
+// What a track space gives, drawn small: ⚓ naval strength, ⇄ trade level, coins, the tax, VP,
+// the exploration's level.
+function trackGlyphs(g) {
+  const out = [];
+  if (g.naval) out.push(h('span', { class: 'tg tg-naval' }, '⚓' + g.naval));
+  if (g.trade) out.push(h('span', { class: 'tg tg-trade' }, '⇄' + g.trade));
+  if (g.coins) out.push(h('span', { class: 'tg tg-coins' }, '+' + g.coins + '¤'));
+  if (g.tax) out.push(h('span', { class: 'tg tg-tax' }, ed('tax', '稅') + g.tax));
+  if (g.points) out.push(h('span', { class: 'tg tg-vp' }, g.points + ed('VP', '分')));
+  if (g.explore) out.push(h('span', { class: 'tg tg-explore' }, ed('isle ', '島') + ROMAN[g.explore]));
+  return out;
+}
+
+// The ship on its space: a small hull and sail in its fleet's colour.
+function shipMark(fleet) {
+  const c = { red: '#b8322a', yellow: '#b08a00', blue: '#2f6db3', green: '#2e7d32' }[fleet] || '#2b2418';
+  return s('svg', { class: 'ship-mark', viewBox: '0 0 16 12', width: 16, height: 12, role: 'img', 'aria-label': ed('ship', '船') },
+    s('path', { d: 'M1 8 h14 l-2.5 3.5 h-9z', fill: c }), s('path', { d: 'M7.5 0.5 V7.5 H2.5z', fill: c }), s('path', { d: 'M8.5 1.5 V7.5 h4.5z', fill: c, opacity: 0.7 }));
 }
 
 function islandName(x) { return zh() ? `${x.zh}（${x.name}）` : `${x.name} (${x.zh})`; }
@@ -1821,19 +2464,21 @@ function islandName(x) { return zh() ? `${x.zh}（${x.name}）` : `${x.name} (${
 function armadaPanel(page) {
   const a = page.state.view.armada;
   if (!a) return null;
+  // The fleets table is folded at a playing table (every shipyard is drawn on its city).
+  const open = page.state.table.status === 'over' || page.state.you === null;
   return h('section', { class: 'panel fleets', id: 'fleets' },
-    h('h2', {}, ed('Fleets', '艦隊'), ' ', h('span', { class: 'muted' }, ed(
-      `· island decks ${a.deck_sizes.join(' / ')}`, `· 島嶼牌堆 ${a.deck_sizes.join(' / ')}`))),
+    h('details', { open }, h('summary', {}, h('h2', {}, ed('Fleets', '艦隊'), ' ', h('span', { class: 'muted' }, ed(
+      `· island decks ${a.deck_sizes.join(' / ')}`, `· 島嶼牌堆 ${a.deck_sizes.join(' / ')}`)))),
     h('div', { class: 'table-scroll' }, h('table', { class: 'fleet-table' },
       h('thead', {}, h('tr', {}, h('th', {}, ''), FLEETS.map(f => h('th', { class: 'f-' + f }, fleetName(f))),
         h('th', {}, ed('⚓ naval', '⚓ 海軍')), h('th', {}, ed('trade', '貿易')), h('th', {}, ed('islands', '島嶼')), h('th', {}, ed('tokens', '標記')))),
       h('tbody', {}, a.cities.map((c, i) => h('tr', { class: page.state.you === i ? 'me' : '', dataset: { city: i } },
-        h('th', {}, page.cityLabel(i)),
+        h('th', { class: 'who-name', title: page.cityLabel(i) }, page.cityLabel(i)),
         c.ships.map(s => h('td', { class: 'f-' + s.fleet, dataset: { fleet: s.fleet } }, `${s.step}/6`, s.wonder ? ' ★' : '')),
         h('td', {}, c.naval_strength), h('td', {}, c.trade_level), h('td', {}, c.islands.length),
         h('td', {}, c.naval_tokens.filter(Boolean).map(tokenChip))))))),
-    h('p', { class: 'muted fleet-key' }, ed('★ the fleet with the wonder symbol: building a wonder stage may move its ship. ⚓ naval strength decides the naval conflict at each Age end; a tax costs you (tax − your trade level) coins, pirates 1 coin per trade level (armada.md §2.7).',
-      '★ 有奇蹟標誌的艦隊：建造奇蹟階段時可移動此船。⚓ 海軍實力決定每個時代結束時的海軍衝突；稅收使你失去（稅額 − 你的貿易等級）錢幣，海盜使你每貿易等級失去 1 錢幣（armada.md §2.7）。')),
+    h('p', { class: 'muted fleet-key' }, ed('★ the fleet with the wonder symbol: building a wonder stage may move its ship. ⚓ naval strength decides the naval conflict at each Age end; a tax costs you (tax − your trade level) coins, pirates 1 coin per trade level.',
+      '★ 有奇蹟標誌的艦隊：建造奇蹟階段時可移動此船。⚓ 海軍實力決定每個時代結束時的海軍衝突；稅收使你失去（稅額 − 你的貿易等級）錢幣，海盜使你每貿易等級失去 1 錢幣。'))),
     a.incursions && a.incursions.length ? h('p', { class: 'note' }, ed('Incursions this Age: ', '本時代的侵襲：'),
       a.incursions.map((x, k) => [k ? ', ' : '', `${page.cityLabel(x.holder)} → ${page.cityLabel(x.target)}`])) : null,
     armadaExplorationNote(page, a),
@@ -1878,7 +2523,7 @@ function armadaExplorePanel(page) {
       const acts = legal.filter(l => l.island === x.name || l.island === x.zh);
       return h('div', { class: 'card island-card', dataset: { island: x.name } },
         h('div', { class: 'card-head' }, h('span', { class: 'card-name' }, islandName(x)), h('span', { class: 'tag' }, ed(`level ${x.level}`, `${x.level} 級`)),
-          x.provisional ? armadaDagger() : null),
+          x.provisional ? provisionalMark() : null),
         h('div', { class: 'card-effect' }, x.effect),
         h('div', { class: 'card-actions' }, acts.map(l => h('button', { class: 'act act-choose_island primary', type: 'button', disabled: page.pending, onclick: () => page.send(l) },
           ed('Keep', '保留'), (l.moves || []).length ? ed(` · move ${l.moves.map(fleetName).join(' + ')}`, ` · 移動 ${l.moves.map(fleetName).join(' + ')}`) : ''))));
@@ -1896,7 +2541,7 @@ function armadaIslandMovesPanel(page) {
     h('h3', {}, ed('Your island\'s free moves: choose the ships', '島嶼的免費移動：選擇船隻')),
     due ? h('div', { class: 'card island-card', dataset: { island: due.island.name } },
       h('div', { class: 'card-head' }, h('span', { class: 'card-name' }, islandName(due.island)), h('span', { class: 'tag' }, ed(`level ${due.island.level}`, `${due.island.level} 級`)),
-        due.island.provisional ? armadaDagger() : null),
+        due.island.provisional ? provisionalMark() : null),
       h('div', { class: 'card-effect' }, due.island.effect)) : null,
     h('p', { class: 'note' }, ed('Each chosen ship moves one step, each a different ship.', '每艘選擇的船隻前進一格，各為不同的船隻。')),
     h('div', { class: 'card-actions' }, legal.map(l => h('button', { class: 'act act-choose_island primary', type: 'button', disabled: page.pending, onclick: () => page.send(l) },
