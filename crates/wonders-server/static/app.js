@@ -488,6 +488,7 @@ async function lobby() {
       create.disabled = false;
     }
   } },
+  lobbyArt(),
   h('h2', {}, t('newTable')),
   h('div', { class: 'form-grid' },
     h('label', {}, t('players'), players), h('label', {}, t('edition'), edition),
@@ -542,6 +543,12 @@ async function lobby() {
   }
 }
 
+// The lobby's and the score pad's banner: three of the boards' illustrations.
+function lobbyArt() {
+  return h('div', { class: 'lobby-art', 'aria-hidden': 'true' },
+    ['Giza', 'Babylon', 'Alexandria', 'Rhodes'].map((w, k) => h('div', { class: 'art-cell' + (k === 3 ? ' wide-only' : '') }, boardArt(w, k === 2))));
+}
+
 // ---------------------------------------------------------------- table page
 // The table: on a laptop (1366×768 and up) one screen that holds everything a move depends on:
 // the bar (Age, turn, passing direction, timer, your move), the other cities in compact form, the
@@ -552,6 +559,8 @@ async function lobby() {
 
 // The phone layout's width (style.css uses the same).
 const NARROW = '(max-width: 720px)';
+// The log's blocks (turns and Age ends) shown while playing.
+const LOG_BLOCKS = 14;
 
 class TablePage {
   constructor(id) {
@@ -1373,8 +1382,12 @@ class TablePage {
       if (ends.has(g.age) && (!next || next.age !== g.age) && g.turn !== 0) blocks.push({ kind: 'end', end: ends.get(g.age) });
     });
     blocks.reverse();
+    // While playing, the last turns (the earlier ones a click away); the whole log at the end.
+    const all = this.fullLog || st.table.status === 'over';
+    const shown = all ? blocks : blocks.slice(0, LOG_BLOCKS);
+    const more = blocks.length - shown.length;
     return h('section', { class: 'panel log' }, h('h2', {}, t('log')),
-      h('div', { class: 'log-list', 'data-keep-scroll': 'log' }, blocks.map(b => {
+      h('div', { class: 'log-list', 'data-keep-scroll': 'log' }, shown.map(b => {
         if (b.kind === 'end') {
           return h('div', { class: 'log-turn log-age-end' }, h('b', {}, `${t('ageEnd')} ${ROMAN[b.end.age]} — ${t('conflicts')}`),
             h('ul', {}, b.end.cities.map((c, i) => h('li', { dataset: { city: i } }, `${this.cityLabel(i)} (${c.shields}⚔): `,
@@ -1386,7 +1399,8 @@ class TablePage {
         const title = g.turn === 0 ? t('setupSides') : `${t('age')} ${ROMAN[g.age] || g.age} · ${t('turn')} ${g.turn === turnsPerAge(this) + 1 ? turnsPerAge(this) + '+' : g.turn}`;
         return h('div', { class: 'log-turn' }, h('b', {}, title),
           h('ul', {}, g.list.map(x => h('li', { class: x.fresh ? 'fresh' : '' }, this.logText(x.e, trade[x.e.seat])))));
-      })));
+      }), more ? h('button', { type: 'button', class: 'log-more', onclick: () => { this.fullLog = true; this.render(); } },
+        plural(more, 'earlierBlocks')) : null));
   }
 
   // ------------------------------------------------------------ what just happened
@@ -1539,6 +1553,7 @@ const PLURALS = {
   cards: [n => `${n} card${n === 1 ? '' : 's'}`, n => `${n} 張牌`],
   pawnsLeft: [n => `${n} pawn${n === 1 ? '' : 's'} left`, n => `剩${n}個棋子`],
   islandCount: [n => `${n} island${n === 1 ? '' : 's'}`, n => `${n} 個島嶼`],
+  earlierBlocks: [n => `Show ${n} earlier block${n === 1 ? '' : 's'}`, n => `顯示更早的 ${n} 段`],
   discardPileCount: [n => `${n} card${n === 1 ? '' : 's'} in the discard pile`, n => `棄牌堆 ${n} 張`],
   discardedCount: [n => `${n} discarded`, n => `棄牌 ${n}`],
   shieldCount: [n => `${n} shield${n === 1 ? '' : 's'}`, n => `${n} 個盾牌`],
@@ -1678,7 +1693,7 @@ function builtColumns(page, cards, fresh, expanded) {
         return h('span', { class: 'mini c-' + col + (isFresh ? ' fresh' + anim : ''), title: d ? `${cardName(cat, name)}: ${fixPlurals(effectText(d))}` : name,
           role: 'button', tabindex: 0, onclick: ev => { ev.stopPropagation(); page.peek = { card: name }; page.picked = null; page.render(); } },
         cardGlyph(d), h('span', { class: 'mini-name' }, cardName(cat, name)),
-        expanded && d ? h('small', { class: 'mini-effect' }, ' · ', fixPlurals(effectText(d))) : null);
+        expanded && d ? h('small', { class: 'mini-effect' }, ' · ', withIcons(effectText(d))) : null);
       }))));
 }
 
@@ -2084,6 +2099,7 @@ async function scorePad(keep) {
     reader.readAsText(f);
   } });
   app.replaceChildren(h('section', { class: 'panel pad' },
+    lobbyArt(),
     h('h1', {}, t('scorePad')), h('p', { class: 'muted' }, t('scorePadIntro'), ' ', link('/', t('lobbyLink'))),
     h('div', { class: 'pad-options' },
       h('label', {}, t('edition') + ' ', edition),
@@ -2188,8 +2204,8 @@ function padSheet(sheet) {
   // Armada's categories are in the answer only when some player scores in them.
   const cats = [...CATS, ...(pad.edifice ? ['edifice'] : []), ...ARMADA_CATS.filter(k => sheet.players.some(l => l[k]))];
   return h('div', { class: 'table-scroll' }, h('table', { class: 'score-sheet', id: 'pad-sheet' },
-    h('thead', {}, h('tr', {}, h('th', {}, ''), cats.map(c => h('th', { class: 'cat-' + c }, t(c))), h('th', {}, t('total')),
-      h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
+    h('thead', {}, h('tr', {}, h('th', {}, ''), cats.map(c => h('th', { class: 'cat-' + c, title: t(c) }, catIcon(c), h('span', { class: 'cat-label' }, t(c)))),
+      h('th', {}, t('total')), h('th', {}, t('coinsLeft')), h('th', {}, t('rank')))),
     h('tbody', {}, sheet.players.map((l, i) => {
       const fc = pad.players[i] && pad.players[i].free_city;
       return h('tr', { class: (l.rank === 1 ? 'winner' : '') + (fc ? ' free-city' : '') },
@@ -2281,7 +2297,11 @@ function teammatePanel(page) {
   const mate = st.you ^ 1;
   return h('section', { class: 'panel teammate', id: 'teammate-hand' },
     h('h2', {}, `${ed('Hand of', '手牌：')} ${page.cityLabel(mate)}`),
-    h('ul', { class: 'teammate-cards' }, st.view.teammate_hand.map(c => h('li', {}, cardName(page.cat, c)))));
+    h('ul', { class: 'teammate-cards' }, st.view.teammate_hand.map(c => {
+      const d = cardDef(page.cat, c, st.view.age);
+      return h('li', { class: 'mini c-' + (d ? d.colour : 'grey'), title: d ? fixPlurals(effectText(d)) : c },
+        cardGlyph(d), h('span', { class: 'mini-name' }, cardName(page.cat, c, st.view.age)));
+    })));
 }
 
 // Team totals at game over: the sum of both players; ranks as the server gives them.

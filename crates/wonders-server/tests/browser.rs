@@ -413,6 +413,21 @@ async fn a_whole_game_in_headless_chromium() {
     );
     c.execute("document.getElementById('score-chart').scrollIntoView()", vec![]).await.unwrap();
     shot(&c, "08-chart-and-cities.png").await;
+    // The game-over sheet at a laptop's and a phone's size: whole, nothing scrolling sideways.
+    for (w, h, name) in [(1366, 768, "07b-game-over-1366.png"), (390, 844, "07c-game-over-390.png")] {
+        c.set_window_size(w, h).await.unwrap();
+        c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let fits = js(
+            &c,
+            "const t = document.querySelector('.score-sheet');
+             return [t.scrollWidth <= t.parentElement.clientWidth + 1, document.documentElement.scrollWidth <= innerWidth]",
+        )
+        .await;
+        assert_eq!(fits, json!([true, true]), "the sheet at {w} px");
+        shot(&c, name).await;
+    }
+    c.set_window_size(1280, 1100).await.unwrap();
 
     // Defect 9: in Chinese, on a phone-sized screen: labels, edition, sides and resources.
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
@@ -1027,6 +1042,18 @@ async fn edifice_game(c: &Client, s: &TestServer) -> (String, String) {
         })
         .collect();
     assert_eq!(lines, json!(expected));
+    // The projects drawn as cards with their pawns: the holders', then those left to take.
+    let pawns = js(c, "return [...document.querySelectorAll('#projects .project')].map(p => p.querySelectorAll('.pawn-disc').length)").await;
+    let expected: Vec<usize> = st["view"]["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p["holders"].as_array().unwrap().len()
+                + if p["outcome"] == "open" { p["pawns_left"].as_u64().unwrap() as usize } else { 0 }
+        })
+        .collect();
+    assert_eq!(pawns, json!(expected), "the pawns on the projects");
     if took_part {
         assert!(
             cities[0]["pawns"].as_array().is_some_and(|p| p.contains(&json!(1))),
@@ -1186,15 +1213,13 @@ async fn an_armada_game_in_headless_chromium() {
             "const direct = [...document.querySelectorAll('.hand button.act')].filter(b => !b.disabled);
              if (direct.length) { (direct.find(x => x.textContent.includes('⚓')) || direct[0]).click(); return true; }
              const picks = [...document.querySelectorAll('.hand .card .pick')].filter(b => !b.disabled);
-             for (const p of picks) {
-               p.click();
-               const naval = [...document.querySelectorAll('#action-sheet button.act')].find(x => !x.disabled && x.textContent.includes('⚓'));
-               if (naval) { naval.click(); return true; }
-             }
              if (!picks.length) return false;
-             picks[0].click();
-             const a = [...document.querySelectorAll('#action-sheet button.act')].find(x => !x.disabled);
-             if (!a) return false; a.click(); return true",
+             const naval = current.state.legal.find(a => a.naval);
+             const card = naval && [...document.querySelectorAll('.hand .hand-cards .card')].find(e => e.dataset.card === naval.card);
+             (card ? card.querySelector('.pick') : picks[0]).click();
+             const acts = [...document.querySelectorAll('#action-sheet button.act')].filter(x => !x.disabled);
+             const b = acts.find(x => x.textContent.includes('⚓')) || acts[0];
+             if (!b) return false; b.click(); return true",
         )
         .await;
         if clicked == json!(true) {
@@ -1243,6 +1268,22 @@ async fn an_armada_game_in_headless_chromium() {
     assert_eq!(lines, json!([history.len(), 0, naval]));
     c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
     shot(&c, "35-armada-game-over.png").await;
+    for (w, h, name) in
+        [(1366, 768, "35b-armada-game-over-1366.png"), (390, 844, "35c-armada-game-over-390.png")]
+    {
+        c.set_window_size(w, h).await.unwrap();
+        c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let fits = js(
+            &c,
+            "const t = document.querySelector('.score-sheet');
+             return [t.scrollWidth <= t.parentElement.clientWidth + 1, document.documentElement.scrollWidth <= innerWidth]",
+        )
+        .await;
+        assert_eq!(fits, json!([true, true]), "the Armada sheet at {w} px");
+        shot(&c, name).await;
+    }
+    c.set_window_size(1280, 1100).await.unwrap();
     c.execute("document.querySelector('.log').scrollIntoView()", vec![]).await.unwrap();
     shot(&c, "36-armada-log.png").await;
     // On a phone: nothing scrolls sideways.
@@ -1408,6 +1449,25 @@ async fn armada_drawn_choices(c: &Client) {
     assert_eq!(shown, json!([true, true]));
     c.execute("document.getElementById('naval-opt-out').scrollIntoView()", vec![]).await.unwrap();
     shot(c, "33b-armada-forgotten-port.png").await;
+    // White-Surf Port from a green card: its owner chooses the ships it moves (one button per
+    // choice the server lists).
+    let shown = js(
+        c,
+        "const copy = JSON.parse(JSON.stringify(current.state));
+         copy.view.phase = 'island_moves'; copy.view.phase_city = copy.you;
+         copy.view.armada.moves_due = [{city: copy.you, island: {name: 'White-Surf Port', zh: '白浪港', level: 2,
+           effect: 'free 1-step moves of 2 different ships', free_moves: 2}}];
+         copy.legal = [{type: 'choose_island', island: 'White-Surf Port', moves: ['red', 'yellow']},
+                       {type: 'choose_island', island: 'White-Surf Port', moves: ['red', 'blue']}];
+         current.state = copy; current.render();
+         const p = document.getElementById('island-moves');
+         return [!!p && !!p.querySelector('.island-card'), p ? p.querySelectorAll('button.act-choose_island').length : 0,
+                 document.querySelector('.phase').textContent.includes('choose the ships')]",
+    )
+    .await;
+    assert_eq!(shown, json!([true, 2, true]));
+    c.execute("document.getElementById('island-moves').scrollIntoView()", vec![]).await.unwrap();
+    shot(c, "33d-armada-island-moves.png").await;
     c.execute("location.reload()", vec![]).await.unwrap();
     wait_for(
         c,
