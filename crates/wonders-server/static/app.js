@@ -1267,7 +1267,7 @@ class TablePage {
           Array.from({ length: c.stages_total }, (_, k) => h('span', { class: 'pip' + (k < c.stages ? ' built' : '') + (k === c.stages - 1 && freshStage ? ' fresh' : '') }))),
         colourCounts(this, c.cards, fresh)),
       v.projects ? edificeCityLine(this, i, sum) : null,
-      v.armada ? armadaCityBlock(this, i, 'compact') : null);
+      v.armada ? armadaCityBlock(this, i, n > 6 ? 'chips' : 'compact') : null);
     }
     const trade = role === 'mine' && sum ? [[(i + 1) % n, 'left'], [(i + n - 1) % n, 'right']].map(([o, dir]) => {
       const other = st.summaries[o];
@@ -2412,8 +2412,16 @@ function armadaCityBlock(page, i, role) {
   if (!c) return null;
   const data = page.cat && page.cat.armada;
   const board = data ? data.boards.find(b => b.number === c.board) : null;
-  const compact = role === 'compact';
+  const chips = role === 'chips';
+  const compact = role === 'compact' || chips;
   const rows = c.ships.map(sh => {
+    if (chips) {
+      // Many cities at the table: each ship as its fleet's initial and step (its whole track a
+      // tap away, on the city).
+      const next = sh.next ? ` · ${ed('next', '下一格')}: ${costWords(sh.next)} → ${trackText(sh.next.gives)}` : '';
+      return h('span', { class: 'ship-row ship-chip f-' + sh.fleet, dataset: { fleet: sh.fleet, step: sh.step }, title: `${fleetName(sh.fleet)} ${sh.step}/6${next}` },
+        h('span', { class: 'fleet-name' }, [...fleetName(sh.fleet)][0].toUpperCase(), sh.wonder ? '★' : ''), ' ', h('span', { class: 'step-num' }, sh.step));
+    }
     const track = data ? data.tracks[sh.fleet] : null;
     const costs = board ? board.costs[sh.fleet] : null;
     const spaces = [0, 1, 2, 3, 4, 5, 6].map(k => {
@@ -2428,18 +2436,18 @@ function armadaCityBlock(page, i, role) {
         k === sh.step ? shipMark(sh.fleet) : null);
     });
     return h('div', { class: 'ship-row f-' + sh.fleet, dataset: { fleet: sh.fleet, step: sh.step } },
-      h('span', { class: 'fleet-name' }, fleetName(sh.fleet), sh.wonder ? h('span', { class: 'wonder-mark', title: ed('wonder symbol: building a wonder stage may move this ship', '奇蹟標誌：建造奇蹟階段時可移動此船') }, ' ★') : null),
+      h('span', { class: 'fleet-name', title: compact ? fleetName(sh.fleet) : null }, compact ? [...fleetName(sh.fleet)][0].toUpperCase() : fleetName(sh.fleet), sh.wonder ? h('span', { class: 'wonder-mark', title: ed('wonder symbol: building a wonder stage may move this ship', '奇蹟標誌：建造奇蹟階段時可移動此船') }, ' ★') : null),
       h('span', { class: 'track' }, spaces),
       h('span', { class: 'step-num' }, `${sh.step}/6`));
   });
   const tokens = c.naval_tokens.map((v, k) => (v ? h('span', { title: ed(`naval token, Age ${ROMAN[k + 1]}`, `海軍標記，時代${ROMAN[k + 1]}`) }, tokenChip(v)) : null)).filter(Boolean);
-  return h('div', { class: 'shipyard' + (role === 'mine' ? ' mine' : '') + (compact ? ' compact' : ''), dataset: { city: i } },
+  return h('div', { class: 'shipyard' + (role === 'mine' ? ' mine' : '') + (compact ? ' compact' : '') + (chips ? ' chips' : ''), dataset: { city: i } },
     h('div', { class: 'shipyard-head' },
       h('b', {}, ed(`Shipyard ${c.board}`, `船塢 ${c.board}`)), c.provisional ? provisionalMark() : null, ' ',
       h('span', { class: 'naval-strength', title: ed('naval strength (red fleet and naval symbols)', '海軍實力（紅色艦隊與海軍標誌）') }, `⚓ ${c.naval_strength}`), ' ',
       h('span', { class: 'trade-level', title: ed('trade level (yellow fleet): lowers the taxes and piracy you pay', '貿易等級（黃色艦隊）：減少你支付的稅與海盜損失') }, ed(`trade ${c.trade_level}`, `貿易 ${c.trade_level}`)), ' ',
       c.fleet_points ? h('span', { class: 'fleet-points' }, ed(`fleet ${c.fleet_points} VP`, `艦隊 ${c.fleet_points} 分`)) : null, ' ',
-      tokens.length ? h('span', { class: 'naval-tokens' }, ed('naval: ', '海軍：'), tokens) : null),
+      tokens.length ? h('span', { class: 'naval-tokens', title: ed('naval tokens', '海軍標記') }, compact ? null : ed('naval: ', '海軍：'), tokens) : null),
     h('div', { class: 'ships' }, rows),
     c.islands.length && compact ? h('span', { class: 'island-count', title: c.islands.map(x => `${islandShort(x)} (${x.level}): ${fixPlurals(x.effect)}`).join('\n') },
       plural(c.islands.length, 'islandCount')) : null,
