@@ -56,6 +56,17 @@ pub(crate) fn width() -> usize {
     }
 }
 
+/// Whether to colour standard output: only on a terminal, and not when `NO_COLOR` is set to
+/// anything but the empty string (<https://no-color.org>).
+pub(crate) fn colour() -> bool {
+    colour_for(std::io::IsTerminal::is_terminal(&std::io::stdout()), std::env::var_os("NO_COLOR"))
+}
+
+/// [`colour`] for an output that is a terminal or not and a value of `NO_COLOR`.
+fn colour_for(terminal: bool, no_color: Option<std::ffi::OsString>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
 /// The columns of a terminal a string takes: East Asian wide characters take two, and colour
 /// escapes (`ESC [ … m`) none.
 pub(crate) fn display_width(s: &str) -> usize {
@@ -129,6 +140,14 @@ pub(crate) fn aligned_with(rows: &[Vec<String>], gap: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_only_on_a_terminal_and_never_with_no_color() {
+        assert!(colour_for(true, None));
+        assert!(colour_for(true, Some("".into())), "an empty NO_COLOR is no request");
+        assert!(!colour_for(true, Some("1".into())));
+        assert!(!colour_for(false, None), "never in a pipe or a file");
+    }
 
     #[test]
     fn widths_count_wide_characters_twice_and_colour_escapes_not_at_all() {

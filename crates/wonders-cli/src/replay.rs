@@ -1,7 +1,8 @@
 //! `wonders replay`: checks a game record, then prints its log step by step and the final scores.
 
 use crate::play::{
-    SeatNames, edifice_age_text, emit, log_text, military_text, roman, say, score_sheet, step_resolved,
+    Screen, SeatNames, edifice_age_text, emit, log_text, military_text, roman, say, score_sheet,
+    step_resolved, wrap,
 };
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -53,6 +54,8 @@ pub fn run(path: &Path, json: bool) -> Result<(), String> {
     let mut game = Game::new(&setup).map_err(|e| e.to_string())?;
     let catalog = game.catalog();
     let mut names = SeatNames::new(&game, None);
+    // Lines fit the terminal (80 columns in a pipe), as `wonders play` writes them.
+    let screen = Screen::stdout();
     let mut text = String::new();
     say!(
         text,
@@ -79,7 +82,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), String> {
             names = SeatNames::new(&game, None);
         }
         let mut text = String::new();
-        log_text(&mut text, catalog, game.last_log(), &names, game.turns());
+        log_text(&mut text, catalog, game.last_log(), &names, game.turns(), &screen);
         if game.age() != age || game.is_over() {
             edifice_age_text(&mut text, &game, age, &names);
             military_text(&mut text, &game, age, &tokens, &names);
@@ -87,7 +90,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), String> {
             age = game.age();
             tokens = game.cities().iter().map(|c| c.tokens).collect();
         }
-        emit(&mut out, &text)?;
+        emit(&mut out, &wrap(&text, screen.width))?;
     }
 
     let mut text = String::new();

@@ -95,7 +95,8 @@ fn play_runs_an_external_bot_and_passes_its_stderr_through() {
     let list = format!("{},random,heuristic", fixture("first"));
     let out = wonders(&["play", "--auto", "-p", "3", "--seed", "8", "-b", &list]);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    // Lines fit 80 columns: the bot's long name goes on to the next line, indented.
+    let stdout = text(&out.stdout).replace("\n    ", " ");
     assert!(stdout.contains(&format!("bot: {}", fixture("first"))), "{stdout}");
     assert!(stdout.contains("Final scores:"), "{stdout}");
     // The bot was told the game is over, and what it wrote on its standard error came through.

@@ -152,9 +152,9 @@ fn scripted_human_game_finishes() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     assert!(stdout.contains("you (seat 2"));
-    assert!(stdout.contains("Your hand:"));
-    assert!(stdout.contains("Left neighbour") && stdout.contains("Right neighbour"));
-    assert!(stdout.contains("discard: +3 coins"));
+    assert!(stdout.contains("Your hand ("));
+    assert!(stdout.contains("\nLeft: seat 3 (") && stdout.contains("\nRight: seat 1 ("));
+    assert!(stdout.contains("] discard"));
     assert!(stdout.contains("Final scores:"));
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let replay = wonders(&["replay", record.to_str().unwrap(), "--json"], "");
@@ -162,6 +162,56 @@ fn scripted_human_game_finishes() {
     let replayed: Value = serde_json::from_str(&text(&replay.stdout)).unwrap();
     assert_eq!(totals(&replayed["scores"]), totals(&saved["scores"]));
     let _ = std::fs::remove_file(&record);
+}
+
+/// The turns of a game: the text from each prompt to the next (the answer, the last turn's log,
+/// the situation, the hand and the next prompt's line), with the number of choices the next
+/// prompt offers.
+fn turns(stdout: &str) -> Vec<(&str, usize)> {
+    let parts: Vec<&str> = stdout.split("Your choice (").collect();
+    let count = |part: &str| part[2..].split(',').next().unwrap().parse().unwrap();
+    (1..parts.len() - 1).map(|i| (parts[i], count(parts[i + 1]))).collect()
+}
+
+#[test]
+fn every_turn_fits_an_80_by_45_terminal() {
+    // Whole games answered `1` every time, piped: every line within 80 display columns (at every
+    // table size, with the expansions too); every choice of a turn numbered once, `[1]` to the
+    // prompt's last; a whole turn — from the answer to the next prompt — within 45 lines with 2
+    // to 4 players, and with 7 but on the first turn of an Age (its log also holds the Age's
+    // conflicts, its hand is full): see the README for the numbers.
+    use unicode_width::UnicodeWidthStr;
+    let games: [(&[&str], bool); 7] = [
+        (&["-p", "2"], true),
+        (&["-p", "3"], true),
+        (&["-p", "4"], true),
+        (&["-p", "3", "-e", "2e"], true),
+        (&["-p", "7"], false),
+        (&["-p", "7", "-e", "2e"], false),
+        (&["-p", "4", "--expansions", "armada,edifice"], false),
+    ];
+    for (args, all_turns) in games {
+        for seed in ["1", "2"] {
+            let mut cmd = vec!["play", "--seed", seed];
+            cmd.extend_from_slice(args);
+            let out = wonders(&cmd, &"1\n".repeat(800));
+            assert!(out.status.success(), "{cmd:?}: {}", text(&out.stderr));
+            let stdout = text(&out.stdout);
+            for line in stdout.lines() {
+                assert!(line.width() <= 80, "{cmd:?}: wider than 80 columns: {line:?}");
+            }
+            for (turn, count) in turns(&stdout) {
+                for k in 1..=count {
+                    assert_eq!(turn.matches(&format!("[{k}] ")).count(), 1, "{cmd:?}: [{k}] in {turn}");
+                }
+                let lines = turn.matches('\n').count();
+                let expansions = args.contains(&"--expansions");
+                if !expansions && (all_turns || !turn.contains("== End of Age")) {
+                    assert!(lines <= 45, "{cmd:?}: a turn of {lines} lines:\n{turn}");
+                }
+            }
+        }
+    }
 }
 
 #[test]

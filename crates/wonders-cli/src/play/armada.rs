@@ -5,7 +5,7 @@
 //! naval conflict. Every line fits 80 columns (longer ones wrap at words, indented); values no
 //! printed source confirms are marked `†` (armada.md §10).
 
-use super::{SeatNames, plural, roman, say, wrap};
+use super::{Screen, SeatNames, plural, roman, say, wrap};
 use std::fmt::Write as _;
 use wonders_core::armada::{
     ArmadaData, ArmadaEvent, Fleet, IslandId, MoveCause, TOP_STEP, TrackValue, naval_tokens,
@@ -74,10 +74,10 @@ pub(crate) fn island_text(data: &ArmadaData, island: IslandId) -> String {
     )
 }
 
-/// A city's shipyard, islands and naval tokens. For the human's own city (`own`), one line per
-/// ship with its step, the next step's cost and what that step gives; for the others, one line.
-/// Nothing without the expansion.
-pub(crate) fn shipyard_text(text: &mut String, view: &View, city: usize, own: bool) {
+/// The acting city's shipyard, naval tokens and islands: a line with its naval strength and
+/// trade level, then two ships a line with each one's step, the next step's cost and what that
+/// step gives. Nothing without the expansion.
+pub(crate) fn shipyard_text(text: &mut String, view: &View, city: usize) {
     let Some(armada) = view.armada.as_ref() else {
         return;
     };
@@ -88,46 +88,76 @@ pub(crate) fn shipyard_text(text: &mut String, view: &View, city: usize, own: bo
     let star = |f: Fleet| if board.wonder == f { "*" } else { "" };
     let strength = a.naval_strength(data);
     let trade = a.trade_level(data);
-    if own {
+    let tokens: Vec<String> = (0..3)
+        .filter(|&i| a.naval[i] != 0)
+        .map(|i| format!("{:+} ({})", a.naval[i], roman(i as u8 + 1)))
+        .collect();
+    let tokens = if tokens.is_empty() { String::new() } else { format!("; tokens {}", tokens.join(", ")) };
+    {
         put(
             text,
             &format!(
-                "  shipyard {} (* = the wonder's fleet): naval strength {strength}, trade level {trade}",
+                "  shipyard {} (* wonder fleet): naval strength {strength}, trade level {trade}{tokens}",
                 board.number
             ),
         );
-        for f in Fleet::ALL {
-            let step = a.shipyard.step(f);
-            let next = match data.next_step_cost(a.shipyard.board, f, step) {
-                Some(cost) => {
-                    let st = data.step_cost_status(a.shipyard.board, f, step + 1);
-                    let mark = dagger(st.is_some_and(|s| s.is_provisional()));
-                    format!("next step costs {cost}{mark} → {}", space_text(data, f, step + 1))
-                }
-                None => "on the top step".into(),
-            };
-            let name = format!("{f}{}", star(f));
-            put(text, &format!("    {name:<7} {step}/{TOP_STEP}  {next}"));
+        // Two ships a line: each one's step, the next step's cost and what that step gives.
+        let ships: Vec<String> = Fleet::ALL
+            .iter()
+            .map(|&f| {
+                let step = a.shipyard.step(f);
+                let next = match data.next_step_cost(a.shipyard.board, f, step) {
+                    Some(cost) => {
+                        let st = data.step_cost_status(a.shipyard.board, f, step + 1);
+                        let mark = dagger(st.is_some_and(|s| s.is_provisional()));
+                        format!("next {cost}{mark} → {}", space_text(data, f, step + 1))
+                    }
+                    None => "on the top step".into(),
+                };
+                format!("{f}{} {step}/{TOP_STEP}, {next}", star(f))
+            })
+            .collect();
+        for pair in ships.chunks(2) {
+            put(text, &format!("    {}", pair.join("; ")));
         }
-    } else {
-        let ships: Vec<String> =
-            Fleet::ALL.iter().map(|&f| format!("{f}{} {}/{TOP_STEP}", star(f), a.shipyard.step(f))).collect();
-        put(
-            text,
-            &format!("  shipyard {}: {}; naval {strength}, trade {trade}", board.number, ships.join(", ")),
-        );
+        let islands: Vec<String> = a.islands.iter().map(|i| island_text(data, i)).collect();
+        if !islands.is_empty() {
+            put(text, &format!("  islands: {}", islands.join("; ")));
+        }
     }
-    let islands: Vec<String> = a.islands.iter().map(|i| island_text(data, i)).collect();
+}
+
+/// Another city's shipyard in parts to pack on lines: `shipyard 6: red 0/6, yellow 0/6, blue*
+/// 1/6, green 2/6`, `naval 0, trade 0`, then its islands and naval tokens when it has any;
+/// nothing without the expansion.
+pub(crate) fn shipyard_parts(view: &View, city: usize) -> Vec<String> {
+    let Some(armada) = view.armada.as_ref() else {
+        return Vec::new();
+    };
+    let (data, Some(a)) = (armada.data, armada.cities.get(city)) else {
+        return Vec::new();
+    };
+    let board = data.board(a.shipyard.board);
+    let star = |f: Fleet| if board.wonder == f { "*" } else { "" };
+    let ships: Vec<String> =
+        Fleet::ALL.iter().map(|&f| format!("{f}{} {}/{TOP_STEP}", star(f), a.shipyard.step(f))).collect();
+    let mut parts = vec![
+        format!("  shipyard {}: {}", board.number, ships.join(", ")),
+        format!("naval {}, trade {}", a.naval_strength(data), a.trade_level(data)),
+    ];
+    let islands: Vec<&str> =
+        a.islands.iter().filter_map(|i| data.islands().get(i.0 as usize)).map(|d| d.name.as_str()).collect();
     if !islands.is_empty() {
-        put(text, &format!("  islands: {}", islands.join("; ")));
+        parts.push(format!("islands: {}", islands.join(", ")));
     }
     let tokens: Vec<String> = (0..3)
         .filter(|&i| a.naval[i] != 0)
-        .map(|i| format!("{:+} (Age {})", a.naval[i], roman(i as u8 + 1)))
+        .map(|i| format!("{:+} ({})", a.naval[i], roman(i as u8 + 1)))
         .collect();
     if !tokens.is_empty() {
-        put(text, &format!("  naval tokens: {}", tokens.join(", ")));
+        parts.push(format!("naval tokens {}", tokens.join(", ")));
     }
+    parts
 }
 
 /// Whether an event is printed with its step's log; the Age-end conflicts are printed in the
@@ -293,6 +323,7 @@ pub(crate) fn explore_choices(
     catalog: &Catalog,
     legal: &[Action],
     shown: &mut Vec<Action>,
+    screen: &Screen,
 ) {
     let Some(data) = catalog.armada.as_deref() else {
         return;
@@ -329,7 +360,7 @@ pub(crate) fn explore_choices(
             } else {
                 format!("keep {name}, moving the {} ship{}", ships.join(" + "), plural(ships.len() as u16))
             };
-            say!(text, "      {:>2}  {how}", shown.len());
+            say!(text, "    {} {how}", screen.number(shown.len()));
         }
     }
     say!(text, "{DAGGER_KEY}");
@@ -342,6 +373,7 @@ pub(crate) fn island_moves_choices(
     catalog: &Catalog,
     legal: &[Action],
     shown: &mut Vec<Action>,
+    screen: &Screen,
 ) {
     let Some(data) = catalog.armada.as_deref() else {
         return;
@@ -362,8 +394,8 @@ pub(crate) fn island_moves_choices(
             Fleet::ALL.iter().filter(|&&f| moves & (1 << f as u8) != 0).map(|f| f.name()).collect();
         say!(
             text,
-            "      {:>2}  move the {} ship{}",
-            shown.len(),
+            "    {} move the {} ship{}",
+            screen.number(shown.len()),
             ships.join(" + "),
             plural(ships.len() as u16)
         );
@@ -379,6 +411,7 @@ pub(crate) fn opt_out_choices(
     legal: &[Action],
     names: &SeatNames,
     shown: &mut Vec<Action>,
+    screen: &Screen,
 ) {
     let t = naval_tokens(view.age);
     say!(
@@ -404,13 +437,13 @@ pub(crate) fn opt_out_choices(
             Action::StayOutOfNaval { stay_out: false } => "take part in the naval conflict",
             _ => "?",
         };
-        say!(text, "      {:>2}  {line}", shown.len());
+        say!(text, "  {} {line}", screen.number(shown.len()));
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{PlayArgs, SeatNames, choice_list, log_text, play};
+    use super::super::{PlayArgs, Screen, SeatNames, choice_list, log_text, play};
     use super::*;
     use crate::simulate::ExpansionArgs;
     use std::io::Cursor;
@@ -503,9 +536,10 @@ mod tests {
             "   seat 1 (Halicarnassus A): naval strength 2, token +3",
             "   seat 2 (Ephesos B): naval strength 1, no token",
             "   you (seat 0, Rhodes B): naval strength 0, token -1",
-            // The human's shipyard: each ship, the next step's cost and what it gives.
-            "  shipyard 6 (* = the wonder's fleet): naval strength 0, trade level 0",
-            "    blue*   0/6  next step costs C† → 1 VP†",
+            // The human's shipyard: each ship, the next step's cost and what it gives, two a
+            // line.
+            "  shipyard 6 (* wonder fleet): naval strength 0, trade level 0",
+            "    blue* 0/6, next C† → 1 VP†; green 0/6, next 1 coin† → nothing",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?}");
         }
@@ -566,15 +600,15 @@ mod tests {
         let legal = g.legal_actions(0);
         let names = SeatNames::new(&g, Some(0));
         let mut text = String::new();
-        let shown = choice_list(&mut text, g.catalog(), &view, &legal, &names);
+        let shown = choice_list(&mut text, g.catalog(), &view, &legal, &names, &Screen::PLAIN);
         assert_eq!(shown, legal, "the six pairs, numbered in order");
         assert!(text.starts_with("Your green card brought this island into your city"), "{text}");
         assert!(
             text.contains("  White-Surf Port (白瀾港, level 2): free moves of 2 different ships"),
             "{text}"
         );
-        assert!(text.contains("       1  move the red + yellow ships"), "{text}");
-        assert!(text.contains("       6  move the blue + green ships"), "{text}");
+        assert!(text.contains("\n    [1] move the red + yellow ships\n"), "{text}");
+        assert!(text.contains("\n    [6] move the blue + green ships\n"), "{text}");
         fits(&text);
     }
 
@@ -599,7 +633,7 @@ mod tests {
         let legal = g.legal_actions(0);
         let names = SeatNames::new(&g, Some(0));
         let mut text = String::new();
-        let shown = choice_list(&mut text, g.catalog(), &view, &legal, &names);
+        let shown = choice_list(&mut text, g.catalog(), &view, &legal, &names, &Screen::PLAIN);
         assert_eq!(shown.len(), legal.len(), "every way to keep an island is numbered");
         assert!(legal.iter().all(|a| shown.contains(a)));
         let data = g.catalog().armada.as_deref().unwrap();
@@ -615,13 +649,13 @@ mod tests {
         }
         // Numbered lines name the island they keep.
         let first_island = &data.island(dealt_in_order(&legal)[0]).name;
-        assert!(text.contains(&format!("       1  keep {first_island}")), "{text}");
+        assert!(text.contains(&format!("\n    [1] keep {first_island}")), "{text}");
         assert_eq!(lines.last().copied(), Some(DAGGER_KEY));
         fits(&text);
         // Keeping one logs it under the exploration's own heading, and only it.
         g.submit(0, shown[0]).unwrap();
         let mut log = String::new();
-        log_text(&mut log, g.catalog(), g.last_log(), &names, g.turns());
+        log_text(&mut log, g.catalog(), g.last_log(), &names, g.turns(), &Screen::PLAIN);
         let Action::ChooseIsland { island, .. } = shown[0] else { panic!() };
         let first = log.lines().take(2).collect::<Vec<_>>().join("\n");
         assert_eq!(
@@ -676,7 +710,7 @@ mod tests {
         }
         let names = SeatNames::new(&g, None);
         let mut log = String::new();
-        log_text(&mut log, g.catalog(), g.last_log(), &names, g.turns());
+        log_text(&mut log, g.catalog(), g.last_log(), &names, g.turns(), &Screen::PLAIN);
         assert!(
             log.contains("   seat 2 (Rhodes A) gave its incursion token to seat 0 (Giza A): one more land\n"),
             "{log}"
@@ -722,7 +756,7 @@ mod tests {
         let names = SeatNames::new(&g, Some(1));
         let legal = g.legal_actions(1);
         let mut text = String::new();
-        let shown = choice_list(&mut text, g.catalog(), &g.view(1), &legal, &names);
+        let shown = choice_list(&mut text, g.catalog(), &g.view(1), &legal, &names, &Screen::PLAIN);
         fits(&text);
         assert_eq!(
             text.lines().take(4).collect::<Vec<_>>(),
@@ -736,7 +770,7 @@ mod tests {
         let out = shown.iter().position(|a| *a == Action::StayOutOfNaval { stay_out: true }).unwrap();
         g.submit(1, shown[out]).unwrap();
         let mut log = String::new();
-        log_text(&mut log, g.catalog(), g.last_log(), &names, g.turns());
+        log_text(&mut log, g.catalog(), g.last_log(), &names, g.turns(), &Screen::PLAIN);
         assert_eq!(
             log,
             "-- End of Age I, Forgotten Port:\n   you (seat 1, Olympia A) stayed out of the naval conflict \
