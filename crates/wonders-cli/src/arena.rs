@@ -340,8 +340,10 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         return crate::play::emit(&mut out, &format!("{text}\n"));
     }
     let mut text = String::new();
-    say!(
-        text,
+    // The notes wrap at the width; the bots' names (an external bot's command) and the tables
+    // stay whole.
+    let width = crate::output::width();
+    let head = format!(
         "{} games of {n} players, {}{}{} (seed {}, {threads} thread{}), {seconds:.1} s",
         args.games,
         edition_name(args.edition),
@@ -350,10 +352,13 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         args.seed,
         if threads == 1 { "" } else { "s" },
     );
+    say!(text, "{}", crate::play::wrap(&head, width));
     say!(text, "seats of the first game: {}", list.join(", "));
     if args.exp.teams {
         let teams: Vec<String> = list.chunks(2).map(|t| t.join("+")).collect();
-        say!(text, "teams (seats 2k and 2k+1, kept together): {}; a win is the team's", teams.join(", "));
+        let line =
+            format!("teams (seats 2k and 2k+1, kept together): {}; a win is the team's", teams.join(", "));
+        say!(text, "{}", crate::play::wrap(&line, width));
     }
     let group = group_size(args) as u64;
     if !args.games.is_multiple_of(group) {
@@ -372,14 +377,14 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let armada = catalog.armada.is_some();
     let shown: Vec<usize> =
         Score::shown(armada).filter(|&i| edifice || Score::CATEGORIES[i] != "edifice").collect();
-    text.push_str(&bot_tables(&report.bots, &shown, crate::output::width()));
+    text.push_str(&bot_tables(&report.bots, &shown, width));
     for b in report.bots.iter().filter(|b| b.faults.total() > 0) {
         say!(text, "faults of {}: {}", b.name, b.faults.describe());
     }
     if let Some(done) = report.projects_completed {
         say!(
             text,
-            "great projects completed (provisional data): Age I {:.1}%, II {:.1}%, III {:.1}% of games",
+            "great projects completed (provisional data): Age I {:.1}%, II {:.1}%, III {:.1}%",
             done[0] * 100.0,
             done[1] * 100.0,
             done[2] * 100.0
@@ -388,7 +393,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     if let Some(path) = &args.plot {
         say!(text, "score distributions drawn in {}", path.display());
     }
-    crate::play::emit(&mut out, &crate::play::wrap(&text, crate::output::width()))
+    crate::play::emit(&mut out, &text)
 }
 
 /// The bots' results within `width` columns: one table with the win shares, the mean rank and
