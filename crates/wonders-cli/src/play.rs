@@ -976,8 +976,8 @@ fn hand_choices(
         ""
     };
     let whose = if view.acting_city != view.seat {
-        "Choose for the Free City from your hand (it builds free a card it can chain, and discards \
-         only when nothing else is possible)"
+        "Choose for the Free City from your hand — it builds free a card it can chain, and discards \
+         only when nothing else is possible"
     } else {
         "Your hand"
     };
