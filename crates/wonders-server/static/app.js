@@ -76,8 +76,8 @@ const TEXT = {
   nothing: ['no cost', '不用付錢'], free_chain: ['free (chain)', '免費（連鎖）'],
   free_free_build: ['free (wonder: once per Age)', '免費（奇蹟：每時代一次）'],
   free_first_of_colour: ['free (first of its colour)', '免費（該顏色第一張）'], free_first_of_age: ['free (first card of the Age)', '免費（本時代第一張）'],
-  free_last_of_age: ['free (last card of the Age)', '免費（本時代最後一張）'], freeChain: ['free (chain)', '免費（連鎖）'], freeBy: ['free', '免費'],
-  yourCity: ['Your city', '你的城市'], leftN: ['left neighbour', '左鄰'], rightN: ['right neighbour', '右鄰'],
+  free_last_of_age: ['free (last card of the Age)', '免費（本時代最後一張）'], freeBy: ['free', '免費'],
+  leftN: ['left neighbour', '左鄰'], rightN: ['right neighbour', '右鄰'],
   allCities: ['Every city', '所有城市'], otherCities: ['Other cities', '其他城市'], log: ['Turn log', '回合紀錄'],
   scores: ['Final scores', '最終分數'],
   military: ['Military', '軍事'], treasury: ['Coins', '金錢'], wonder: ['Wonder', '奇蹟'],
@@ -89,10 +89,10 @@ const TEXT = {
   otherActions: ['Actions', '動作'], spectator: ['You are watching.', '你正在觀戰。'],
   coins: ['coins', '錢幣'], shields: ['shields', '盾牌'], chosen: ['has chosen', '已選'],
   choosing: ['choosing', '選擇中'], over: ['Game over', '遊戲結束'], freeCity: ['Free City', '自由城市'],
-  chainFrom: ['free with', '可免費建造，若已有'], chainTo: ['makes free', '之後可免費建造'], owned: ['you own it', '你已擁有'],
+  chainFrom: ['free with', '可免費建造，若已有'], chainTo: ['makes free', '之後可免費建造'],
   live: ['live', '已連線'], reconnecting: ['reconnecting…', '重新連線中…'],
   broken: ['This table could not be restored.', '這張牌桌無法恢復。'], cards: ['cards', '張牌'],
-  discardCount: ['in the discard pile', '張在棄牌堆'], pass: ['Build nothing', '不建造'],
+  pass: ['Build nothing', '不建造'],
   chooseSide: ['Choose this side', '選這一面'], left: ['left', '左'], right: ['right', '右'],
   builtX: ['built', '建造了'], stageX: ['built wonder stage', '建造奇蹟階段'], discardedX: ['discarded a card', '棄了一張牌'],
   fromDiscard: ['from the discard pile', '（從棄牌堆）'], passedX: ['built nothing from the discard pile', '未從棄牌堆建造'],
@@ -100,13 +100,13 @@ const TEXT = {
   status_waiting: ['waiting for players', '等待玩家'], status_playing: ['playing', '進行中'],
   status_over: ['over', '已結束'], status_broken: ['broken', '損壞'],
   produces: ['Produces', '生產'], sells: ['Neighbours may buy', '鄰居可買'], nothingMade: ['nothing', '無'],
-  scienceNow: ['points now', '分（目前）'], scoreNow: ['score now', '目前分數'], tokens: ['tokens', '衝突標記'],
+  scienceNow: ['points now', '分（目前）'], tokens: ['tokens', '衝突標記'],
   buyFrom: ['You can buy', '你可以購買'], each: ['each', '每個'], stages: ['Stages', '階段'],
-  nextStage: ['next', '下一個'], built: ['built', '已建'], key: ['Key', '圖示說明'],
+  built: ['built', '已建'], key: ['Key', '圖示說明'],
   yourChoice: ['Your choice', '你的選擇'], takeBack: ['Take back', '收回'], changeable: ['you can change it until everyone has chosen', '所有人選好之前都可以更改'],
-  wonderCtl: ['Wonder', '奇蹟'], buildStage: ['Wonder stage', '奇蹟階段'], withCard: ['with which card?', '用哪張牌？'],
+  buildStage: ['Wonder stage', '奇蹟階段'],
   wonderDone: ['Your wonder is complete.', '你的奇蹟已全部建成。'],
-  youHave: ['you have', '你有'], payTotal: ['total', '共'],
+  youHave: ['you have', '你有'],
   ageEnd: ['End of Age', '時代結束'], conflicts: ['Military conflicts', '軍事衝突'],
   vsLeft: ['vs left', '對左鄰'], vsRight: ['vs right', '對右鄰'], passLeft: ['Hands now pass to the left (clockwise).', '手牌現在向左傳（順時針）。'],
   passRight: ['Hands now pass to the right (counter-clockwise).', '手牌現在向右傳（逆時針）。'],
@@ -118,7 +118,7 @@ const TEXT = {
   forFreeCity: ['Now choose for the Free City (your own card is set aside). It must build a card it can build free through a chain, and discards only when it can build nothing (2-player rules).',
     '現在替自由城市選牌（你自己的牌已放在一旁）。能以連鎖免費建造的牌必須免費建造；只有在無牌可建造時才棄牌（2 人規則）。'],
   youFinished: ['You finished', '你的名次：'], of: ['of', '共'], winnerIs: ['Winner', '勝者'],
-  chart: ['Points by category', '各類得分'], sideOf: ['side', '面'], chooseYourSide: ['Choose the side of your wonder board', '選擇你的奇蹟圖板面'],
+  chart: ['Points by category', '各類得分'], chooseYourSide: ['Choose the side of your wonder board', '選擇你的奇蹟圖板面'],
   scorePad: ['Score pad', '計分板'], scorePadIntro: ['Score a game played with the box: enter each city clockwise, then Score.', '為實體遊戲計分：依順時針輸入每座城市，然後按「計分」。'],
   addPlayer: ['Add a player', '新增玩家'], remove: ['Remove', '移除'], name: ['Name', '名字'], side: ['Side', '面'],
   searchCard: ['type a card name…', '輸入卡牌名稱…'], add: ['Add', '加入'], tokensHelp: ['military tokens', '軍事標記'],
@@ -141,7 +141,7 @@ const TEXT = {
   swipeHint: ['swipe for your neighbours', '左右滑動查看鄰居'], sideNotChosen: ['side not chosen yet', '尚未選面'], stage: ['Stage', '階段'],
   categories: ['Categories', '類別'], results: ['Results', '結果'], chosenHelp: ['players who have chosen this step', '本步已選擇的玩家'],
   cardUnknown: ['No card of that name', '沒有這個名稱的卡牌'], didYouMean: ['did you mean', '你是指'],
-  play: ['Play', '打出'], chosenShort: ['chosen', '已選'],
+  play: ['Play', '打出'],
   phase_explore: ['exploration: choose an island', '探索：選擇島嶼'], phase_island_moves: ['island: choose the ships it moves', '島嶼：選擇移動的船隻'], phase_naval_opt_out: ['Forgotten Port: naval conflict or not', '遺忘港：是否參與海軍衝突'],
 };
 
@@ -2286,8 +2286,8 @@ TEXT.teammate = ['your teammate', '你的隊友'];
 
 function teamsLobbyOption(box) {
   return h('label', { class: 'teams-option', title: ed(
-    'Team game (4 or 6 players): seats 1+2, 3+4, 5+6 play together; teammates see each other\'s hand; land conflicts only against the adjacent opponent, with double tokens; the team with the highest summed score wins.',
-    '團隊遊戲（4或6人）：座位1+2、3+4、5+6為隊友；隊友可看見彼此的手牌；只與相鄰對手進行地面衝突，標記加倍；總分最高的隊伍獲勝。') },
+    'Team game (4, 6, or 8 players with Armada): seats 1+2, 3+4, 5+6, 7+8 play together; teammates see each other\'s hand; land conflicts only against the adjacent opponent, with double tokens; the team with the highest summed score wins.',
+    '團隊遊戲（4、6人，或搭配艦隊的8人）：座位1+2、3+4、5+6、7+8為隊友；隊友可看見彼此的手牌；只與相鄰對手進行地面衝突，標記加倍；總分最高的隊伍獲勝。') },
   box, ' ', ed('Team game', '團隊遊戲'));
 }
 
