@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod backup;
 mod bots;
 pub mod catalog;
 pub mod failures;
@@ -52,6 +53,7 @@ pub mod summary;
 pub mod table;
 pub mod token;
 pub mod ui;
+pub mod wal;
 pub mod writer;
 pub mod ws;
 

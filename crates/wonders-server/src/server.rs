@@ -21,6 +21,7 @@ use crate::msg::{ApiError, CreateTable, SeatToken, StateMsg, TableInfo, TableLis
 use crate::store::{Store, StoreError};
 use crate::table::{Plan, Table, check_name};
 use crate::token;
+use crate::wal::WalDamage;
 use crate::writer::{Permit, Ticket, Writer};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
@@ -93,6 +94,35 @@ pub struct TableCheck {
     pub age_turn: (u8, u8),
 }
 
+/// What `wonders serve --check` finds in a database file ([`Server::check_file`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileCheck {
+    /// Every table's state, its log replayed.
+    pub tables: Vec<TableCheck>,
+    /// SQLite's `PRAGMA integrity_check` of the file: `["ok"]`, or each problem found.
+    pub integrity: Vec<String>,
+    /// The damage found in the file's WAL: SQLite ignores part of it, and what was written there
+    /// is missing from `tables`.
+    pub wal_damage: Option<WalDamage>,
+}
+
+impl FileCheck {
+    /// How many tables are broken.
+    pub fn broken(&self) -> usize {
+        self.tables.iter().filter(|t| t.error.is_some()).count()
+    }
+
+    /// Whether SQLite found the file sound.
+    pub fn integrity_ok(&self) -> bool {
+        self.integrity.len() == 1 && self.integrity[0] == "ok"
+    }
+
+    /// Whether nothing is wrong: no broken table, the file sound, the WAL undamaged.
+    pub fn sound(&self) -> bool {
+        self.broken() == 0 && self.integrity_ok() && self.wal_damage.is_none()
+    }
+}
+
 /// A table with its change signal.
 pub struct TableCell {
     table: Mutex<Table>,
@@ -147,6 +177,10 @@ struct Inner {
     config: ServerConfig,
     /// Set by [`Server::close`]: no change is handed to the writer any more.
     closing: AtomicBool,
+    /// Held by a round of the background thread: [`Server::close`] waits for it.
+    sweeping: Mutex<()>,
+    /// What was found wrong with the database file when it was opened ([`Server::warnings`]).
+    warnings: Vec<String>,
     /// The threads the bots think on ([`crate::pool`]).
     bots: crate::pool::BotPool,
     /// Held while a table is created from the API: the caps on open tables are checked and the
@@ -204,6 +238,7 @@ impl Server {
                 recent.push_back(Table::load(st).info());
             }
         }
+        let warnings = store.warnings().to_vec();
         let store = Arc::new(Mutex::new(store));
         let writer = Writer::start(store.clone())?;
         let server = Server {
@@ -216,6 +251,8 @@ impl Server {
                 creating: Mutex::new(()),
                 config,
                 closing: AtomicBool::new(false),
+                sweeping: Mutex::new(()),
+                warnings,
             }),
         };
         let mut tables = HashMap::new();
@@ -240,12 +277,29 @@ impl Server {
         Ok(server)
     }
 
-    /// Every table of a database file, as loaded (bots do not move, nothing is written except
-    /// bringing an older schema up to date): for `wonders serve --check`.
+    /// Every table of a database file, as loaded (bots do not move): [`Server::check_file`]'s
+    /// tables alone.
     pub fn check(path: &Path) -> Result<Vec<TableCheck>, StoreError> {
-        let store = Store::open_existing(path)?;
-        Ok(store
-            .load_all()?
+        Ok(Server::check_file(path)?.tables)
+    }
+
+    /// Checks a database file without serving it and without writing it (it may be read-only;
+    /// [`Store::open_read_only`]): SQLite's integrity check of the whole file, every table's log
+    /// replayed (a table that fails to load is broken, with the reason), and the WAL file read
+    /// as SQLite reads it (a damaged one is reported: what SQLite ignores of it is lost). For
+    /// `wonders serve --check`.
+    pub fn check_file(path: &Path) -> Result<FileCheck, StoreError> {
+        let store = Store::open_read_only(path)?;
+        let integrity = store.integrity_check().unwrap_or_else(|e| vec![e.0]);
+        let stored = store.load_all().map_err(|e| {
+            let integrity = if integrity.len() == 1 && integrity[0] == "ok" {
+                String::new()
+            } else {
+                format!(" (integrity check: {})", integrity.join("; "))
+            };
+            StoreError(format!("{}: the tables cannot be read: {}{integrity}", path.display(), e.0))
+        })?;
+        let tables = stored
             .into_iter()
             .map(|st| {
                 let info = Table::load(st).info();
@@ -256,12 +310,23 @@ impl Server {
                     age_turn: (info.age, info.turn),
                 }
             })
-            .collect())
+            .collect();
+        Ok(FileCheck { tables, integrity, wal_damage: store.wal_damage().cloned() })
     }
 
-    /// Stops the server's writes: bots stop moving, new actions are refused (`unavailable`),
-    /// and this returns once every change already handed to the store writer is stored. Call it
-    /// before another server opens the same file, and before the process exits (
+    /// What was found wrong with the database file when the server opened it (a damaged WAL
+    /// file, an SQLite file with no table: [`Store::warnings`]), one message each, to be shown
+    /// loudly. Empty for a sound file.
+    pub fn warnings(&self) -> &[String] {
+        &self.inner.warnings
+    }
+
+    /// Stops the server's writes: bots stop moving, new actions and other changes are refused
+    /// (`unavailable`), the background thread stops changing tables, and this returns once
+    /// every change already handed to the store writer is stored. Then the store is closed
+    /// ([`Store::close`]): its WAL is written into the database file and emptied, so that the
+    /// database file alone holds every table (a copy of it needs no `-wal` file). Call it before
+    /// another server opens the same file, and before the process exits (
     /// [`crate::serve_with`] does, after its graceful shutdown). Blocks: not from an async task.
     pub fn close(&self) {
         self.inner.closing.store(true, Ordering::SeqCst);
@@ -269,11 +334,25 @@ impl Server {
         // (a move being thought finishes within its budget; the next server thinks again).
         self.inner.bots.stop();
         self.inner.writer.wait_idle();
+        // A round of the background thread in progress ends first; later ones change nothing.
+        let _sweeping = self.inner.sweeping.lock().unwrap_or_else(|e| e.into_inner());
+        match self.store().close() {
+            Ok(()) => tracing::info!("the store is closed: the database file holds every table"),
+            Err(e) => tracing::warn!("closing the store: {e}"),
+        }
     }
 
     /// Whether [`Server::close`] was called.
     pub fn closing(&self) -> bool {
         self.inner.closing.load(Ordering::SeqCst)
+    }
+
+    /// `Unavailable` once [`Server::close`] was called: the store takes no more changes.
+    fn refuse_when_closing(&self) -> Result<(), ApiError> {
+        if self.closing() {
+            return Err(ApiError::Unavailable("the server is shutting down: try again in a moment".into()));
+        }
+        Ok(())
     }
 
     fn store(&self) -> MutexGuard<'_, Store> {
@@ -371,9 +450,7 @@ impl Server {
         reclaim: bool,
         plan: impl FnOnce(&mut Table, u8) -> Result<Plan, ApiError>,
     ) -> Result<Pending, ApiError> {
-        if self.closing() {
-            return Err(ApiError::Unavailable("the server is shutting down: try again in a moment".into()));
-        }
+        self.refuse_when_closing()?;
         let mut table = cell.lock();
         let id = table.id().to_string();
         let seat = table
@@ -462,6 +539,7 @@ impl Server {
         address: std::net::IpAddr,
         caps: OpenCaps,
     ) -> Result<TableInfo, ApiError> {
+        self.refuse_when_closing()?;
         let _creating = self.inner.creating.lock().unwrap_or_else(|e| e.into_inner());
         let mut open = 0usize;
         let mut mine = 0usize;
@@ -535,6 +613,7 @@ impl Server {
         req: &CreateTable,
         creator: Option<std::net::IpAddr>,
     ) -> Result<TableInfo, ApiError> {
+        self.refuse_when_closing()?;
         let id = self.new_id()?;
         let seed = token::random_u64().map_err(rng_error)?;
         let (mut table, stored) = Table::create(id, now(), seed, req)?;
@@ -558,6 +637,7 @@ impl Server {
         token: Option<&str>,
     ) -> Result<SeatToken, ApiError> {
         let name = check_name(name)?;
+        self.refuse_when_closing()?;
         let cell = self.table(id)?;
         let mut table = cell.lock();
         let presented = token.map(token::hash_token);
@@ -576,6 +656,7 @@ impl Server {
     /// The holder of `token` leaves `seat` of a table still waiting for players: the seat is
     /// free again and the token no longer valid.
     pub fn leave_seat(&self, id: &str, seat: u8, token: &str) -> Result<(), ApiError> {
+        self.refuse_when_closing()?;
         let cell = self.table(id)?;
         let mut table = cell.lock();
         let hash = token::hash_token(token);
@@ -761,6 +842,7 @@ impl Server {
             drop(table);
             return Ok(self.table(&existing)?.lock().info());
         }
+        self.refuse_when_closing()?;
         let new_id = self.new_id()?;
         let seed = token::random_u64().map_err(rng_error)?;
         let created = now();
@@ -779,6 +861,10 @@ impl Server {
     /// One round of the background thread: expires waiting tables, lets finished games leave
     /// memory, and hands seats whose turn timer ran out to a stand-in bot.
     fn sweep(&self) {
+        let _sweeping = self.inner.sweeping.lock().unwrap_or_else(|e| e.into_inner());
+        if self.closing() {
+            return;
+        }
         let config = &self.inner.config;
         let (now_unix, now_instant) = (now(), Instant::now());
         for cell in self.cells() {

@@ -10,9 +10,18 @@
 //! so what a power loss can take is bounded by the WAL's size (SQLite's default: a checkpoint
 //! every 1000 pages). Actions are written by one writer thread that commits several tables'
 //! actions in one transaction ([`Store::append_batch`], [`crate::writer`]).
+//!
+//! Files: while a server runs, recent commits are in the `-wal` file next to the database, not
+//! yet in the database file itself. [`Store::close`] (called by [`crate::Server::close`] on a
+//! clean stop) folds the WAL into the database file and empties it, so that the `.db` file
+//! alone then holds every table. On open, a damaged WAL (SQLite would silently ignore part of
+//! it: [`crate::wal`]) is reported ([`Store::warnings`]) and a copy of it kept;
+//! [`Store::open_read_only`] reads a file without ever writing it (`wonders serve --check`,
+//! `wonders backup`).
 
-use rusqlite::{Connection, OptionalExtension, params};
-use std::path::Path;
+use crate::wal::{WalDamage, WalState};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use std::path::{Path, PathBuf};
 
 /// The schema of a new database (version [`SCHEMA_VERSION`]).
 const SCHEMA: &str = "
@@ -140,6 +149,21 @@ pub struct AppendEntry<'a> {
 /// The store: one SQLite connection.
 pub struct Store {
     conn: Connection,
+    /// Set by [`Store::close`]: every write is refused from then on.
+    closed: bool,
+    /// What was found wrong when the file was opened ([`Store::warnings`]).
+    warnings: Vec<String>,
+    /// The damage found in the WAL file when the file was opened.
+    wal_damage: Option<WalDamage>,
+}
+
+/// How a connection is set up ([`Store::init`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The server's: WAL mode, the schema created in an empty file and brought up to date.
+    ReadWrite,
+    /// A file that is only read: nothing is set or written.
+    ReadOnly,
 }
 
 const TABLE_COLUMNS: &str =
@@ -149,12 +173,49 @@ impl Store {
     /// Opens the database file: a new (or empty) file gets the schema; an existing one must have
     /// it (a missing table or column is an error naming it, never recreated empty) and is
     /// brought to the current version.
+    ///
+    /// A damaged WAL file (SQLite would ignore the changes written after the damage, [`crate::wal`])
+    /// is copied next to it (`FILE-wal.damaged-SECONDS`) before SQLite overwrites it, then what
+    /// SQLite can read of it is folded into the database file; an SQLite file that is not empty
+    /// but holds no table gets the schema. Both are reported in [`Store::warnings`].
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let conn = Connection::open(path)?;
-        Store::init(conn).map_err(|e| StoreError(format!("{}: {}", path.display(), e.0)))
+        let at = |e: StoreError| StoreError(format!("{}: {}", path.display(), e.0));
+        let wal = inspect_wal(path)?;
+        let mut warnings = Vec::new();
+        if let Some(damage) = &wal.damage {
+            let copy = keep_damaged_copy(&damage.path)?;
+            warnings.push(format!(
+                "{damage}. A copy of the damaged WAL file is kept as {} (SQLite overwrites the \
+                 original); the server goes on with what SQLite could read",
+                copy.display()
+            ));
+        }
+        let size_before = std::fs::metadata(path).map_or(0, |m| m.len());
+        let conn = Connection::open(path).map_err(|e| at(e.into()))?;
+        let (mut store, created) = Store::init(conn, Mode::ReadWrite).map_err(at)?;
+        if created && size_before > 0 {
+            warnings.push(format!(
+                "{} was an SQLite file of {size_before} bytes with no table in it: it got a new, \
+                 empty schema. If it is a copy of a server's database, its tables were probably in \
+                 the server's -wal file, which was left behind: copy a database with `wonders backup`, \
+                 or copy it after the server stopped cleanly",
+                path.display()
+            ));
+        }
+        if wal.damage.is_some() {
+            // The damaged part of the WAL is in the kept copy: fold the readable part into the
+            // database file and empty the WAL, so that the damage is not reported again.
+            if let Err(e) = store.checkpoint() {
+                warnings.push(format!("{}: after the damaged WAL was kept: {}", path.display(), e.0));
+            }
+        }
+        store.warnings = warnings;
+        store.wal_damage = wal.damage;
+        Ok(store)
     }
 
-    /// Opens a database file that must already exist (for `wonders serve --check`).
+    /// Opens a database file that must already exist, as [`Store::open`] does (to read it only,
+    /// [`Store::open_read_only`]).
     pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
         if !path.is_file() {
             return Err(StoreError(format!("{}: no such database file", path.display())));
@@ -162,25 +223,79 @@ impl Store {
         Store::open(path)
     }
 
-    /// An in-memory database, for tests.
-    pub fn in_memory() -> Result<Store, StoreError> {
-        Store::init(Connection::open_in_memory()?)
+    /// Opens a database file that must already exist and hold the schema, only to read it: the
+    /// file is never written (it may be read-only, in a read-only directory), an older schema is
+    /// brought up to date in a copy in memory, and a damaged WAL file is reported
+    /// ([`Store::wal_damage`]) and left as it is. Safe while a server serves the same file
+    /// (each query sees a committed state).
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let at = |e: StoreError| StoreError(format!("{}: {}", path.display(), e.0));
+        if path.is_dir() {
+            return Err(StoreError(format!("{}: is a directory, not a database file", path.display())));
+        }
+        if !path.is_file() {
+            return Err(StoreError(format!("{}: no such database file", path.display())));
+        }
+        let wal = inspect_wal(path)?;
+        // A damaged WAL explains most other failures: it is named with them.
+        let at = |e: StoreError| match &wal.damage {
+            Some(damage) => StoreError(format!("{}: {}; {damage}", path.display(), e.0)),
+            None => at(e),
+        };
+        let conn = open_read_only_connection(path, &wal).map_err(at)?;
+        let objects = object_count(&conn).map_err(at)?;
+        if objects == 0 {
+            return Err(match &wal.damage {
+                Some(damage) => StoreError(format!("{damage}; what SQLite can read holds no table")),
+                None => at(StoreError(
+                    "holds no table: it is an empty SQLite database, not a wonders database. If it \
+                     is a copy of a server's database, the tables are in the server's -wal file, \
+                     which was left behind: copy a database with `wonders backup`, or copy it \
+                     after the server stopped cleanly"
+                        .into(),
+                )),
+            });
+        }
+        let version: i64 =
+            conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| at(e.into()))?;
+        let (conn, mode) = if version < SCHEMA_VERSION {
+            // An older schema: brought up to date in a copy, the file left as it is.
+            let mut memory = Connection::open_in_memory().map_err(|e| at(e.into()))?;
+            copy_database(&conn, &mut memory).map_err(at)?;
+            (memory, Mode::ReadWrite)
+        } else {
+            (conn, Mode::ReadOnly)
+        };
+        let (mut store, _) = Store::init(conn, mode).map_err(at)?;
+        if let Some(damage) = &wal.damage {
+            store.warnings.push(damage.to_string());
+        }
+        store.wal_damage = wal.damage;
+        Ok(store)
     }
 
-    /// Sets the connection up: pragmas, then the schema created (new file) or checked.
-    fn init(conn: Connection) -> Result<Store, StoreError> {
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+    /// An in-memory database, for tests.
+    pub fn in_memory() -> Result<Store, StoreError> {
+        Ok(Store::init(Connection::open_in_memory()?, Mode::ReadWrite)?.0)
+    }
+
+    /// Sets the connection up: pragmas, then the schema created (new file) or checked. Returns
+    /// the store and whether the schema was created.
+    fn init(conn: Connection, mode: Mode) -> Result<(Store, bool), StoreError> {
+        if mode == Mode::ReadWrite {
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+        }
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let objects: i64 =
-            conn.query_row("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'", [], |r| {
-                r.get(0)
-            })?;
-        if objects == 0 {
+        let store = |conn| Store { conn, closed: false, warnings: Vec::new(), wal_damage: None };
+        if object_count(&conn)? == 0 {
+            if mode == Mode::ReadOnly {
+                return Err(StoreError("holds no table: it is not a wonders database".into()));
+            }
             conn.execute_batch(SCHEMA)?;
             conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-            return Ok(Store { conn });
+            return Ok((store(conn), true));
         }
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > SCHEMA_VERSION {
@@ -204,7 +319,7 @@ impl Store {
                 return Err(damaged(format!("the `{table}` table has no `{c}` column")));
             }
         }
-        if version < SCHEMA_VERSION {
+        if version < SCHEMA_VERSION && mode == Mode::ReadWrite {
             for (table, column, ty) in ADDED_V2 {
                 if !columns_of(&conn, table)?.iter().any(|p| p == column) {
                     conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {ty}"))?;
@@ -217,7 +332,60 @@ impl Store {
                 return Err(damaged(format!("the `{table}` table has no `{column}` column")));
             }
         }
-        Ok(Store { conn })
+        Ok((store(conn), false))
+    }
+
+    /// What was found wrong when the file was opened, one message each: a damaged WAL file
+    /// (with the copy kept of it, [`Store::open`]), an SQLite file with no table that got a new
+    /// schema. Empty for a sound file.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The damage found in the database's WAL file when it was opened, if any.
+    pub fn wal_damage(&self) -> Option<&WalDamage> {
+        self.wal_damage.as_ref()
+    }
+
+    /// SQLite's `PRAGMA integrity_check` of the whole file: `["ok"]`, or each problem found.
+    pub fn integrity_check(&self) -> Result<Vec<String>, StoreError> {
+        let mut q = self.conn.prepare("PRAGMA integrity_check")?;
+        let rows = q.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Writes every committed change of the WAL into the database file and empties the WAL
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`): then the database file alone holds everything. An
+    /// error when another connection (a backup, a check) kept part of the WAL from being written.
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        let (busy, frames, done): (i64, i64, i64) =
+            self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
+        if busy != 0 || done < frames {
+            return Err(StoreError(format!(
+                "the WAL could not be written into the database file (another connection is \
+                 reading it; {done} of {frames} frames written): copy the -wal file with the \
+                 database file, or use `wonders backup`"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Closes the store for writing on a clean stop: every write is refused from now on, and the
+    /// WAL is written into the database file and emptied ([`Store::checkpoint`]), so that a copy
+    /// of the `.db` file alone holds every table. Calling it again only checkpoints again.
+    pub fn close(&mut self) -> Result<(), StoreError> {
+        self.closed = true;
+        self.checkpoint()
+    }
+
+    /// An error once [`Store::close`] was called.
+    fn writable(&self) -> Result<(), StoreError> {
+        if self.closed {
+            return Err(StoreError("the store is closed: the server is stopping".into()));
+        }
+        Ok(())
     }
 
     /// The raw connection (tests damage databases through it).
@@ -237,6 +405,7 @@ impl Store {
 
     /// Inserts a new table with its seats (its action list must be empty), in one transaction.
     pub fn insert_table(&mut self, t: &StoredTable) -> Result<(), StoreError> {
+        self.writable()?;
         let tx = self.conn.transaction()?;
         insert_table_in(&tx, t)?;
         tx.commit()?;
@@ -245,6 +414,7 @@ impl Store {
 
     /// Inserts `rematch` and records it as the rematch of `id`, in one transaction.
     pub fn insert_rematch(&mut self, id: &str, rematch: &StoredTable) -> Result<(), StoreError> {
+        self.writable()?;
         let tx = self.conn.transaction()?;
         insert_table_in(&tx, rematch)?;
         let changed = tx.execute(
@@ -270,6 +440,7 @@ impl Store {
         first_index: usize,
         actions: &[(u8, String)],
     ) -> Result<(), StoreError> {
+        self.writable()?;
         let tx = self.conn.transaction()?;
         let changed = tx.execute(
             "UPDATE seats SET name = ?3, token_hash = ?4, held_for = NULL
@@ -286,6 +457,7 @@ impl Store {
 
     /// Frees a person's seat (the one holding `token_hash`) of a table not yet started.
     pub fn leave_seat(&mut self, id: &str, seat: u8, token_hash: &str) -> Result<(), StoreError> {
+        self.writable()?;
         let changed = self.conn.execute(
             "UPDATE seats SET name = NULL, token_hash = NULL
              WHERE table_id = ?1 AND seat = ?2 AND token_hash = ?3",
@@ -315,6 +487,7 @@ impl Store {
         if entries.iter().all(|e| e.actions.is_empty() && e.finished.is_none()) {
             return Ok(());
         }
+        self.writable()?;
         // `BEGIN` and `COMMIT` as cached statements, not `Connection::transaction` (which parses
         // both again for every batch, on the writer's thread that acknowledgments wait for).
         // A failure rolls the whole batch back, as dropping a `Transaction` would.
@@ -339,6 +512,7 @@ impl Store {
     /// Deletes a table that never started (an expired waiting table), its seats, and the link
     /// to it from the table it is a rematch of, in one transaction.
     pub fn delete_table(&mut self, id: &str) -> Result<(), StoreError> {
+        self.writable()?;
         let tx = self.conn.transaction()?;
         tx.execute("DELETE FROM actions WHERE table_id = ?1", params![id])?;
         tx.execute("DELETE FROM seats WHERE table_id = ?1", params![id])?;
@@ -473,6 +647,130 @@ impl Store {
     }
 }
 
+/// How many objects (tables, indexes) the schema has, SQLite's own aside.
+fn object_count(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn
+        .query_row("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'", [], |r| r.get(0))?)
+}
+
+/// What SQLite makes of the WAL file of `path` ([`crate::wal::inspect`]).
+fn inspect_wal(path: &Path) -> Result<WalState, StoreError> {
+    crate::wal::inspect(path).map_err(|e| {
+        StoreError(format!("{}: reading its WAL file: {e}", crate::wal::wal_path(path).display()))
+    })
+}
+
+/// Copies a damaged WAL file to `WAL.damaged-SECONDS` (another name if that one is taken).
+fn keep_damaged_copy(wal: &Path) -> Result<PathBuf, StoreError> {
+    let seconds = crate::server::now();
+    let mut n = 0;
+    loop {
+        let mut name = wal.as_os_str().to_os_string();
+        name.push(format!(".damaged-{seconds}"));
+        if n > 0 {
+            name.push(format!("-{n}"));
+        }
+        let copy = PathBuf::from(name);
+        if !copy.exists() {
+            return match std::fs::copy(wal, &copy) {
+                Ok(_) => Ok(copy),
+                Err(e) => Err(StoreError(format!(
+                    "{}: the WAL file is damaged, and keeping a copy of it as {} failed ({e}): \
+                     refusing to start, as SQLite would overwrite it (copy it away, then start again)",
+                    wal.display(),
+                    copy.display()
+                ))),
+            };
+        }
+        n += 1;
+    }
+}
+
+/// A connection that only reads `path`. Where SQLite cannot create the `-shm` file a WAL-mode
+/// database needs (a read-only directory), and the WAL holds nothing SQLite would read, the file
+/// is read as immutable (no locks, no `-shm`: nothing else may write it meanwhile, which holds
+/// for a file nobody may write).
+fn open_read_only_connection(path: &Path, wal: &WalState) -> Result<Connection, StoreError> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let probe = |conn: Connection| -> rusqlite::Result<Connection> {
+        conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
+        Ok(conn)
+    };
+    let first = match Connection::open_with_flags(path, flags).and_then(probe) {
+        Ok(conn) => return Ok(conn),
+        Err(e) => e,
+    };
+    let cannot_open = matches!(
+        first.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly)
+    );
+    if !cannot_open {
+        return Err(first.into());
+    }
+    if wal.used_frames > 0 {
+        return Err(StoreError(format!(
+            "cannot be read ({first}): its WAL file ({} bytes) holds changes not yet in the \
+             database file, which SQLite reads only where it may open or create the -shm file \
+             next to it: copy the database and its -wal file to a writable directory and use the \
+             copy",
+            wal.size
+        )));
+    }
+    Connection::open_with_flags(immutable_uri(path)?, flags | OpenFlags::SQLITE_OPEN_URI)
+        .and_then(probe)
+        .map_err(|e| StoreError(format!("cannot be read: {first}; read as immutable: {e}")))
+}
+
+/// `file:///ABSOLUTE/PATH?immutable=1`, the path percent-encoded.
+fn immutable_uri(path: &Path) -> Result<String, StoreError> {
+    let absolute = std::path::absolute(path)?;
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(absolute.as_os_str()).to_vec();
+    #[cfg(not(unix))]
+    let bytes = {
+        let s = absolute.to_string_lossy().replace('\\', "/");
+        if s.starts_with('/') { s.into_bytes() } else { format!("/{s}").into_bytes() }
+    };
+    let mut uri = String::from("file://");
+    for b in bytes {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    Ok(uri)
+}
+
+/// Copies every page of `from` into `to` with SQLite's online backup, in one step: the copy is
+/// the state of one read transaction of `from` (writers of `from` go on meanwhile, in WAL mode).
+pub(crate) fn copy_database(from: &Connection, to: &mut Connection) -> Result<(), StoreError> {
+    use rusqlite::backup::{Backup, StepResult};
+    let backup = Backup::new(from, to)?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        match backup.step(-1)? {
+            StepResult::Done => return Ok(()),
+            StepResult::More => {}
+            StepResult::Busy | StepResult::Locked => {
+                if std::time::Instant::now() > deadline {
+                    return Err(StoreError("the database stayed locked for 30 s: try again".into()));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            // A later version of rusqlite may know more results: ask again.
+            _ => {}
+        }
+    }
+}
+
+impl From<std::io::Error> for StoreError {
+    fn from(e: std::io::Error) -> Self {
+        StoreError(e.to_string())
+    }
+}
+
 /// The column names of an SQL table (none when it does not exist).
 fn columns_of(conn: &Connection, table: &str) -> Result<Vec<String>, StoreError> {
     let mut q = conn.prepare(&format!("PRAGMA table_info({table})"))?;
@@ -571,6 +869,24 @@ mod tests {
         assert_eq!(s.load_one("t1").unwrap().unwrap().actions.len(), 2);
         assert_eq!(s.load_one("t2").unwrap().unwrap().actions.len(), 2);
         assert!(!s.load_unfinished().unwrap().iter().any(|t| t.id == "t1"));
+    }
+
+    /// After [`Store::close`] every write is refused (the WAL was emptied into the file: a write
+    /// now would be missing from a copy of the file alone); reads go on.
+    #[test]
+    fn a_closed_store_refuses_every_write() {
+        let mut s = Store::in_memory().unwrap();
+        s.insert_table(&table("t1")).unwrap();
+        s.close().unwrap();
+        let e = s.insert_table(&table("t2")).unwrap_err();
+        assert!(e.0.contains("the store is closed"), "{e}");
+        assert!(s.append("t1", 0, &[(0, "{}".into())], None).is_err());
+        assert!(s.take_seat("t1", 1, "Ann", "abc", 0, &[]).is_err());
+        assert!(s.insert_rematch("t1", &table("t3")).is_err());
+        assert!(s.delete_table("t1").is_err());
+        let all = s.load_all().unwrap();
+        assert_eq!((all.len(), all[0].actions.len()), (1, 0));
+        assert!(s.close().is_ok(), "closing again only checkpoints again");
     }
 
     #[test]

@@ -154,3 +154,66 @@ fn a_new_or_empty_file_gets_the_schema_and_an_older_one_is_upgraded() {
     assert_eq!(info.seats[0].name.as_deref(), Some("Ann"));
     assert_eq!(info.turn_timer_secs, None);
 }
+
+/// A copy of the files of a server killed now (the database and its WAL as they are on disk).
+fn crash_copy(db: &std::path::Path, to: &std::path::Path) {
+    std::fs::copy(db, to).unwrap();
+    let wal = |p: &std::path::Path| std::path::PathBuf::from(format!("{}-wal", p.display()));
+    std::fs::copy(wal(db), wal(to)).unwrap();
+}
+
+#[tokio::test]
+async fn a_damaged_wal_is_reported_by_the_check_and_on_start_and_a_copy_is_kept() {
+    let (dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    let mut ids = Vec::new();
+    for acts in [1, 2, 1, 0, 2, 1] {
+        ids.push(table(&s, acts).await.0);
+    }
+    // The files as a killed server leaves them: the tables are in the WAL only.
+    let damaged = dir.path().join("damaged.db");
+    crash_copy(&db, &damaged);
+    s.stop().await;
+    let wal = dir.path().join("damaged.db-wal");
+    let mut bytes = std::fs::read(&wal).unwrap();
+    let size = bytes.len() as u64;
+    let sound = Server::check_file(&dir.path().join("damaged.db")).unwrap();
+    assert!(sound.sound() && sound.tables.len() == ids.len(), "{sound:?}");
+
+    // Random bytes in the page of a frame in the middle: SQLite drops it and every later frame.
+    let page = u32::from_be_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let frames = (bytes.len() - 32) / (page + 24);
+    let at = 32 + frames / 2 * (page + 24) + 24 + 40;
+    for (i, b) in bytes[at..at + 32].iter_mut().enumerate() {
+        *b ^= 0x5a ^ i as u8;
+    }
+    std::fs::write(&wal, &bytes).unwrap();
+    let check = Server::check_file(&damaged).unwrap();
+    let damage = check.wal_damage.clone().expect("the damage is found");
+    assert!(!check.sound());
+    assert_eq!(
+        (damage.size, damage.reason.as_str()),
+        (size, format!("frame {} fails its checksum", frames / 2 + 1).as_str())
+    );
+    assert!(damage.lost_frames > 1 && damage.lost_commits > 0, "{damage:?}");
+    assert!(check.tables.len() < ids.len(), "tables were lost: {:?}", check.tables);
+    let said = damage.to_string();
+    assert!(said.contains(&format!("damaged.db-wal ({size} bytes) is damaged")), "{said}");
+    assert_eq!(std::fs::read(&wal).unwrap(), bytes, "the check leaves the WAL as it is");
+
+    // The server starts with what SQLite reads, says what was lost, and keeps the damaged WAL.
+    let server = Server::open(&damaged).unwrap();
+    assert_eq!(server.warnings().len(), 1, "{:?}", server.warnings());
+    let warning = &server.warnings()[0];
+    assert!(warning.starts_with(&said), "{warning}");
+    let kept = warning.split("kept as ").nth(1).unwrap().split(" (").next().unwrap();
+    assert_eq!(std::fs::read(kept).unwrap(), bytes);
+    assert_eq!(server.list().open.len(), check.tables.len());
+    server.close();
+    drop(server);
+    // What SQLite could read is in the database file now: nothing is reported again.
+    let again = Server::check_file(&damaged).unwrap();
+    assert!(again.sound(), "{again:?}");
+    assert_eq!(again.tables, check.tables);
+    assert!(Server::open(&damaged).unwrap().warnings().is_empty());
+}
