@@ -1,6 +1,7 @@
 //! `wonders`: play, simulate, score and replay 7 Wonders games from the command line.
 
 mod arena;
+mod backup;
 mod botproto;
 mod output;
 mod play;
@@ -79,6 +80,8 @@ enum Command {
     },
     /// Serve games in the browser: tables, seats for friends and bots, an SQLite store.
     Serve(serve::ServeArgs),
+    /// Copy the server's database to one self-contained file, safe while it serves.
+    Backup(backup::BackupArgs),
     /// Print the bot protocol: how a program in any language plays as `exec:COMMAND`.
     BotProtocol,
 }
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         }
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Serve(args) => serve::run(&args),
+        Command::Backup(args) => backup::run(&args),
         Command::BotProtocol => botproto::print(),
     };
     match result {

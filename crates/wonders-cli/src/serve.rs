@@ -107,8 +107,10 @@ pub struct ServeArgs {
     /// The format of the logs on standard error.
     #[arg(long, value_enum, default_value_t = LogFormat::Text, env = "WONDERS_LOG_FORMAT")]
     log_format: LogFormat,
-    /// Report every table's state (ok, waiting, finished, or broken with the reason) without
-    /// serving; the exit status is non-zero if any table is broken.
+    /// Check the database without serving it and without writing it (it may be read-only):
+    /// SQLite's integrity check, every table's state with its log replayed (ok, waiting,
+    /// finished, or broken with the reason), and the WAL file (a damaged one loses changes); the
+    /// exit status is non-zero if anything is wrong.
     #[arg(long)]
     check: bool,
     /// Seconds after which a table still waiting for players is deleted (0: never).
@@ -134,28 +136,49 @@ pub struct ServeArgs {
     allow_bot: Vec<String>,
 }
 
-/// Prints every table's state; an error if any is broken.
+/// Prints every table's state and the file's integrity; an error if a table is broken, the file
+/// damaged or its WAL damaged.
 fn check(args: &ServeArgs) -> Result<(), String> {
-    let tables = wonders_server::Server::check(&args.db).map_err(|e| e.to_string())?;
-    let mut broken = 0;
+    let report = wonders_server::Server::check_file(&args.db).map_err(|e| e.to_string())?;
+    let tables = &report.tables;
+    let broken = report.broken();
     let mut text = String::new();
-    for t in &tables {
+    for t in tables {
         let state = match (t.status.as_str(), &t.error) {
-            (_, Some(e)) => {
-                broken += 1;
-                format!("broken: {e}")
-            }
+            (_, Some(e)) => format!("broken: {e}"),
             ("over", None) => "finished".to_string(),
             ("waiting", None) => "waiting".to_string(),
             (s, None) => format!("ok ({s}, Age {} turn {})", t.age_turn.0, t.age_turn.1),
         };
         text.push_str(&format!("{}  {state}\n", t.id));
     }
+    if report.integrity_ok() {
+        text.push_str("integrity: ok\n");
+    } else {
+        for problem in &report.integrity {
+            text.push_str(&format!("integrity: {problem}\n"));
+        }
+    }
+    match &report.wal_damage {
+        None => text.push_str("wal: ok\n"),
+        Some(damage) => text.push_str(&format!("wal: {damage}\n")),
+    }
     text.push_str(&format!("{}: {} tables, {broken} broken\n", args.db.display(), tables.len()));
     // Written at once; a reader that has gone (`| head`) ends the command quietly.
     crate::output::emit(&mut std::io::stdout().lock(), &text)?;
+    let mut wrong = Vec::new();
+    if let Some(damage) = &report.wal_damage {
+        warn(&format!("wonders: WARNING: {damage}"));
+        wrong.push(format!("the WAL file ({} bytes) is damaged", damage.size));
+    }
+    if !report.integrity_ok() {
+        wrong.push(format!("SQLite's integrity check found {} problems", report.integrity.len()));
+    }
     if broken > 0 {
-        return Err(format!("{broken} of {} tables are broken", tables.len()));
+        wrong.push(format!("{broken} of {} tables are broken", tables.len()));
+    }
+    if !wrong.is_empty() {
+        return Err(wrong.join("; "));
     }
     Ok(())
 }
@@ -228,25 +251,40 @@ fn init_logs(format: LogFormat) {
     };
 }
 
-/// Completes on Ctrl-C or (on Unix) SIGTERM.
-async fn stop_signal() {
+/// Completes on Ctrl-C or (on Unix) SIGTERM. On Unix the handlers are installed when this is
+/// called, not when the future is first polled: a signal that comes in between (right after
+/// the address is printed) still stops the server cleanly instead of killing it. Call it from
+/// inside the runtime.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(term) => term,
-            Err(_) => {
+        use tokio::signal::unix::{Signal, SignalKind, signal};
+        let term = signal(SignalKind::terminate()).ok();
+        let interrupt = signal(SignalKind::interrupt()).ok();
+        async fn next(s: Option<Signal>) {
+            match s {
+                Some(mut s) => {
+                    let _ = s.recv().await;
+                }
+                None => std::future::pending().await,
+            }
+        }
+        async move {
+            if term.is_none() && interrupt.is_none() {
                 let _ = tokio::signal::ctrl_c().await;
                 return;
             }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
+            tokio::select! {
+                () = next(term) => {}
+                () = next(interrupt) => {}
+            }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
@@ -285,6 +323,10 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     runtime.block_on(async {
         let server = wonders_server::Server::open_with(&args.db, config)
             .map_err(|e| format!("opening {}: {e}", args.db.display()))?;
+        for w in server.warnings() {
+            warn(&format!("wonders: WARNING: {w}"));
+        }
+        let stop = stop_signal();
         // A backlog of 1,024 connections: players reconnecting together after a restart are
         // queued, not dropped for TCP to retry a second later (wonders_server::listen).
         let listener =
@@ -302,7 +344,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
             warn(&format!("wonders: broken: {}", t.error.as_deref().unwrap_or("?")));
         }
         say_line(&format!("wonders: open http://{addr}/ in a browser"));
-        wonders_server::serve_with(listener, server, limits, stop_signal())
+        wonders_server::serve_with(listener, server, limits, stop)
             .await
             .map_err(|e| format!("serving: {e}"))?;
         say_line("wonders: stopped (every game is saved)");
