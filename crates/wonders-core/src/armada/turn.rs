@@ -833,20 +833,16 @@ fn island_arrived(
     for s in state.seen.iter_mut() {
         s.insert(island);
     }
-    let mut income = [0u16; MAX_PLAYERS];
-    let mut moved = |state: &mut ArmadaState, f: Fleet, income: &mut [u16; MAX_PLAYERS]| {
-        if let Some(to) = advance(state, city, f, income) {
-            let _ = events.try_push((city as u8, ArmadaEvent::IslandMove { fleet: f, to }));
-        }
-    };
+    // Topaz and Amber Isle move one given ship (one bit of `given`), then the chosen ones move.
+    let mut given = 0u8;
     for e in &data.island(island).effects {
         match *e {
-            ArmadaEffect::FreeMove(FleetChoice::Only(f)) => moved(state, f, &mut income),
+            ArmadaEffect::FreeMove(FleetChoice::Only(f)) => given |= 1 << f as u8,
             ArmadaEffect::Piracy => state.pending.piracies[city] += 1,
             _ => {}
         }
     }
-    c.coins += income[city];
+    island_moves(state, c, city, given, events);
     island_moves(state, c, city, moves, events);
 }
 
