@@ -1,5 +1,5 @@
 //! External bots: any program that speaks the JSON-lines bot protocol on its standard input and
-//! output (the protocol is documented in `docs/bot-protocol.md`, printed by `wonders
+//! output (the protocol is documented in `docs/src/research/bot-protocol.md`, printed by `wonders
 //! bot-protocol`).
 //!
 //! An [`ExecBot`] is built from a name `exec:COMMAND` or `exec:COMMAND:timeout=<T>` (`<T>ms` or

@@ -1,6 +1,6 @@
-//! The bot protocol's list of actions (`docs/bot-protocol.md`, section *Actions*): every example
-//! is an action the engine accepts, and every action type and every field of one has an example —
-//! so an action kind or field added to the wire without documenting it fails here.
+//! The bot protocol's list of actions (`docs/src/research/bot-protocol.md`, section *Actions*):
+//! every example is an action the engine accepts, and every action type and every field of one has
+//! an example — so an action kind or field added to the wire without documenting it fails here.
 //!
 //! The types and fields are read from the wire format itself (the names serde's own errors list
 //! for an unknown type or field), not from a copy kept here.
@@ -10,7 +10,7 @@ use wonders_core::wire::WireAction;
 use wonders_core::{Catalog, Edition};
 
 fn doc() -> String {
-    let path = format!("{}/../../docs/bot-protocol.md", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../docs/src/research/bot-protocol.md", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"))
 }
 
@@ -113,7 +113,7 @@ fn every_action_type_and_field_has_an_example() {
     }
     assert!(
         missing.is_empty(),
-        "docs/bot-protocol.md, section Actions, has no example of {}",
+        "docs/src/research/bot-protocol.md, section Actions, has no example of {}",
         missing.join(", ")
     );
 }

@@ -3,8 +3,8 @@
 use wonders_bots::exec;
 use wonders_core::Setup;
 
-/// The protocol's documentation (`docs/bot-protocol.md`).
-pub const PROTOCOL_DOC: &str = include_str!("../../../docs/bot-protocol.md");
+/// The protocol's documentation (`docs/src/research/bot-protocol.md`).
+pub const PROTOCOL_DOC: &str = include_str!("../../../docs/src/research/bot-protocol.md");
 
 /// Prints the protocol's documentation.
 pub fn print() -> Result<(), String> {

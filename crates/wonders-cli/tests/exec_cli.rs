@@ -33,7 +33,7 @@ fn bot<'a>(report: &'a Value, name: &str) -> &'a Value {
 fn bot_protocol_prints_the_protocol_document() {
     let out = wonders(&["bot-protocol"]);
     assert!(out.status.success());
-    let doc = std::fs::read_to_string(format!("{}/docs/bot-protocol.md", root())).unwrap();
+    let doc = std::fs::read_to_string(format!("{}/docs/src/research/bot-protocol.md", root())).unwrap();
     assert_eq!(text(&out.stdout), doc);
     for needle in [r#"{"type": "hello", "protocol": 1"#, r#""type": "act""#, "game_over", "| `timeout` |"] {
         assert!(doc.contains(needle), "{needle}");

@@ -1844,7 +1844,7 @@ function scoreChart(page, lines, cats, labelOf) {
     rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
 }
 
-// ---------------------------------------------------------------- Edifice (issue 8)
+// ---------------------------------------------------------------- Edifice
 // Self-contained: the lobby option, the projects panel, the stage + take part marks of the
 // payment chooser and the log lines of the great projects. Values no printed source confirms are
 // marked with a dagger and explained.
@@ -2319,7 +2319,7 @@ function teamTotals(page, lines) {
     h('tbody', {}, rows));
 }
 
-// ---------------------------------------------------------------- Armada (issue 9)
+// ---------------------------------------------------------------- Armada
 // Self-contained, like Edifice's: the lobby option, each city's shipyard (four tracks, the ships,
 // the next step's cost and effect, the wonder symbol), its islands, naval strength, trade level
 // and naval tokens; the fleets at a glance; the naval construction in the payment chooser; the
