@@ -44,10 +44,13 @@ pub mod limits;
 pub mod metrics;
 pub mod msg;
 pub mod net;
+pub mod pgtemp;
 pub mod pool;
+pub mod postgres;
 pub mod scorepad;
 pub mod security;
 pub mod server;
+pub mod storage;
 pub mod store;
 pub mod summary;
 pub mod table;
@@ -63,6 +66,7 @@ pub use limits::Limits;
 pub use msg::ApiError;
 pub use net::{LISTEN_BACKLOG, listen, serve_with};
 pub use server::Server;
+pub use storage::TableStore;
 pub use store::{Store, StoreError};
 
 /// Serves `server` on `listener` with the default [`Limits`] until the process ends (see

@@ -18,6 +18,7 @@
 //! hands a seat whose turn timer ran out to a stand-in bot.
 
 use crate::msg::{ApiError, CreateTable, SeatToken, StateMsg, TableInfo, TableList};
+use crate::storage::TableStore;
 use crate::store::{Store, StoreError};
 use crate::table::{Plan, Table, check_name};
 use crate::token;
@@ -168,7 +169,7 @@ impl TableCell {
 }
 
 struct Inner {
-    store: Arc<Mutex<Store>>,
+    store: Arc<Mutex<Box<dyn TableStore>>>,
     /// Stores actions and bots' moves, several tables' in one transaction.
     writer: Writer,
     tables: RwLock<HashMap<String, Arc<TableCell>>>,
@@ -223,14 +224,29 @@ impl Server {
         Server::with_store_config(Store::open(path)?, config)
     }
 
+    /// Opens the store a `--db` argument names ([`crate::storage::open`]: an SQLite file, or a
+    /// `postgres://` URL) and rebuilds every unfinished table from its log, as
+    /// [`Server::open_with`] does.
+    pub fn open_db(db: &str, config: ServerConfig) -> Result<Server, StoreError> {
+        Server::with_boxed_store(crate::storage::open(db)?, config)
+    }
+
     /// A server over an open store.
-    pub fn with_store(store: Store) -> Result<Server, StoreError> {
+    pub fn with_store(store: impl TableStore + 'static) -> Result<Server, StoreError> {
         Server::with_store_config(store, ServerConfig::default())
     }
 
     /// A server over an open store with the given time limits. A table that fails to load is
     /// kept as broken (it says why) and the others start.
-    pub fn with_store_config(store: Store, config: ServerConfig) -> Result<Server, StoreError> {
+    pub fn with_store_config(
+        store: impl TableStore + 'static,
+        config: ServerConfig,
+    ) -> Result<Server, StoreError> {
+        Server::with_boxed_store(Box::new(store), config)
+    }
+
+    /// [`Server::with_store_config`] over a store of either kind ([`crate::storage::open`]).
+    pub fn with_boxed_store(store: Box<dyn TableStore>, config: ServerConfig) -> Result<Server, StoreError> {
         let stored = store.load_unfinished()?;
         let mut recent = VecDeque::new();
         for id in store.finished_ids(RECENT_FINISHED)? {
@@ -238,7 +254,7 @@ impl Server {
                 recent.push_back(Table::load(st).info());
             }
         }
-        let warnings = store.warnings().to_vec();
+        let warnings = store.warnings();
         let store = Arc::new(Mutex::new(store));
         let writer = Writer::start(store.clone())?;
         let server = Server {
@@ -355,7 +371,7 @@ impl Server {
         Ok(())
     }
 
-    fn store(&self) -> MutexGuard<'_, Store> {
+    fn store(&self) -> MutexGuard<'_, Box<dyn TableStore>> {
         self.inner.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 

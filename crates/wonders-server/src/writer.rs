@@ -1,5 +1,6 @@
 //! The store writer: one thread that stores every table's actions (people's and bots'), several
-//! tables' at once in one SQLite transaction (group commit), then makes them visible and
+//! tables' at once in one transaction of the store (group commit; SQLite or PostgreSQL,
+//! [`crate::storage`]), then makes them visible and
 //! acknowledges them.
 //!
 //! A change of a table is planned and checked under the table's lock, queued to the table
@@ -24,7 +25,8 @@
 
 use crate::msg::ApiError;
 use crate::server::TableCell;
-use crate::store::{AppendEntry, Store, StoreError};
+use crate::storage::TableStore;
+use crate::store::{AppendEntry, StoreError};
 use crate::table::Plan;
 #[cfg(doc)]
 use crate::table::Table;
@@ -213,7 +215,7 @@ pub struct Writer {
 
 impl Writer {
     /// Starts the writer thread over the shared store.
-    pub fn start(store: Arc<Mutex<Store>>) -> Result<Writer, StoreError> {
+    pub fn start(store: Arc<Mutex<Box<dyn TableStore>>>) -> Result<Writer, StoreError> {
         let (tx, rx) = channel();
         let permits = Arc::new(Permits::default());
         let thread_permits = permits.clone();
@@ -313,7 +315,7 @@ fn next_batch<T>(rx: &Receiver<T>, previous: usize, wait: impl FnOnce(Duration))
 }
 
 /// The writer thread: a batch at a time until every handle is dropped.
-fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
+fn run(store: &Mutex<Box<dyn TableStore>>, rx: &Receiver<Job>, permits: &Permits) {
     // Tables whose change failed at an epoch: their later changes of that epoch fail unwritten.
     let mut failed: HashMap<String, u64> = HashMap::new();
     let mut previous = 0;
@@ -366,7 +368,7 @@ fn run(store: &Mutex<Store>, rx: &Receiver<Job>, permits: &Permits) {
 
 /// Stores a batch: one transaction; if it fails, each change alone. One result per change.
 fn write(
-    store: &Mutex<Store>,
+    store: &Mutex<Box<dyn TableStore>>,
     batch: &[Job],
     failed: &mut HashMap<String, u64>,
 ) -> Vec<Result<(), ApiError>> {
