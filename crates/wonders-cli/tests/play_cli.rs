@@ -179,7 +179,7 @@ fn every_turn_fits_an_80_by_45_terminal() {
     // table size, with the expansions too); every choice of a turn numbered once, `[1]` to the
     // prompt's last; a whole turn — from the answer to the next prompt — within 45 lines with 2
     // to 4 players, and with 7 but on the first turn of an Age (its log also holds the Age's
-    // conflicts, its hand is full): see the README for the numbers.
+    // conflicts, its hand is full).
     use unicode_width::UnicodeWidthStr;
     let games: [(&[&str], bool); 7] = [
         (&["-p", "2"], true),

@@ -815,7 +815,7 @@ mod tests {
                 4 * c + 4 + if exp.edifice() { c } else { 0 } + if exp.armada() { 3 * c + i + 2 } else { 0 };
             assert_eq!(enc.action_count(), actions);
         }
-        // The base game's sizes do not move (the README's 999 floats and 316 indices).
+        // The base game's sizes do not move (999 floats and 316 indices).
         let enc = Encoder::with_expansions(Catalog::get(Edition::First), Expansions::NONE);
         assert_eq!((enc.observation_len(), enc.action_count()), (999, 316));
         // The Armada catalog: 78 + 24 cards, 7 + 2 boards (Ur and Carthage), 15 projects, 8
