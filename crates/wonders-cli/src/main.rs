@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 // mimalloc: the server (`wonders serve`) allocates a great deal per action (a state per seat
 // after every change); under load it spends 13% fewer instructions per action than with
-// glibc's malloc (docs/speed-journal.md, the `server-speed-6` session).
+// glibc's malloc (docs/src/contributing/speed-journal.md, server round 6).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

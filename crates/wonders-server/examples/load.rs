@@ -143,9 +143,9 @@ fn proc_status(pid: u32, key: &str) -> Option<u64> {
 /// (the view, the log, the summaries: most of a state's few KiB) by matching brackets and quotes
 /// only, without checking them as JSON: the client shares the machine's 2 cores with the
 /// server, and serde_json's checking skip of those fields was 72% of the client's instructions
-/// (about 85,000 per state; docs/speed-journal.md, `server-speed-11`). The server's messages are
-/// JSON (its tests check them against serde_json's); [`tests`] checks this reading against
-/// serde's on them.
+/// (about 85,000 per state; docs/src/contributing/speed-journal.md, server round 11). The server's
+/// messages are JSON (its tests check them against serde_json's); [`tests`] checks this reading
+/// against serde's on them.
 #[derive(Debug, Default, PartialEq)]
 struct Incoming<'a> {
     kind: &'a str,

@@ -46,10 +46,10 @@ pub const MAX_IN_FLIGHT: usize = 4096;
 /// Fewer, larger transactions cost less per change (SQLite writes the same few pages of the WAL
 /// for 5 changes as for 40), and a table's seats that act at about the same time are committed
 /// together, so its watchers get one state for them instead of one per batch. Measured under the
-/// load test (docs/speed-journal.md, `server-speed-6`): 4 ms saved a little more CPU and p99 than 2 ms
-/// but lowered the rate (the wait lengthens every seat's turn-around); 2 ms kept the rate. Measured
-/// again once every seat of the load test could connect and the writer acknowledged before waking
-/// the watchers (`server-speed-7`): 2 ms had a lower p99 than 1 ms, and than 4 ms in most runs;
+/// load test (docs/src/contributing/speed-journal.md, server round 6): 4 ms saved a little more
+/// CPU and p99 than 2 ms but lowered the rate (the wait lengthens every seat's turn-around); 2 ms
+/// kept the rate. Measured again once every seat of the load test could connect and the writer
+/// acknowledged before waking the watchers (server round 7): 2 ms had a lower p99 than 1 ms, and than 4 ms in most runs;
 /// no wait at all (commit what is queued, what arrives meanwhile joins the next batch) and 0.5 ms
 /// had a higher p99 and CPU time per action.
 pub const GROUP_WAIT: Duration = Duration::from_millis(2);
@@ -331,7 +331,7 @@ fn run(store: &Mutex<Box<dyn TableStore>>, rx: &Receiver<Job>, permits: &Permits
         // disabled until the new state comes), and skips the wake-up that follows (its state is
         // already that version's, or held). Acknowledging before waking puts the acting
         // connections ahead of the watchers in the runtime's queue: the acknowledgment waits for
-        // no other seat's state (docs/speed-journal.md, `server-speed-7`).
+        // no other seat's state (docs/src/contributing/speed-journal.md, server round 7).
         let mut changed: Vec<Arc<TableCell>> = Vec::new();
         let results: Vec<Stored> = batch
             .iter()

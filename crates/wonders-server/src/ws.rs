@@ -62,7 +62,7 @@ pub const WRITE_BUFFER: usize = 64 * 1024;
 /// of the step they resolve, one state instead of two or three. Hundredths of a second are not
 /// seen on a page; under load (the `load` example: 4 seats of 200 tables) the seats received
 /// 1.3 to 1.6 states per action otherwise, each a few KiB to build, write and read
-/// (docs/speed-journal.md, `server-speed-11`).
+/// (docs/src/contributing/speed-journal.md, server round 11).
 pub const STATE_HOLD: Duration = Duration::from_millis(25);
 
 /// Holds the connection's next state back ([`STATE_HOLD`]): starts the timer unless a state is
