@@ -45,6 +45,11 @@ impl Colour {
     pub fn parse(s: &str) -> Option<Colour> {
         Colour::ALL.into_iter().find(|c| c.name() == s)
     }
+
+    /// The bit of this colour in a colour mask.
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
 
 impl fmt::Display for Colour {

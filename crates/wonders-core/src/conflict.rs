@@ -18,7 +18,8 @@
 //! (seat i against seat i+1, i = 0..n), then the incursions in the order given.
 
 use crate::city::{City, MilitaryTokens};
-use crate::game::{MAX_PLAYERS, left_of};
+use crate::limits::MAX_PLAYERS;
+use crate::seating::left_of;
 use crate::teams;
 use arrayvec::ArrayVec;
 use std::cmp::Ordering;

@@ -2,8 +2,9 @@
 //! that players build together, participation pawns, rewards, penalties and debt tokens; and the
 //! rules of its two boards, Ur and Carthage.
 //!
-//! [`crate::game`] calls this module at named points of a turn, and only when the game is played
-//! with the expansion (a game without it never enters here and pays nothing for it):
+//! The conductor (the `game` module) calls this module at named points of a turn, and only when
+//! the game is played with the expansion (a game without it never enters here and pays nothing
+//! for it):
 //!
 //! - **setup** ([`setup`]): one project per Age drawn from the seed (its own random stream, so
 //!   the cards dealt do not change), all three public from the start, that Age's pawns on each
@@ -15,7 +16,7 @@
 //!   (001's example: a 2-wood stage with Belvedere costs 2 wood + 1 coin). The participation
 //!   coins go to the bank ([`crate::Payment::bank`]).
 //! - **resolution** ([`after_placement`]): after every card and stage of the turn is placed and
-//!   before the immediate effects pay out (step 2½ of [`crate::game`]'s order). Every participant
+//!   before the immediate effects pay out (step 2½ of the conductor's order, [`crate::Game::submit`]). Every participant
 //!   of the turn takes a pawn; when the card runs out, pawns come from the box so that each gets
 //!   one (001 注意). When the last pawn leaves the card the project is completed at once (001 B.)
 //!   and every holder gains the reward. Why here: all of the turn's participants hold their pawn
@@ -50,9 +51,12 @@ use crate::card::{CardId, Colour};
 use crate::catalog::{Catalog, CatalogError, FileWonder, resources, value_err};
 use crate::city::{City, Source};
 use crate::effect::{Counted, Effect, Scope};
-use crate::game::{Game, LogEntry, MAX_PLAYERS, Phase, Played, count};
+use crate::limits::MAX_PLAYERS;
+use crate::log::{LogEntry, Played};
 use crate::payment::{self, Options};
 use crate::resources::{ResourceSet, Resources};
+use crate::seating::count;
+use crate::state::{Game, Phase};
 use arrayvec::ArrayVec;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -2,7 +2,7 @@
 //! the data files.
 //!
 //! Each variant is handled in one place per moment of the game: when a structure enters a city
-//! ([`crate::city::City::gain`]), when it is built (coins, [`crate::game`]), and at game end
+//! ([`crate::city::City::gain`]), when it is built (coins, as the conductor resolves the turn), and at game end
 //! ([`crate::score`]).
 
 use crate::card::Colour;

@@ -24,12 +24,12 @@
 
 use crate::action::{Action, FreeBy, Naval, Payment, StageExtra};
 use crate::armada::{self, ArmadaState};
-use crate::card::{CardId, CardSet, Colour};
+use crate::card::{CardId, CardSet};
 use crate::catalog::{Catalog, Edition, HotCard, Side, WonderId};
 use crate::city::{City, Production};
 use crate::conflict;
-use crate::edifice::{self, EdificeEvent, EdificeState, Expansions};
-use crate::effect::{Counted, Effect, Scope};
+use crate::edifice;
+use crate::effect::{Effect, Scope};
 use crate::payment::{self, Market, Options};
 use crate::resources::Resources;
 use crate::score::{self, Score};
@@ -38,397 +38,15 @@ use arrayvec::ArrayVec;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The most players (cities) a game can hold.
-pub const MAX_PLAYERS: usize = 8;
+pub use crate::errors::{ActionError, SetupError};
 pub use crate::hand::{HAND_MAX, Hand};
-/// Cards dealt to each player per Age.
-pub const HAND_SIZE: usize = 7;
-/// Coins each city starts with (002 遊戲準備, 錢幣).
-pub const START_COINS: u16 = 3;
-/// Turns in an Age: the 7th card of each hand is not played (002 特殊情况：第六個回合).
-pub const LAST_TURN: usize = HAND_SIZE - 1;
-/// The most turns of an Age: 7 with Armada's 8-card hands (armada.md §2.2).
-pub const MAX_TURNS: usize = 7;
-/// Coins for discarding a card (002 2.c).
-pub const DISCARD_COINS: u16 = 3;
-
-/// The cards one seat used in one turn (its own, and the Free City's when it held its card).
-pub type Used = ArrayVec<CardId, 2>;
-
-/// The longest public log a game without Armada can have (3 Ages × (6 turns + Babylon's last
-/// card + picks) × 8 cities, and the side choices), with room to spare. A game with Armada
-/// keeps its longer log in its Armada state ([`crate::armada::state::ARMADA_HISTORY_MAX`]).
-pub const HISTORY_MAX: usize = 256;
-
-/// The most entries one step's log keeps: every city's action, the Edifice events of the step
-/// (≤ 2 a city) and its Armada events (≤ 10 a city in any turn of the box's data,
-/// [`crate::armada::log`]). Entries beyond it would be left out of the step's log, never out of
-/// the history. A game with Armada keeps its step log in its Armada state; a game without keeps
-/// a shorter one ([`BASE_LOG_MAX`]), so that it does not pay for Armada's.
-pub const LOG_MAX: usize = 13 * MAX_PLAYERS;
-
-/// The most entries one step's log keeps in a game without Armada: every city's action (two for
-/// the Free City's holder) and the Edifice events of the step (≤ 2 a city).
-pub const BASE_LOG_MAX: usize = 4 * MAX_PLAYERS;
-
-/// How wonder boards are given out.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub enum WonderDeal {
-    /// Random boards, each on a random side (002 奇蹟: the drawn wonder card decides both).
-    #[default]
-    Random,
-    /// Random boards, all on this side (side A is recommended for first games).
-    RandomBoards(Side),
-    /// Chosen by the players ("if all agree"), one per city; `None` draws the side at random.
-    Chosen(Vec<(WonderId, Option<Side>)>),
-    /// Random boards; each player then chooses the side (the 2nd edition's rule, 004 遊戲準備:
-    /// "每位玩家隨機拿取一塊奇蹟面板，選擇自己喜歡的一面").
-    RandomBoardsChooseSides,
-}
-
-/// Everything needed to start a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The edition.
-    pub edition: Edition,
-    /// Number of players, 3 to 7 (8 with Armada); 2 plays the 1st edition's Free City variant.
-    pub players: u8,
-    /// The seed of the deal.
-    pub seed: u64,
-    /// How wonders are given out.
-    pub wonders: WonderDeal,
-    /// The expansions played (none: the base game, exactly as without this field).
-    pub expansions: Expansions,
-    /// The team variant (4, 6 or 8 players; seats 2k and 2k+1 play together, [`crate::teams`]).
-    pub teams: bool,
-}
-
-impl Setup {
-    /// A 1st-edition game with random wonders.
-    ///
-    /// ```
-    /// use wonders_core::{Game, Setup};
-    /// let game = Game::new(&Setup::new(4, 42)).unwrap();
-    /// assert_eq!(game.players(), 4);
-    /// assert_eq!(game.hand(0).len(), 7);
-    /// ```
-    pub fn new(players: u8, seed: u64) -> Setup {
-        Setup {
-            edition: Edition::First,
-            players,
-            seed,
-            wonders: WonderDeal::Random,
-            expansions: Expansions::NONE,
-            teams: false,
-        }
-    }
-
-    /// The catalog a game of this setup is played on: the edition's own, or the edition
-    /// extended with Edifice's data and boards ([`Catalog::extended`]) when Edifice is played or
-    /// a chosen board is not among the edition's own (Carthage without Edifice).
-    pub fn catalog(&self) -> &'static Catalog {
-        let base = Catalog::get(self.edition);
-        let beyond = matches!(&self.wonders, WonderDeal::Chosen(list)
-            if list.iter().any(|(w, _)| w.0 as usize >= base.wonders.len()));
-        let edifice = self.expansions.edifice() || beyond;
-        if self.expansions.armada() {
-            // Always with the Edifice boards, so that every Armada game of an edition has one
-            // catalog (they are dealt only with Edifice or 8 players).
-            Catalog::with_builtin_armada(self.edition, true)
-        } else if edifice {
-            Catalog::extended(self.edition)
-        } else {
-            base
-        }
-    }
-}
-
-/// Why a game could not be set up.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// The player count is not supported.
-    #[error("{0} players: the game plays with 3 to 7 (2 with the 1st edition's Free City, 8 with Armada)")]
-    Players(u8),
-    /// Chosen wonders are wrong.
-    #[error("wonder choice: {0}")]
-    Wonders(String),
-    /// The expansions asked for cannot be played with this setup or data.
-    #[error("expansions: {0}")]
-    Expansion(String),
-    /// The team variant needs 4, 6 or 8 players ([`crate::teams::check_players`]).
-    #[error("teams: {0}")]
-    Teams(String),
-    /// The 2-player variant exists only in the 1st edition (edition-2e.md §1).
-    #[error("the {0} edition has no 2-player rules: the Free City variant is 1st edition only")]
-    TwoPlayers(Edition),
-}
-
-/// What the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// 2nd edition: every player drew a board at random and chooses its side, all at once
-    /// (004 遊戲準備).
-    ChooseSide,
-    /// Every player chooses a card and an action, all at once (in the 2-player variant, the
-    /// holder of the Free City card then chooses one for the Free City).
-    Choose,
-    /// Babylon B: this city plays the last card of the Age.
-    PlayLastCard {
-        /// The city (and seat) to act.
-        city: u8,
-    },
-    /// Halicarnassus: this city may build a card from the discard pile. For the Free City, the
-    /// player who chose its action this turn decides.
-    BuildFromDiscard {
-        /// The city that built the stage.
-        city: u8,
-    },
-    /// Edifice: this city chooses which card of the colour to discard for the penalty of the
-    /// Age's failed project (end of the Age, before military; [`crate::edifice`]).
-    EdificeDiscard {
-        /// The city (and seat) to act.
-        city: u8,
-    },
-    /// Armada: this city keeps one of the islands dealt to it in an exploration (armada.md
-    /// §2.6; step 4 of the turn, before any build from the discard pile).
-    Explore {
-        /// The city (and seat) to act.
-        city: u8,
-    },
-    /// Armada: this city chooses the ships of the free moves of White-Surf Port (2 different
-    /// ships) or Tempest Archipelago (3) when a green card put that island into its city (000
-    /// 符號說明「任意2艘或者3艘不同的船隻」; after step 3 of the turn, before the explorations).
-    /// The choice is an [`Action::ChooseIsland`] of that island.
-    IslandMoves {
-        /// The city (and seat) to act.
-        city: u8,
-    },
-    /// Armada, Forgotten Port: this city chooses whether to take part in the Age's naval
-    /// conflict (armada.md §6; at the Age end, before the conflicts).
-    NavalOptOut {
-        /// The city (and seat) to act.
-        city: u8,
-    },
-    /// The game is over.
-    Over,
-}
-
-/// What a seat did, as everyone sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Played {
-    /// Chose this side of its wonder board.
-    ChoseSide(Side),
-    /// Built this card.
-    Built(CardId),
-    /// Built this wonder stage (1-based); the card used stays hidden.
-    Stage(u8),
-    /// Discarded a card (which one stays hidden).
-    Discarded,
-    /// Built this card from the discard pile.
-    BuiltDiscarded(CardId),
-    /// Declined to build from the discard pile.
-    Passed,
-    /// Edifice: what happened with the great project of the entry's Age.
-    Edifice(EdificeEvent),
-    /// Armada: a ship moved, an island came into the city, a tax, a piracy, a coin loss, a naval
-    /// or incursion conflict ([`crate::armada::log`]).
-    Armada(armada::ArmadaEvent),
-}
-
-/// One entry of the public log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LogEntry {
-    /// The Age.
-    pub age: u8,
-    /// The turn (1–6), or 7 for Babylon's last card.
-    pub turn: u8,
-    /// The city that acted (in the 2-player variant, the Free City is city 2).
-    pub seat: u8,
-    /// What it did.
-    pub played: Played,
-    /// What it paid (zero for discards).
-    pub pay: Payment,
-    /// Coins it received at the end of the step (trade income included).
-    pub income: u16,
-}
-
-/// Why an action was refused. Nothing changes when an action is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ActionError {
-    /// The game has ended.
-    #[error("the game is over")]
-    GameOver,
-    /// No such seat.
-    #[error("there is no seat {0} in this game")]
-    NoSuchSeat(usize),
-    /// This seat is not to act now.
-    #[error("seat {seat} is not to act now: {waiting}")]
-    NotYourTurn {
-        /// The seat.
-        seat: usize,
-        /// Who the game waits for.
-        waiting: String,
-    },
-    /// This seat already chose this turn.
-    #[error("seat {0} has already chosen this turn")]
-    AlreadyChosen(usize),
-    /// The action does not fit the current step.
-    #[error("{0}")]
-    WrongKind(String),
-    /// The card is not in the seat's hand (or the discard pile).
-    #[error("{card} is not {place}")]
-    CardNotAvailable {
-        /// The card's name.
-        card: String,
-        /// Where it was looked for.
-        place: &'static str,
-    },
-    /// A structure of that name is already in the city.
-    #[error("the city already has a {0} (no two structures of the same name)")]
-    Duplicate(String),
-    /// The wonder is complete.
-    #[error("every stage of the wonder is already built")]
-    WonderComplete,
-    /// The payment is not one of the legal ways to pay.
-    #[error("{what} cannot be paid that way; legal payments: {options}")]
-    BadPayment {
-        /// What was being built.
-        what: String,
-        /// The legal payments.
-        options: String,
-    },
-    /// A rule of the 2-player variant forbids this action for the Free City.
-    #[error("the Free City cannot do that: {0}")]
-    FreeCity(String),
-}
-
-/// A game in progress. Cloning it is cheap (no heap data), so searches can copy it freely.
-///
-/// Seats and cities: seat `i` plays city `i`. In the 2-player variant (1st edition, 002 2人變體規則)
-/// there are 2 seats and 3 cities; city 2 is the Free City, played each turn by the holder of the
-/// Free City card.
-#[derive(Clone)]
-pub struct Game {
-    pub(crate) catalog: &'static Catalog,
-    pub(crate) seed: u64,
-    /// Cities in the ring (3 in the 2-player variant).
-    pub(crate) cities_n: u8,
-    /// The Free City's index, in the 2-player variant.
-    pub(crate) free_city: Option<u8>,
-    /// The seat holding the Free City card this turn.
-    pub(crate) holder: u8,
-    /// The seat that chose the Free City's action in the last resolved turn.
-    pub(crate) controller: u8,
-    pub(crate) age: u8,
-    pub(crate) turn: u8,
-    pub(crate) phase: Phase,
-    pub(crate) cities: [City; MAX_PLAYERS],
-    /// Hands by city; in the 2-player variant, the Free City's slot is the face-down draw pile.
-    pub(crate) hands: [Hand; MAX_PLAYERS],
-    pub(crate) later_hands: [[Hand; MAX_PLAYERS]; 2],
-    pub(crate) discard: ArrayVec<CardId, 160>,
-    /// The action chosen for each city this step.
-    pub(crate) chosen: [Option<Action>; MAX_PLAYERS],
-    pub(crate) picks: [u8; MAX_PLAYERS],
-    pub(crate) age_ending: bool,
-    pub(crate) age_end_due: bool,
-    /// Set when a turn before the Age's last has resolved: the hands pass once any build from the
-    /// discard pile of that turn is done.
-    pub(crate) pass_due: bool,
-    pub(crate) log: ArrayVec<LogEntry, BASE_LOG_MAX>,
-    /// The whole public log of the game.
-    pub(crate) history: ArrayVec<LogEntry, HISTORY_MAX>,
-    /// The hands each seat has held this Age, by turn (what it has legitimately seen).
-    pub(crate) memory: [[Hand; MAX_TURNS]; MAX_PLAYERS],
-    /// The cards each seat used this Age, by turn (index `last_turn`: Babylon's last card): for
-    /// its own city, then for the Free City when it held the Free City card.
-    pub(crate) used: [[Used; MAX_TURNS + 1]; MAX_PLAYERS],
-    /// Turns in each Age: 6, or with Armada 7 (6 with 8 players; armada.md §2.2).
-    pub(crate) last_turn: u8,
-    /// What each city offered for sale at the start of the current turn (2nd edition: nothing
-    /// can be bought from a card built in the same turn, which matters for Babylon's last card).
-    pub(crate) sale_at_turn_start: [Production; MAX_PLAYERS],
-    /// The great projects, when the game is played with Edifice.
-    pub(crate) edifice: Option<EdificeState>,
-    /// Shipyards, islands and island decks, when the game is played with Armada.
-    pub(crate) armada: Option<Box<ArmadaState>>,
-    /// The team variant: seats 2k and 2k+1 play together ([`crate::teams`]).
-    pub(crate) teams: bool,
-}
-
-impl PartialEq for Game {
-    /// Two games are equal when they use the same data and every part of their state is equal.
-    fn eq(&self, o: &Game) -> bool {
-        std::ptr::eq(self.catalog, o.catalog)
-            && self.seed == o.seed
-            && self.cities_n == o.cities_n
-            && self.free_city == o.free_city
-            && self.holder == o.holder
-            && self.controller == o.controller
-            && self.age == o.age
-            && self.turn == o.turn
-            && self.phase == o.phase
-            && self.cities == o.cities
-            && self.hands == o.hands
-            && self.later_hands == o.later_hands
-            && self.discard == o.discard
-            && self.chosen == o.chosen
-            && self.picks == o.picks
-            && self.age_ending == o.age_ending
-            && self.age_end_due == o.age_end_due
-            && self.pass_due == o.pass_due
-            && self.log == o.log
-            && self.history == o.history
-            && self.memory == o.memory
-            && self.used == o.used
-            && self.sale_at_turn_start == o.sale_at_turn_start
-            && self.edifice == o.edifice
-            && self.last_turn == o.last_turn
-            && self.armada == o.armada
-            && self.teams == o.teams
-    }
-}
-
-impl std::fmt::Debug for Game {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Game")
-            .field("edition", &self.catalog.edition)
-            .field("seed", &self.seed)
-            .field("cities_n", &self.cities_n)
-            .field("free_city", &self.free_city)
-            .field("age", &self.age)
-            .field("turn", &self.turn)
-            .field("phase", &self.phase)
-            .field("cities", &self.cities())
-            .field("hands", &&self.hands[..self.n()])
-            .field("discard", &self.discard)
-            .finish_non_exhaustive()
-    }
-}
-
-/// The left neighbour of `seat` among `n` (seat i+1; base-1e.md §4.9 "Passing"): `(seat + 1) % n`.
-///
-/// For a seat of the table (`seat < n`) it is worked out without a division (a division is the
-/// slowest instruction of a turn's resolution, which asks for neighbours at every payment).
-///
-/// ```
-/// use wonders_core::game::{left_of, right_of};
-/// assert_eq!([0, 1, 2, 3].map(|s| left_of(s, 4)), [1, 2, 3, 0]);
-/// assert_eq!([0, 1, 2, 3].map(|s| right_of(s, 4)), [3, 0, 1, 2]);
-/// assert_eq!((left_of(9, 4), right_of(9, 4)), (2, 0));
-/// ```
-#[inline]
-pub const fn left_of(seat: usize, n: usize) -> usize {
-    let next = seat + 1;
-    if next <= n { if next == n { 0 } else { next } } else { next % n }
-}
-
-/// The right neighbour of `seat` among `n` (seat i−1): `(seat + n - 1) % n`, without a division
-/// for a seat of the table.
-#[inline]
-pub const fn right_of(seat: usize, n: usize) -> usize {
-    if seat < n { if seat == 0 { n - 1 } else { seat - 1 } } else { (seat + n - 1) % n }
-}
+pub use crate::limits::{
+    BASE_LOG_MAX, DISCARD_COINS, HAND_SIZE, HISTORY_MAX, LAST_TURN, LOG_MAX, MAX_PLAYERS, MAX_TURNS,
+    START_COINS,
+};
+pub use crate::log::{LogEntry, Played, Used};
+pub use crate::seating::{count, left_of, right_of};
+pub use crate::state::{Game, Phase, Setup, WonderDeal};
 
 impl Game {
     /// Sets up a game: wonders, coins, and the three Ages' hands, all from the seed. Two players
@@ -581,11 +199,6 @@ impl Game {
     /// Number of players (seats): 2 to 7, or 8 with Armada.
     pub fn players(&self) -> usize {
         self.n() - self.free_city.is_some() as usize
-    }
-
-    #[inline]
-    fn n(&self) -> usize {
-        self.cities_n as usize
     }
 
     /// The Free City's index among the cities, in the 2-player variant.
@@ -1941,26 +1554,6 @@ fn payments_text(p: &[Payment]) -> String {
         .join("; ")
 }
 
-/// Counts `what` in the cities `scope` names, seen from `seat`.
-pub fn count(cities: &[City], seat: usize, what: Counted, scope: Scope) -> u32 {
-    let n = cities.len();
-    let one = |c: &City| -> u32 {
-        match what {
-            Counted::Colours(mask) => c.count_colours(mask),
-            Counted::WonderStages => c.stages as u32,
-            Counted::Defeats => c.tokens.minus1 as u32,
-        }
-    };
-    let mut total = 0;
-    if scope.own {
-        total += one(&cities[seat]);
-    }
-    if scope.neighbours {
-        total += one(&cities[left_of(seat, n)]) + one(&cities[right_of(seat, n)]);
-    }
-    total
-}
-
 fn deal_wonders(
     catalog: &Catalog,
     n: usize,
@@ -2019,12 +1612,5 @@ fn deal_wonders(
             }
             Ok(out)
         }
-    }
-}
-
-impl Colour {
-    /// The bit of this colour in a colour mask.
-    pub const fn bit(self) -> u8 {
-        1 << self as u8
     }
 }

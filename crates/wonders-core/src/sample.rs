@@ -36,7 +36,10 @@
 use crate::card::{CardId, CardSet};
 use crate::catalog::{Catalog, Edition};
 use crate::city::{City, Production};
-use crate::game::{Game, HAND_MAX, HAND_SIZE, Hand, LogEntry, MAX_PLAYERS, MAX_TURNS, Phase, Played};
+use crate::hand::{HAND_MAX, Hand};
+use crate::limits::{BASE_LOG_MAX, HAND_SIZE, HISTORY_MAX, LOG_MAX, MAX_PLAYERS, MAX_TURNS};
+use crate::log::{LogEntry, Played, Used};
+use crate::state::{Game, Phase};
 use crate::view::View;
 use arrayvec::ArrayVec;
 use rand::{Rng, RngExt};
@@ -932,7 +935,7 @@ fn sample_once<R: Rng + ?Sized>(
     for (i, h) in view.seen_hands.iter().enumerate().take(lt) {
         memory[me][i] = *h;
     }
-    let mut used: [[crate::game::Used; MAX_TURNS + 1]; MAX_PLAYERS] = Default::default();
+    let mut used: [[Used; MAX_TURNS + 1]; MAX_PLAYERS] = Default::default();
     for (i, u) in view.used_cards.iter().enumerate().take(lt + 1) {
         used[me][i] = u.clone();
     }
@@ -963,13 +966,13 @@ fn sample_once<R: Rng + ?Sized>(
         log: if armada.is_some() {
             ArrayVec::new()
         } else {
-            view.log.iter().copied().take(crate::game::BASE_LOG_MAX).collect()
+            view.log.iter().copied().take(BASE_LOG_MAX).collect()
         },
         // With Armada the history lives in the Armada state (above).
         history: if armada.is_some() {
             ArrayVec::new()
         } else {
-            view.history.iter().copied().take(crate::game::HISTORY_MAX).collect()
+            view.history.iter().copied().take(HISTORY_MAX).collect()
         },
         memory,
         used,
@@ -1084,6 +1087,6 @@ fn sample_armada<R: Rng + ?Sized>(
         // A game with Armada keeps its whole log here ([`crate::Game::history`]).
         history: history.iter().copied().take(crate::armada::state::ARMADA_HISTORY_MAX).collect(),
         // … and its step log.
-        log: log.iter().copied().take(crate::game::LOG_MAX).collect(),
+        log: log.iter().copied().take(LOG_MAX).collect(),
     })
 }

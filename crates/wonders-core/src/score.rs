@@ -5,7 +5,7 @@ use crate::card::{CardId, Colour};
 use crate::catalog::Catalog;
 use crate::city::City;
 use crate::effect::{Effect, Scope};
-use crate::game::{count, left_of, right_of};
+use crate::seating::{count, left_of, right_of};
 use serde::{Deserialize, Serialize};
 
 /// A score sheet, in the order of the rulebook's score pad.

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! - Players are listed clockwise: the left neighbour of `players[i]` is `players[(i+1) % n]`, the
-//!   right one `players[(i-1) % n]` ([`crate::game::left_of`], [`crate::game::right_of`]).
+//!   right one `players[(i-1) % n]` ([`crate::seating::left_of`], [`crate::seating::right_of`]).
 //! - `edition` defaults to `"1e"`; `side` (A/B, or Day/Night) is required; `stages` and `coins`
 //!   default to 0, `cards` and `military` to `[]`; each military token is 1, 3, 5 or −1.
 //! - Cards and wonders are named in English (any case) or with the rulebook's Chinese names.
@@ -46,10 +46,10 @@ use crate::armada::{ArmadaCity, BoardId, Fleet, TOP_STEP};
 use crate::card::{CardId, NameId};
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
-use crate::game::{left_of, right_of};
 use crate::payment::{self, Market, Options};
 use crate::resources::{Resource, Resources};
 use crate::score::{self, Score};
+use crate::seating::{left_of, right_of};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -59,7 +59,7 @@ pub const fn same_team(a: usize, b: usize) -> bool {
 /// ```
 pub fn chain_purchase_allowed(seat: usize, n: usize, pay: &crate::Payment) -> bool {
     let mate = teammate(seat);
-    let to_mate = if crate::game::left_of(seat, n) == mate { pay.left } else { pay.right };
+    let to_mate = if crate::seating::left_of(seat, n) == mate { pay.left } else { pay.right };
     to_mate == 0
 }
 

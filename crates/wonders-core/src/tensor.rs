@@ -112,8 +112,9 @@
 use crate::action::{Action, FreeBy, Payment};
 use crate::catalog::{Catalog, Side};
 use crate::edifice::{Expansions, Outcome};
-use crate::game::Phase;
+use crate::log::Used;
 use crate::score::{Score, score_city_with};
+use crate::state::Phase;
 use crate::view::View;
 
 /// City blocks in the base observation: the most cities a base game holds (7 players). An
@@ -473,7 +474,7 @@ impl Encoder {
         // seen_hands[i] is the hand held at turn i + 1, used_cards[i] what was taken from it.
         if matches!(view.phase, Phase::Choose) && view.seen_hands.len() >= 2 {
             let prev = view.seen_hands.len() - 2;
-            let mut used: crate::game::Used = view.used_cards.get(prev).cloned().unwrap_or_default();
+            let mut used: Used = view.used_cards.get(prev).cloned().unwrap_or_default();
             for card in &view.seen_hands[prev] {
                 if let Some(i) = used.iter().position(|u| u == card) {
                     used.remove(i);

@@ -9,7 +9,10 @@ use crate::card::CardId;
 use crate::catalog::Edition;
 use crate::city::City;
 use crate::edifice::EdificeState;
-use crate::game::{Game, Hand, LOG_MAX, LogEntry, MAX_PLAYERS, Phase, Used};
+use crate::hand::Hand;
+use crate::limits::{LOG_MAX, MAX_PLAYERS};
+use crate::log::{LogEntry, Used};
+use crate::state::{Game, Phase};
 use arrayvec::ArrayVec;
 
 /// A seat's view of the game.

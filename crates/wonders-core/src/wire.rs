@@ -7,8 +7,10 @@ use crate::armada::ArmadaEvent;
 use crate::catalog::{Catalog, Edition, Side, UnknownName};
 use crate::city::City;
 use crate::edifice::{EdificeEvent, Expansions, Outcome};
-use crate::game::{ActionError, Game, LogEntry, Phase, Played, Setup, SetupError, WonderDeal};
+use crate::errors::{ActionError, SetupError};
+use crate::log::{LogEntry, Played};
 use crate::score::Score;
+use crate::state::{Game, Phase, Setup, WonderDeal};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
 

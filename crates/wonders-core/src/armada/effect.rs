@@ -34,8 +34,8 @@ impl Direction {
     /// ```
     pub const fn target(self, seat: usize, players: usize) -> usize {
         // The neighbour's neighbour: (seat − 2) mod n and (seat + 2) mod n, without a division
-        // (crate::game::left_of); every payment to a 2nd player asks for it.
-        use crate::game::{left_of, right_of};
+        // (crate::seating::left_of); every payment to a 2nd player asks for it.
+        use crate::seating::{left_of, right_of};
         match self {
             Direction::Right => right_of(right_of(seat, players), players),
             Direction::Left => left_of(left_of(seat, players), players),

@@ -228,4 +228,4 @@ pub(crate) type Events = arrayvec::ArrayVec<(u8, ArmadaEvent), EVENTS_MAX>;
 /// The most Armada events of one step: per city, a naval construction, a card's free move or
 /// top island with up to 4 island moves, an incursion token (one card per city and step), so 7;
 /// with step 6's tax, piracy and loss, 10.
-pub(crate) const EVENTS_MAX: usize = 10 * crate::game::MAX_PLAYERS;
+pub(crate) const EVENTS_MAX: usize = 10 * crate::limits::MAX_PLAYERS;

@@ -5,7 +5,8 @@
 //! nothing for it.
 
 use super::{ArmadaCity, ArmadaData, BoardId, Fleet, IslandId, IslandSet};
-use crate::game::{LogEntry, MAX_PLAYERS, MAX_TURNS};
+use crate::limits::{LOG_MAX, MAX_PLAYERS, MAX_TURNS};
+use crate::log::LogEntry;
 use arrayvec::ArrayVec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -14,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 pub const DECK_MAX: usize = 32;
 
 /// The longest public log of a game with Armada, which the Armada state holds in place of
-/// [`crate::game::HISTORY_MAX`]'s (so that the base game's [`crate::Game`] does not grow). The
+/// [`crate::limits::HISTORY_MAX`]'s (so that the base game's [`crate::Game`] does not grow). The
 /// bound, per city: one action per turn and Babylon's last card (3 × ([`MAX_TURNS`] + 1) = 24),
 /// builds from the discard pile (≤ 4, one per wonder stage), ship moves (4 ships × 6 steps = 24),
 /// explorations finding nothing and taxes levied (≤ 6 each: one per green or yellow space), one
@@ -121,8 +122,8 @@ pub struct ArmadaState {
     /// keeps here, up to [`ARMADA_HISTORY_MAX`] entries.
     pub history: ArmadaHistory,
     /// The last resolved step's log ([`crate::Game::last_log`]), which a game with Armada keeps
-    /// here, up to [`crate::game::LOG_MAX`] entries.
-    pub log: ArrayVec<LogEntry, { crate::game::LOG_MAX }>,
+    /// here, up to [`LOG_MAX`] entries.
+    pub log: ArrayVec<LogEntry, LOG_MAX>,
 }
 
 /// An exploration under way (armada.md §2.6): the level explored, the explorers still to choose
@@ -350,7 +351,7 @@ impl ArmadaState {
 mod tests {
     use super::*;
     use crate::action::Payment;
-    use crate::game::Played;
+    use crate::log::Played;
 
     fn entry(turn: u8) -> LogEntry {
         LogEntry { age: 1, turn, seat: 0, played: Played::Discarded, pay: Payment::default(), income: 3 }

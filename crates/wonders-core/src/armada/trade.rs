@@ -37,9 +37,11 @@ use crate::action::{Action, FreeBy, Payment, SecondPay};
 use crate::card::CardId;
 use crate::catalog::Edition;
 use crate::city::Production;
-use crate::game::{ActionError, Game, HAND_MAX, Phase};
+use crate::errors::ActionError;
+use crate::hand::HAND_MAX;
 use crate::payment::{self, Market, Options};
 use crate::resources::{Resource, Resources};
+use crate::state::{Game, Phase};
 use arrayvec::ArrayVec;
 
 /// At most this many Pareto-minimal payments are kept for one purchase with the trading zones.

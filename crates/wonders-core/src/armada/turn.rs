@@ -21,9 +21,13 @@ use crate::action::{Action, FreeBy, Naval, Payment};
 use crate::card::{CardId, CardSet};
 use crate::catalog::Catalog;
 use crate::conflict::LandConflict;
-use crate::game::{ActionError, Game, LogEntry, MAX_PLAYERS, Played, Setup, SetupError};
+use crate::errors::{ActionError, SetupError};
+use crate::limits::MAX_PLAYERS;
+use crate::log::{LogEntry, Played};
 use crate::payment::{self, Market, Options};
 use crate::resources::Resources;
+use crate::seating::left_of;
+use crate::state::{Game, Phase, Setup};
 use arrayvec::ArrayVec;
 use rand_chacha::ChaCha8Rng;
 
@@ -646,7 +650,7 @@ pub(crate) fn record(game: &mut Game, events: &Events) {
 /// card hands its token to the 2nd player on its side (§2.8). An island with free moves of 2 or
 /// 3 different ships (White-Surf Port, Tempest Archipelago) lets its owner choose the ships (000
 /// 符號說明「任意2艘或者3艘不同的船隻」): when there is more than one way, the choice waits in
-/// [`super::ArmadaState::moves_due`] ([`crate::game::Phase::IslandMoves`]); otherwise the moves are made.
+/// [`super::ArmadaState::moves_due`] ([`Phase::IslandMoves`]); otherwise the moves are made.
 pub(crate) fn card_built(
     state: &mut ArmadaState,
     c: &mut crate::City,
@@ -888,13 +892,13 @@ fn move_choices(state: &ArmadaState, city: usize, island: super::IslandId) -> Ar
 }
 
 /// Whether an island's free moves wait for their owner's choice of ships; if so the game now
-/// waits for the first of them ([`crate::game::Phase::IslandMoves`]). Asked after step 3 of the turn (and
+/// waits for the first of them ([`Phase::IslandMoves`]). Asked after step 3 of the turn (and
 /// after a build from the discard pile), before the explorations of step 4: the moves may
 /// reach an exploration space.
 pub(crate) fn moves_choice(game: &mut Game) -> bool {
     match game.armada.as_deref().and_then(|s| s.moves_due.first()) {
         Some(&(city, _)) => {
-            game.phase = crate::game::Phase::IslandMoves { city };
+            game.phase = Phase::IslandMoves { city };
             true
         }
         None => false,
@@ -943,7 +947,7 @@ pub(crate) fn explorations(game: &mut Game) -> bool {
     loop {
         if let Some(e) = &state.exploring {
             if let Some(&(city, _)) = e.waiting.first() {
-                game.phase = crate::game::Phase::Explore { city };
+                game.phase = Phase::Explore { city };
                 return true;
             }
             // Everyone chose: the kept islands leave the deck, the rest is reshuffled.
@@ -1033,7 +1037,7 @@ pub(crate) fn naval_choice(game: &mut Game) -> bool {
     };
     for city in 0..n {
         if state.naval_decided & (1 << city) == 0 && state.cities[city].may_opt_out(state.data) {
-            game.phase = crate::game::Phase::NavalOptOut { city: city as u8 };
+            game.phase = Phase::NavalOptOut { city: city as u8 };
             return true;
         }
     }
@@ -1092,7 +1096,7 @@ pub(crate) fn log_incursions(game: &mut Game, schedule: &[LandConflict]) {
         return;
     };
     state.turn = game.turn;
-    let neighbours = |a: usize, b: usize| crate::game::left_of(a, n) == b || crate::game::left_of(b, n) == a;
+    let neighbours = |a: usize, b: usize| left_of(a, n) == b || left_of(b, n) == a;
     for c in schedule.iter().filter(|c| !neighbours(c.a as usize, c.b as usize)) {
         let token = c.token_for(c.a as usize, &shields, age) as i8;
         push(state, age, (c.a, ArmadaEvent::Incursion { target: c.b, token }), 0);

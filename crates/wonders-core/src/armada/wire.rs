@@ -328,7 +328,7 @@ impl WireArmada {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Setup};
+    use crate::state::{Game, Setup};
 
     /// The public parts of a turn's explorations and of Forgotten Port's choice reach the wire:
     /// the explorations still due, in order, and the cities that chose and stay out, as lists.
