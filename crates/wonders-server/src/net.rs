@@ -90,7 +90,7 @@ impl Net {
 
     /// Tables in memory by status.
     pub fn table_counts(&self) -> TableCounts {
-        let list = self.server.list();
+        let list = self.server.list_local();
         let mut counts = TableCounts::default();
         for t in list.open.iter().chain(&list.finished) {
             match t.status.as_str() {
@@ -272,7 +272,8 @@ pub async fn healthz(axum::Extension(net): axum::Extension<Arc<Net>>) -> Respons
 /// `GET /metrics`: see [`crate::metrics`].
 pub async fn metrics(axum::Extension(net): axum::Extension<Arc<Net>>) -> Response {
     let counts = net.table_counts();
-    let text = net.metrics.render(counts, net.conns.total());
+    let mut text = net.metrics.render(counts, net.conns.total());
+    text.push_str(&net.server.store_metrics());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
 }
 

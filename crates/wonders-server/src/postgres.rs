@@ -31,6 +31,10 @@ use tokio_postgres::NoTls;
 /// fails: an action is refused after this long at worst while PostgreSQL is unreachable.
 pub const OP_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long a server's claim on its tables lasts without a heartbeat: a server killed (or cut
+/// off from PostgreSQL) this long ago loses its tables to the others.
+pub const LEASE: Duration = Duration::from_secs(3);
+
 /// The most connections the store opens.
 const POOL_SIZE: usize = 8;
 
@@ -53,7 +57,13 @@ CREATE TABLE wonders_tables (
     rematch TEXT,
     turn_timer BIGINT,
     hold_until BIGINT,
-    finished BIGINT
+    finished BIGINT,
+    owner TEXT
+);
+CREATE TABLE wonders_nodes (
+    node TEXT PRIMARY KEY,
+    started BIGINT NOT NULL,
+    until TIMESTAMPTZ NOT NULL
 );
 CREATE TABLE wonders_seats (
     table_id TEXT NOT NULL REFERENCES wonders_tables(id),
@@ -72,6 +82,7 @@ CREATE TABLE wonders_actions (
     PRIMARY KEY (table_id, idx)
 );
 CREATE INDEX wonders_tables_finished ON wonders_tables (finished);
+CREATE INDEX wonders_tables_owner ON wonders_tables (owner) WHERE finished IS NULL;
 ";
 
 const TABLE_COLUMNS: &str =
@@ -87,6 +98,9 @@ pub struct PgStore {
     target: String,
     /// Set by [`TableStore::close`]: every write is refused from then on.
     closed: bool,
+    /// This process's name among the servers sharing the database (random, new at each start):
+    /// the `owner` of the tables it serves.
+    node: String,
 }
 
 /// A PostgreSQL failure as a store error.
@@ -148,8 +162,10 @@ impl PgStore {
             .recycle_timeout(Some(OP_TIMEOUT))
             .build()
             .map_err(|e| StoreError(format!("{target}: {e}")))?;
-        let store = PgStore { runtime: Some(runtime), pool, target, closed: false };
+        let node = crate::token::random_hex(6).map_err(|e| StoreError(format!("a node name: {e}")))?;
+        let store = PgStore { runtime: Some(runtime), pool, target, closed: false, node };
         store.run(init)?;
+        store.renew()?;
         Ok(store)
     }
 
@@ -188,6 +204,46 @@ impl PgStore {
             let _ = tx.send(result.map_err(|e| StoreError(format!("{target}: {} (is it running?)", e.0))));
         });
         rx.recv().unwrap_or_else(|_| Err(StoreError("the PostgreSQL client stopped".into())))
+    }
+
+    /// Takes over the unfinished tables no live server owns: none at all (their server stopped
+    /// cleanly, or they were copied in), or one whose lease ran out (killed, or cut off from
+    /// PostgreSQL for longer than [`LEASE`]). Two servers doing it at once take each table once
+    /// (the second sees the first's claim when the row's lock is released).
+    fn take_orphans(&self) -> Result<u64, StoreError> {
+        if self.closed {
+            return Ok(0);
+        }
+        let node = self.node.clone();
+        self.run(move |client| async move {
+            client
+                .execute(
+                    "UPDATE wonders_tables SET owner = $1
+                     WHERE finished IS NULL AND (owner IS NULL OR NOT EXISTS (
+                         SELECT 1 FROM wonders_nodes n WHERE n.node = wonders_tables.owner AND n.until > now()))",
+                    &[&node],
+                )
+                .await
+                .map_err(pg)
+        })
+    }
+
+    /// Renews this server's lease ([`LEASE`]), registering it if new.
+    fn renew(&self) -> Result<(), StoreError> {
+        let (node, started) = (self.node.clone(), crate::server::now());
+        let lease = LEASE.as_secs_f64();
+        self.run(move |client| async move {
+            client
+                .execute(
+                    "INSERT INTO wonders_nodes (node, started, until)
+                     VALUES ($1, $2, now() + make_interval(secs => $3))
+                     ON CONFLICT (node) DO UPDATE SET until = EXCLUDED.until",
+                    &[&node, &started, &lease],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
     }
 
     fn writable(&self) -> Result<(), StoreError> {
@@ -315,7 +371,7 @@ impl Drop for PgStore {
 }
 
 /// A URL with its password replaced by `***`, for messages.
-fn redact(url: &str) -> String {
+pub fn redact(url: &str) -> String {
     match (url.find("://"), url.find('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let userinfo = &url[scheme + 3..at];
@@ -350,7 +406,7 @@ async fn init(mut client: deadpool_postgres::Client) -> Result<(), StoreError> {
             .map_err(pg)?;
         return tx.commit().await.map_err(pg);
     }
-    for table in ["wonders_meta", "wonders_tables", "wonders_seats", "wonders_actions"] {
+    for table in ["wonders_meta", "wonders_tables", "wonders_nodes", "wonders_seats", "wonders_actions"] {
         if !present.iter().any(|p| p == table) {
             return Err(StoreError(format!(
                 "the database is damaged: its `{table}` table is missing; refusing to start"
@@ -372,10 +428,37 @@ async fn init(mut client: deadpool_postgres::Client) -> Result<(), StoreError> {
     tx.commit().await.map_err(pg)
 }
 
-/// The rows of a table and its seats, inserted in `tx`.
-async fn insert_table_in(tx: &deadpool_postgres::Transaction<'_>, t: &StoredTable) -> Result<(), StoreError> {
+/// Checks, in `tx`, that this server (`node`) owns every table of `ids`, and locks their rows
+/// (`FOR SHARE`) until the transaction ends: another server taking one of them over waits for
+/// it, then sees what it wrote. A table another server owns now is refused, naming it.
+async fn fence(
+    tx: &deadpool_postgres::Transaction<'_>,
+    node: &str,
+    ids: &[String],
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached("SELECT id FROM wonders_tables WHERE id = ANY($1) AND owner = $2 FOR SHARE")
+        .await
+        .map_err(pg)?;
+    let owned: Vec<String> =
+        tx.query(&stmt, &[&ids, &node]).await.map_err(pg)?.iter().map(|r| r.get(0)).collect();
+    match ids.iter().find(|id| !owned.contains(id)) {
+        None => Ok(()),
+        Some(id) => Err(StoreError(format!(
+            "table {id} is now served by another server sharing the database (it took the table \
+             over): nothing was stored here; reconnect to play on"
+        ))),
+    }
+}
+
+/// The rows of a table and its seats, inserted in `tx`, owned by `owner`.
+async fn insert_table_in(
+    tx: &deadpool_postgres::Transaction<'_>,
+    t: &StoredTable,
+    owner: &str,
+) -> Result<(), StoreError> {
     let insert = format!(
-        "INSERT INTO wonders_tables ({TABLE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+        "INSERT INTO wonders_tables ({TABLE_COLUMNS}, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
     );
     tx.execute(
         &insert,
@@ -391,6 +474,7 @@ async fn insert_table_in(tx: &deadpool_postgres::Transaction<'_>, t: &StoredTabl
             &t.turn_timer.map(i64::from),
             &t.hold_until,
             &t.finished,
+            &owner,
         ],
     )
     .await
@@ -473,20 +557,20 @@ impl TableStore for PgStore {
 
     fn insert_table(&mut self, t: &StoredTable) -> Result<(), StoreError> {
         self.writable()?;
-        let t = t.clone();
+        let (t, node) = (t.clone(), self.node.clone());
         self.run(move |mut client| async move {
             let tx = client.transaction().await.map_err(pg)?;
-            insert_table_in(&tx, &t).await?;
+            insert_table_in(&tx, &t, &node).await?;
             tx.commit().await.map_err(pg)
         })
     }
 
     fn insert_rematch(&mut self, id: &str, rematch: &StoredTable) -> Result<(), StoreError> {
         self.writable()?;
-        let (id, rematch) = (id.to_string(), rematch.clone());
+        let (id, rematch, node) = (id.to_string(), rematch.clone(), self.node.clone());
         self.run(move |mut client| async move {
             let tx = client.transaction().await.map_err(pg)?;
-            insert_table_in(&tx, &rematch).await?;
+            insert_table_in(&tx, &rematch, &node).await?;
             let changed = tx
                 .execute(
                     "UPDATE wonders_tables SET rematch = $2 WHERE id = $1 AND rematch IS NULL",
@@ -514,8 +598,10 @@ impl TableStore for PgStore {
         let mut rows = Default::default();
         action_rows(&mut rows, id, first_index, actions)?;
         let (id, name, hash) = (id.to_string(), name.to_string(), token_hash.to_string());
+        let node = self.node.clone();
         self.run(move |mut client| async move {
             let tx = client.transaction().await.map_err(pg)?;
+            fence(&tx, &node, std::slice::from_ref(&id)).await?;
             let changed = tx
                 .execute(
                     "UPDATE wonders_seats SET name = $3, token_hash = $4, held_for = NULL
@@ -534,9 +620,11 @@ impl TableStore for PgStore {
 
     fn leave_seat(&mut self, id: &str, seat: u8, token_hash: &str) -> Result<(), StoreError> {
         self.writable()?;
-        let (id, hash) = (id.to_string(), token_hash.to_string());
-        self.run(move |client| async move {
-            let changed = client
+        let (id, hash, node) = (id.to_string(), token_hash.to_string(), self.node.clone());
+        self.run(move |mut client| async move {
+            let tx = client.transaction().await.map_err(pg)?;
+            fence(&tx, &node, std::slice::from_ref(&id)).await?;
+            let changed = tx
                 .execute(
                     "UPDATE wonders_seats SET name = NULL, token_hash = NULL
                      WHERE table_id = $1 AND seat = $2 AND token_hash = $3",
@@ -549,7 +637,7 @@ impl TableStore for PgStore {
                     "seat {seat} of table {id} is not that token's in the store"
                 )));
             }
-            Ok(())
+            tx.commit().await.map_err(pg)
         })
     }
 
@@ -560,15 +648,21 @@ impl TableStore for PgStore {
         self.writable()?;
         let mut rows = Default::default();
         let (mut ended, mut at) = (Vec::new(), Vec::new());
+        let mut ids: Vec<String> = Vec::with_capacity(entries.len());
         for e in entries {
+            if !ids.iter().any(|i| i == e.table) {
+                ids.push(e.table.to_string());
+            }
             action_rows(&mut rows, e.table, e.first_index, e.actions)?;
             if let Some(when) = e.finished {
                 ended.push(e.table.to_string());
                 at.push(when);
             }
         }
+        let node = self.node.clone();
         self.run(move |mut client| async move {
             let tx = client.transaction().await.map_err(pg)?;
+            fence(&tx, &node, &ids).await?;
             append_in(&tx, &rows).await?;
             if !ended.is_empty() {
                 let stmt = tx
@@ -586,9 +680,10 @@ impl TableStore for PgStore {
 
     fn delete_table(&mut self, id: &str) -> Result<(), StoreError> {
         self.writable()?;
-        let id = id.to_string();
+        let (id, node) = (id.to_string(), self.node.clone());
         self.run(move |mut client| async move {
             let tx = client.transaction().await.map_err(pg)?;
+            fence(&tx, &node, std::slice::from_ref(&id)).await?;
             tx.execute("DELETE FROM wonders_actions WHERE table_id = $1", &[&id]).await.map_err(pg)?;
             tx.execute("DELETE FROM wonders_seats WHERE table_id = $1", &[&id]).await.map_err(pg)?;
             tx.execute("DELETE FROM wonders_tables WHERE id = $1", &[&id]).await.map_err(pg)?;
@@ -603,8 +698,11 @@ impl TableStore for PgStore {
         self.load_where("true", None)
     }
 
+    /// The unfinished tables this server owns, once it took over those no live server owns
+    /// ([`TableStore::heartbeat`]).
     fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError> {
-        self.load_where("finished IS NULL", None)
+        self.take_orphans()?;
+        self.load_where("finished IS NULL AND owner = $1", Some(self.node.clone()))
     }
 
     fn load_one(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
@@ -626,11 +724,78 @@ impl TableStore for PgStore {
         })
     }
 
+    /// Refuses later writes and hands this server's tables over: they are left with no owner,
+    /// and the other servers take them at their next heartbeat. Reads go on (a finished table is
+    /// read back on demand); the connections close when the store is dropped.
     fn close(&mut self) -> Result<(), StoreError> {
-        // Reads go on (a finished table is read back on demand); the connections close when the
-        // store is dropped.
         self.closed = true;
-        Ok(())
+        let node = self.node.clone();
+        self.run(move |mut client| async move {
+            let tx = client.transaction().await.map_err(pg)?;
+            tx.execute("UPDATE wonders_tables SET owner = NULL WHERE owner = $1", &[&node])
+                .await
+                .map_err(pg)?;
+            tx.execute("DELETE FROM wonders_nodes WHERE node = $1", &[&node]).await.map_err(pg)?;
+            tx.commit().await.map_err(pg)
+        })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn node(&self) -> Option<&str> {
+        Some(&self.node)
+    }
+
+    fn claim(&mut self, id: &str) -> Result<(), StoreError> {
+        self.writable()?;
+        let (id, node) = (id.to_string(), self.node.clone());
+        self.run(move |client| async move {
+            // Waits for the transactions of the previous owner that hold the row (`fence`).
+            client
+                .execute(
+                    "UPDATE wonders_tables SET owner = $2
+                     WHERE id = $1 AND finished IS NULL AND owner IS DISTINCT FROM $2",
+                    &[&id, &node],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn heartbeat(&mut self) -> Result<Vec<String>, StoreError> {
+        if self.closed {
+            return Ok(Vec::new());
+        }
+        self.renew()?;
+        self.take_orphans()?;
+        let node = self.node.clone();
+        self.run(move |client| async move {
+            let rows = client
+                .query("SELECT id FROM wonders_tables WHERE finished IS NULL AND owner = $1", &[&node])
+                .await
+                .map_err(pg)?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn elsewhere(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let node = self.node.clone();
+        self.run(move |client| async move {
+            let rows = client
+                .query(
+                    "SELECT t.id, coalesce(t.owner, ''),
+                        (SELECT count(*) FROM wonders_actions a WHERE a.table_id = t.id) * 64
+                        + (SELECT count(*) FROM wonders_seats s WHERE s.table_id = t.id AND s.token_hash IS NOT NULL)
+                     FROM wonders_tables t WHERE t.finished IS NULL AND t.owner IS DISTINCT FROM $1",
+                    &[&node],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+        })
     }
 }
 

@@ -128,11 +128,33 @@ impl FileCheck {
 pub struct TableCell {
     table: Mutex<Table>,
     changed: watch::Sender<u64>,
+    /// Set when another server sharing the store took the table over: this one's copy is no
+    /// longer served (its WebSockets close, their clients reconnect).
+    moved: AtomicBool,
+    /// When the cell was made (a heartbeat that began before does not judge it).
+    born: Instant,
 }
 
 impl TableCell {
     fn new(table: Table) -> Arc<TableCell> {
-        Arc::new(TableCell { table: Mutex::new(table), changed: watch::channel(0).0 })
+        Arc::new(TableCell {
+            table: Mutex::new(table),
+            changed: watch::channel(0).0,
+            moved: AtomicBool::new(false),
+            born: Instant::now(),
+        })
+    }
+
+    /// Whether another server sharing the store took the table over ([`crate::storage`]): its
+    /// state here no longer changes.
+    pub fn moved(&self) -> bool {
+        self.moved.load(Ordering::SeqCst)
+    }
+
+    /// Marks the table as taken over by another server and wakes its watchers.
+    fn mark_moved(&self) {
+        self.moved.store(true, Ordering::SeqCst);
+        self.notify();
     }
 
     /// Locks the table (a poisoned lock is taken over: tables are never left half-changed).
@@ -187,7 +209,24 @@ struct Inner {
     /// Held while a table is created from the API: the caps on open tables are checked and the
     /// table inserted as one step.
     creating: Mutex<()>,
+    /// Whether other servers share the store ([`TableStore::shared`]): then this one serves the
+    /// tables it owns, and its background thread keeps its lease ([`Server::sync_ownership`]).
+    shared: bool,
+    /// `sqlite` or `postgresql`, and this server's name among those sharing the store.
+    store_kind: &'static str,
+    node: Option<String>,
+    /// The unfinished tables other servers own, for the lobby: id → (version, info).
+    elsewhere: Mutex<HashMap<String, (i64, TableInfo)>>,
+    /// When the last heartbeat began and whether it succeeded.
+    heartbeat: Mutex<(Option<Instant>, bool)>,
+    /// Tables taken over from other servers, and tables other servers took from this one.
+    takeovers: std::sync::atomic::AtomicU64,
+    moved_away: std::sync::atomic::AtomicU64,
 }
+
+/// How often a server sharing its store renews its lease and looks for tables to take over
+/// (a killed server's tables are taken within the lease, [`crate::postgres::LEASE`], plus this).
+pub const HEARTBEAT: Duration = Duration::from_millis(500);
 
 /// The server's state; cheap to clone (shared).
 #[derive(Clone)]
@@ -255,6 +294,7 @@ impl Server {
             }
         }
         let warnings = store.warnings();
+        let (shared, store_kind, node) = (store.shared(), store.kind(), store.node().map(str::to_string));
         let store = Arc::new(Mutex::new(store));
         let writer = Writer::start(store.clone())?;
         let server = Server {
@@ -269,6 +309,13 @@ impl Server {
                 closing: AtomicBool::new(false),
                 sweeping: Mutex::new(()),
                 warnings,
+                shared,
+                store_kind,
+                node,
+                elsewhere: Mutex::default(),
+                heartbeat: Mutex::new((None, false)),
+                takeovers: Default::default(),
+                moved_away: Default::default(),
             }),
         };
         let mut tables = HashMap::new();
@@ -389,13 +436,165 @@ impl Server {
         if let Some(cell) = self.in_memory(id) {
             return Ok(cell);
         }
+        if self.inner.shared && !self.closing() {
+            // Another server may own it: its ownership moves here, where its players are.
+            self.store().claim(id)?;
+        }
         let stored = self.store().load_one(id)?;
         let Some(stored) = stored else {
             return Err(ApiError::NotFound(format!("there is no table `{id}`")));
         };
+        let open = stored.finished.is_none();
         let cell = TableCell::new(Table::load(stored));
         let mut tables = self.inner.tables.write().unwrap_or_else(|e| e.into_inner());
-        Ok(tables.entry(id.to_string()).or_insert(cell).clone())
+        let (cell, new) = match tables.entry(id.to_string()) {
+            std::collections::hash_map::Entry::Occupied(e) => (e.get().clone(), false),
+            std::collections::hash_map::Entry::Vacant(e) => (e.insert(cell).clone(), true),
+        };
+        drop(tables);
+        if new && open && self.inner.shared {
+            self.inner.takeovers.fetch_add(1, Ordering::Relaxed);
+            self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+            tracing::info!(table = %id, "table taken over: a request for it reached this server");
+            self.kick(&cell);
+        }
+        Ok(cell)
+    }
+
+    /// One heartbeat of a server sharing its store ([`TableStore::heartbeat`]): renews its lease,
+    /// loads the tables it took over (a killed or stopped server's: their bots move at once),
+    /// stops serving those another server took (their WebSockets close: [`TableCell::moved`]),
+    /// and refreshes the lobby's view of the other servers' tables.
+    fn sync_ownership(&self) {
+        let started = Instant::now();
+        let owned = self.store().heartbeat();
+        let owned: std::collections::HashSet<String> = match owned {
+            Ok(owned) => owned.into_iter().collect(),
+            Err(e) => {
+                *self.inner.heartbeat.lock().unwrap_or_else(|e| e.into_inner()) = (Some(started), false);
+                crate::failures::storage_failed("renewing this server's lease on its tables", None, &e.0);
+                return;
+            }
+        };
+        *self.inner.heartbeat.lock().unwrap_or_else(|e| e.into_inner()) = (Some(started), true);
+        for cell in self.cells() {
+            if cell.born > started {
+                continue;
+            }
+            let (id, open) = {
+                let table = cell.lock();
+                (table.id().to_string(), matches!(table.status(), "waiting" | "playing"))
+            };
+            if open && !owned.contains(&id) {
+                self.remove(&id);
+                cell.mark_moved();
+                self.inner.moved_away.fetch_add(1, Ordering::Relaxed);
+                tracing::info!(table = %id, "table now served by another server");
+            }
+        }
+        for id in &owned {
+            if self.in_memory(id).is_some() {
+                continue;
+            }
+            match self.store().load_one(id) {
+                Ok(Some(stored)) => {
+                    let cell = TableCell::new(Table::load(stored));
+                    let cell = self
+                        .inner
+                        .tables
+                        .write()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .entry(id.clone())
+                        .or_insert(cell)
+                        .clone();
+                    self.inner.takeovers.fetch_add(1, Ordering::Relaxed);
+                    tracing::info!(table = %id, "table taken over from a server that stopped or lost its lease");
+                    self.kick(&cell);
+                }
+                Ok(None) => {}
+                Err(e) => crate::failures::storage_failed("loading a table taken over", Some(id), &e.0),
+            }
+        }
+        self.refresh_elsewhere();
+    }
+
+    /// Reads the other servers' unfinished tables for the lobby, replaying those that changed,
+    /// and the most recent finished games of every server.
+    fn refresh_elsewhere(&self) {
+        let Ok(rows) = self.store().elsewhere() else { return };
+        let mut fresh = HashMap::new();
+        {
+            let cache = self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner());
+            for (id, _, version) in &rows {
+                if let Some((v, info)) = cache.get(id).filter(|(v, _)| v == version) {
+                    fresh.insert(id.clone(), (*v, info.clone()));
+                }
+            }
+        }
+        for (id, _, version) in rows {
+            if fresh.contains_key(&id) || self.in_memory(&id).is_some() {
+                continue;
+            }
+            if let Ok(Some(stored)) = self.store().load_one(&id) {
+                fresh.insert(id, (version, Table::load(stored).info()));
+            }
+        }
+        *self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner()) = fresh;
+        let Ok(ids) = self.store().finished_ids(RECENT_FINISHED) else { return };
+        let mut known: HashMap<String, TableInfo> = self
+            .inner
+            .recent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|t| (t.id.clone(), t.clone()))
+            .collect();
+        for id in &ids {
+            if !known.contains_key(id)
+                && let Ok(Some(stored)) = self.store().load_one(id)
+            {
+                known.insert(id.clone(), Table::load(stored).info());
+            }
+        }
+        // Newest first, as the store orders them (every server's finished games).
+        let fresh: VecDeque<TableInfo> = ids.iter().filter_map(|id| known.remove(id)).collect();
+        *self.inner.recent.lock().unwrap_or_else(|e| e.into_inner()) = fresh;
+    }
+
+    /// The store's kind and, for a store several servers share, who owns what, in the
+    /// Prometheus text format (appended to `GET /metrics`, [`crate::metrics`]).
+    pub fn store_metrics(&self) -> String {
+        let owned =
+            self.cells().iter().filter(|c| matches!(c.lock().status(), "waiting" | "playing")).count();
+        let elsewhere = self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner()).len();
+        let (last, ok) = *self.inner.heartbeat.lock().unwrap_or_else(|e| e.into_inner());
+        let node = self.inner.node.as_deref().unwrap_or("");
+        let mut out = format!(
+            "# HELP wonders_store_info The store this server writes to, and its name among the servers sharing it.\n\
+             # TYPE wonders_store_info gauge\nwonders_store_info{{kind=\"{}\",node=\"{node}\"}} 1\n",
+            self.inner.store_kind
+        );
+        if self.inner.shared {
+            let age = last.map_or(-1.0, |t| t.elapsed().as_secs_f64());
+            out.push_str(&format!(
+                "# HELP wonders_tables_owned Unfinished tables this server owns and serves.\n\
+                 # TYPE wonders_tables_owned gauge\nwonders_tables_owned {owned}\n\
+                 # HELP wonders_tables_elsewhere Unfinished tables other servers sharing the store own.\n\
+                 # TYPE wonders_tables_elsewhere gauge\nwonders_tables_elsewhere {elsewhere}\n\
+                 # HELP wonders_takeovers_total Tables this server took over (a request reached it, or their server stopped or died).\n\
+                 # TYPE wonders_takeovers_total counter\nwonders_takeovers_total {}\n\
+                 # HELP wonders_tables_moved_away_total Tables another server took from this one.\n\
+                 # TYPE wonders_tables_moved_away_total counter\nwonders_tables_moved_away_total {}\n\
+                 # HELP wonders_lease_ok Whether the last heartbeat renewed this server's lease (0: the store is unreachable).\n\
+                 # TYPE wonders_lease_ok gauge\nwonders_lease_ok {}\n\
+                 # HELP wonders_heartbeat_age_seconds Seconds since the last heartbeat began.\n\
+                 # TYPE wonders_heartbeat_age_seconds gauge\nwonders_heartbeat_age_seconds {age:.3}\n",
+                self.inner.takeovers.load(Ordering::Relaxed),
+                self.inner.moved_away.load(Ordering::Relaxed),
+                u8::from(ok),
+            ));
+        }
+        out
     }
 
     /// How many tables are open (waiting for players or playing): for a cap on open tables.
@@ -817,6 +1016,22 @@ impl Server {
     /// Open tables (waiting or playing) in memory, and finished or broken ones (those in
     /// memory and the most recent that left it), newest first.
     pub fn list(&self) -> TableList {
+        let mut list = self.list_local();
+        if self.inner.shared {
+            let elsewhere = self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner());
+            for (_, info) in elsewhere.values() {
+                if !list.open.iter().chain(&list.finished).any(|t| t.id == info.id) {
+                    list.open.push(info.clone());
+                }
+            }
+            drop(elsewhere);
+            list.open.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
+        }
+        list
+    }
+
+    /// [`Server::list`] without the tables other servers sharing the store own.
+    pub fn list_local(&self) -> TableList {
         let mut infos: Vec<TableInfo> =
             self.cells().iter().map(|c| c.lock().info()).filter(|t| t.status != "expired").collect();
         let recent = self.inner.recent.lock().unwrap_or_else(|e| e.into_inner());
@@ -880,6 +1095,12 @@ impl Server {
         let _sweeping = self.inner.sweeping.lock().unwrap_or_else(|e| e.into_inner());
         if self.closing() {
             return;
+        }
+        if self.inner.shared {
+            let last = self.inner.heartbeat.lock().unwrap_or_else(|e| e.into_inner()).0;
+            if last.is_none_or(|t| t.elapsed() >= HEARTBEAT) {
+                self.sync_ownership();
+            }
         }
         let config = &self.inner.config;
         let (now_unix, now_instant) = (now(), Instant::now());

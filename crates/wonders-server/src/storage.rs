@@ -73,8 +73,41 @@ pub trait TableStore: Send {
     fn finished_ids(&self, limit: usize) -> Result<Vec<String>, StoreError>;
 
     /// A clean stop: every later write is refused, and what the store keeps in flight is made
-    /// whole (SQLite folds its WAL into the file).
+    /// whole (SQLite folds its WAL into the file; a shared store hands this server's tables to
+    /// the others at once).
     fn close(&mut self) -> Result<(), StoreError>;
+
+    /// Whether several servers may share this store, each serving the tables it owns
+    /// ([`TableStore::heartbeat`]). False for an SQLite file (one server holds it).
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// This server's name among those sharing the store.
+    fn node(&self) -> Option<&str> {
+        None
+    }
+
+    /// Takes table `id` over for this server, if its game is not finished (a request for it
+    /// reached this server: the table's ownership moves where its players are). From then on the
+    /// server that owned it stores nothing more for it. The table must be loaded after this
+    /// returns: it sees everything the previous owner stored.
+    fn claim(&mut self, _id: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Renews this server's lease, takes over the unfinished tables no live server owns (their
+    /// server stopped, or was killed and its lease ran out), and returns the ids of the
+    /// unfinished tables this server owns now.
+    fn heartbeat(&mut self) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    /// The unfinished tables other servers own, for the lobby: `(id, owner, version)`, the
+    /// version changing when an action is stored or a seat taken or left.
+    fn elsewhere(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
+        Ok(Vec::new())
+    }
 }
 
 impl TableStore for Store {
@@ -164,11 +197,50 @@ pub struct CopyReport {
     pub tables: usize,
     /// Actions copied, every table's log together.
     pub actions: usize,
+    /// Games replayed in the copy to the same state as in the source ([`verify_copy`]).
+    pub replayed: usize,
+}
+
+/// Checks that `to` holds what `from` holds: every table's rows equal, and every game replayed
+/// from the copy's log to the same state as from the source's (its status, age and turn; a
+/// finished game's record with its scores). Returns how many games were replayed.
+pub fn verify_copy(from: &dyn TableStore, to: &dyn TableStore) -> Result<usize, StoreError> {
+    use crate::table::Table;
+    let (source, copy) = (from.load_all()?, to.load_all()?);
+    if source.len() != copy.len() {
+        return Err(StoreError(format!("the copy holds {} tables, the source {}", copy.len(), source.len())));
+    }
+    let copied: std::collections::HashMap<&str, &StoredTable> =
+        copy.iter().map(|t| (t.id.as_str(), t)).collect();
+    for s in &source {
+        let Some(c) = copied.get(s.id.as_str()) else {
+            return Err(StoreError(format!("table {} is missing from the copy", s.id)));
+        };
+        if *c != s {
+            return Err(StoreError(format!("table {}: the copy's rows differ from the source's", s.id)));
+        }
+        let (a, b) = (Table::load(s.clone()), Table::load((*c).clone()));
+        let (ia, ib) = (a.info(), b.info());
+        if (ia.status.as_str(), ia.age, ia.turn, &ia.error)
+            != (ib.status.as_str(), ib.age, ib.turn, &ib.error)
+        {
+            return Err(StoreError(format!(
+                "table {}: replayed from the copy it is {} (age {} turn {}), from the source {} (age {} turn {})",
+                s.id, ib.status, ib.age, ib.turn, ia.status, ia.age, ia.turn
+            )));
+        }
+        if a.is_over() && a.record().ok() != b.record().ok() {
+            return Err(StoreError(format!("table {}: the copy's record differs from the source's", s.id)));
+        }
+    }
+    Ok(source.len())
 }
 
 /// Copies every table, seat and action of `from` into `to`, which must hold no table yet (a
-/// copy never merges two stores). Each table's log is appended in one transaction with its end
-/// noted; tables whose rematch link points at a table copied later get the link once both exist.
+/// copy never merges two stores), then checks the copy by replaying every game in both
+/// ([`verify_copy`]). Each table's log is appended in one transaction with its end noted; a
+/// rematch is inserted with its link to the original. Copy from a store no server writes
+/// meanwhile (stop the server first): the source is read once, table by table.
 pub fn copy(from: &dyn TableStore, to: &mut dyn TableStore) -> Result<CopyReport, StoreError> {
     if !to.load_all()?.is_empty() {
         return Err(StoreError(
@@ -221,5 +293,6 @@ pub fn copy(from: &dyn TableStore, to: &mut dyn TableStore) -> Result<CopyReport
             }
         }
     }
-    Ok(CopyReport { tables: all.len(), actions })
+    let replayed = verify_copy(from, to)?;
+    Ok(CopyReport { tables: all.len(), actions, replayed })
 }

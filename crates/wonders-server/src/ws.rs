@@ -330,6 +330,12 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                 if changed.is_err() {
                     return;
                 }
+                if cell.moved() {
+                    // Another server sharing the store took the table over: the client
+                    // reconnects (through the proxy) and finds the game there.
+                    close(&mut socket, close_code::RESTART, "the table moved to another server: reconnect").await;
+                    return;
+                }
                 let version = *changes.borrow_and_update();
                 if version == sent_version {
                     continue;

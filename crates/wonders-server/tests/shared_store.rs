@@ -1,0 +1,133 @@
+//! Several servers on one PostgreSQL database (`wonders_server::pgtemp`: skipped with a note when
+//! PostgreSQL is not installed, a failure in CI): each table is owned by one server at a time,
+//! a request reaching another server moves the table there, a stopped server's tables are taken
+//! over at once, and a server that lost a table stores nothing more for it.
+
+use serde_json::json;
+use std::time::{Duration, Instant};
+use wonders_server::msg::CreateTable;
+use wonders_server::server::{HEARTBEAT, ServerConfig};
+use wonders_server::store::{StoredSeat, StoredTable};
+use wonders_server::{Server, pgtemp, storage};
+
+fn config() -> ServerConfig {
+    ServerConfig { bot_threads: 1, tick: Duration::from_millis(50), ..ServerConfig::default() }
+}
+
+/// Polls `done` every 20 ms for at most `limit`; returns how long it took.
+fn wait_for(limit: Duration, what: &str, mut done: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    start.elapsed()
+}
+
+fn has(list: &[wonders_server::msg::TableInfo], id: &str) -> bool {
+    list.iter().any(|t| t.id == id)
+}
+
+/// The store refuses a write for a table another server took over, and the new owner's writes
+/// go on from what the previous one stored.
+#[test]
+fn a_server_that_lost_a_table_stores_nothing_more_for_it() {
+    let Some(pg) = pgtemp::for_tests() else { return };
+    let url = pg.create_database("fence").unwrap();
+    let (mut a, mut b) = (storage::open(&url).unwrap(), storage::open(&url).unwrap());
+    assert_ne!(a.node(), b.node());
+    let t = StoredTable {
+        id: "t1".into(),
+        created: 1,
+        edition: "1e".into(),
+        players: 3,
+        wonders: "random".into(),
+        seats: vec![StoredSeat::default(); 3],
+        ..StoredTable::default()
+    };
+    a.insert_table(&t).unwrap();
+    a.append("t1", 0, &[(0, "a0".into())], None).unwrap();
+    // b does not own it: refused, nothing stored.
+    let e = b.append("t1", 1, &[(1, "b1".into())], None).unwrap_err();
+    assert!(e.0.contains("table t1 is now served by another server"), "{e}");
+    b.claim("t1").unwrap();
+    assert_eq!(b.heartbeat().unwrap(), ["t1"]);
+    assert!(a.heartbeat().unwrap().is_empty(), "a no longer owns t1");
+    let e = a.append("t1", 1, &[(0, "a1".into())], None).unwrap_err();
+    assert!(e.0.contains("served by another server"), "{e}");
+    assert!(a.take_seat("t1", 1, "Ann", "h", 1, &[]).is_err());
+    b.append("t1", 1, &[(1, "b1".into())], None).unwrap();
+    let log = a.load_one("t1").unwrap().unwrap().actions;
+    assert_eq!(log, [(0, "a0".to_string()), (1, "b1".to_string())]);
+    // The lobby's view: b's table is elsewhere for a, with its version (1 action... 2 now).
+    let elsewhere = a.elsewhere().unwrap();
+    assert_eq!(elsewhere, [("t1".to_string(), b.node().unwrap().to_string(), 2 * 64)]);
+    // A clean stop hands the tables over: a's next heartbeat takes t1.
+    b.close().unwrap();
+    assert_eq!(a.heartbeat().unwrap(), ["t1"]);
+}
+
+/// Two servers: the lobby of each lists the other's table; a request at the other server moves
+/// the table there (the first stops serving it: its copy is marked moved), and back; seats taken
+/// on either are all kept.
+#[test]
+fn a_table_moves_to_the_server_its_requests_reach() {
+    let Some(pg) = pgtemp::for_tests() else { return };
+    let url = pg.create_database("moves").unwrap();
+    let s1 = Server::open_db(&url, config()).unwrap();
+    let s2 = Server::open_db(&url, config()).unwrap();
+    let req: CreateTable = serde_json::from_value(json!({"players": 3})).unwrap();
+    let id = s1.create_table(&req).unwrap().id;
+    let limit = HEARTBEAT * 6;
+    wait_for(limit, "s2's lobby lists s1's table", || has(&s2.list().open, &id));
+    assert!(!has(&s2.list_local().open, &id), "listed, not served by s2");
+    let ann = s1.take_seat(&id, 0, "Ann", None).unwrap().token;
+    let old = s1.table(&id).unwrap();
+    // A request at s2 takes the table over, with Ann's seat.
+    let bob = s2.take_seat(&id, 1, "Bob", None).unwrap().token;
+    assert_eq!(s2.authorize(&id, &ann).unwrap(), 0);
+    wait_for(limit, "s1 stops serving the table", || old.moved());
+    assert!(!has(&s1.list_local().open, &id));
+    wait_for(limit, "s1's lobby lists it as s2's", || has(&s1.list().open, &id));
+    // Back to s1: the last seat there starts the game with all three players.
+    let cy = s1.take_seat(&id, 2, "Cy", None).unwrap().token;
+    let info = s1.table(&id).unwrap().lock().info();
+    assert_eq!(info.status, "playing");
+    let names: Vec<_> = info.seats.iter().map(|s| s.name.clone().unwrap_or_default()).collect();
+    assert_eq!(names, ["Ann", "Bob", "Cy"]);
+    for (seat, token) in [(0, &ann), (1, &bob), (2, &cy)] {
+        assert_eq!(s1.authorize(&id, token).unwrap(), seat);
+    }
+    s1.close();
+    s2.close();
+}
+
+/// A server that stops cleanly hands its tables over: the other takes them at its next
+/// heartbeat and its bots finish the game; the record replays from the store.
+#[test]
+fn a_stopped_servers_games_go_on_at_the_other() {
+    let Some(pg) = pgtemp::for_tests() else { return };
+    let url = pg.create_database("handover").unwrap();
+    let s1 = Server::open_db(&url, config()).unwrap();
+    let s2 = Server::open_db(&url, config()).unwrap();
+    let req: CreateTable = serde_json::from_value(json!({
+        "players": 3, "seats": [{"bot": "random"}, {"bot": "random"}, {"bot": "random"}]
+    }))
+    .unwrap();
+    let id = s1.create_table(&req).unwrap().id;
+    wait_for(Duration::from_secs(30), "a few moves", || s1.table(&id).unwrap().lock().info().turn >= 2);
+    s1.close();
+    let took = wait_for(HEARTBEAT * 4, "s2 takes the table over", || {
+        has(&s2.list_local().open, &id) || has(&s2.list_local().finished, &id)
+    });
+    assert!(took <= HEARTBEAT * 2 + Duration::from_millis(200), "{took:?}");
+    wait_for(Duration::from_secs(60), "the game ends at s2", || {
+        s2.table(&id).unwrap().lock().info().status == "over"
+    });
+    let record = s2.record(&id).unwrap();
+    let stored = storage::open(&url).unwrap().load_one(&id).unwrap().unwrap();
+    assert_eq!(stored.actions.len(), record.actions.len());
+    assert!(record.scores.is_some());
+    assert!(s2.store_metrics().contains("wonders_takeovers_total 1\n"), "{}", s2.store_metrics());
+    s2.close();
+}
