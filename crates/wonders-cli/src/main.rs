@@ -3,6 +3,8 @@
 mod arena;
 mod backup;
 mod botproto;
+#[cfg(test)]
+mod guide_check;
 mod output;
 mod play;
 mod replay;
