@@ -10,6 +10,7 @@ mod play;
 mod replay;
 mod serve;
 mod simulate;
+mod storecmd;
 mod table;
 
 use clap::{Parser, Subcommand};
@@ -84,6 +85,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Copy the server's database to one self-contained file, safe while it serves.
     Backup(backup::BackupArgs),
+    /// Move the server's tables between stores (an SQLite file, a PostgreSQL database).
+    #[command(subcommand)]
+    Store(storecmd::StoreCommand),
     /// Print the bot protocol: how a program in any language plays as `exec:COMMAND`.
     BotProtocol,
 }
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Serve(args) => serve::run(&args),
         Command::Backup(args) => backup::run(&args),
+        Command::Store(cmd) => storecmd::run(&cmd),
         Command::BotProtocol => botproto::print(),
     };
     match result {

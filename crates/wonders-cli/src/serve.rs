@@ -32,7 +32,9 @@ pub struct ServeArgs {
     /// The address to listen on (use 0.0.0.0:PORT to accept other machines).
     #[arg(long, default_value = "127.0.0.1:8080", env = "WONDERS_ADDR")]
     addr: SocketAddr,
-    /// The SQLite database file, created on first start.
+    /// The store: an SQLite database file (created on first start), or a PostgreSQL database
+    /// as a URL, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (its schema created on first
+    /// start).
     #[arg(long, default_value = "wonders.db", env = "WONDERS_DB")]
     db: PathBuf,
     /// Connections open at once, all clients together (lowered to fit the limit on open files).
@@ -136,9 +138,19 @@ pub struct ServeArgs {
     allow_bot: Vec<String>,
 }
 
+/// The `--db` argument when it is a PostgreSQL URL.
+fn postgres_url(args: &ServeArgs) -> Option<&str> {
+    args.db.to_str().filter(|db| wonders_server::storage::is_postgres_url(db))
+}
+
 /// Prints every table's state and the file's integrity; an error if a table is broken, the file
 /// damaged or its WAL damaged.
 fn check(args: &ServeArgs) -> Result<(), String> {
+    if postgres_url(args).is_some() {
+        return Err("--check reads SQLite files; a PostgreSQL database is checked by PostgreSQL itself \
+                    (and `wonders store copy` from it replays every game)"
+            .into());
+    }
     let report = wonders_server::Server::check_file(&args.db).map_err(|e| e.to_string())?;
     let tables = &report.tables;
     let broken = report.broken();
@@ -321,8 +333,13 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async {
-        let server = wonders_server::Server::open_with(&args.db, config)
-            .map_err(|e| format!("opening {}: {e}", args.db.display()))?;
+        let shown = postgres_url(args)
+            .map_or_else(|| args.db.display().to_string(), wonders_server::postgres::redact);
+        let server = match postgres_url(args) {
+            Some(url) => wonders_server::Server::open_db(url, config),
+            None => wonders_server::Server::open_with(&args.db, config),
+        }
+        .map_err(|e| format!("opening {shown}: {e}"))?;
         for w in server.warnings() {
             warn(&format!("wonders: WARNING: {w}"));
         }
@@ -338,7 +355,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
             "wonders: serving {} open and {} finished tables from {}",
             tables.open.len(),
             tables.finished.len() - broken.len(),
-            args.db.display()
+            shown
         ));
         for t in broken {
             warn(&format!("wonders: broken: {}", t.error.as_deref().unwrap_or("?")));
