@@ -461,6 +461,25 @@ impl Server {
         Ok(cell)
     }
 
+    /// After a change of the table failed to be stored: with a store several servers share, the
+    /// table is read back from the store at the next request or heartbeat (the failure may have
+    /// been another server taking it over, or PostgreSQL lost while a commit was on its way,
+    /// whose outcome only the store knows); its WebSockets close and their clients reconnect.
+    /// Nothing for an SQLite file (the failed change was rolled back, memory matches the file).
+    fn reload_after_failure(&self, cell: &Arc<TableCell>) {
+        if !self.inner.shared {
+            return;
+        }
+        let id = cell.lock().id().to_string();
+        let mut tables = self.inner.tables.write().unwrap_or_else(|e| e.into_inner());
+        if tables.get(&id).is_some_and(|c| Arc::ptr_eq(c, cell)) {
+            tables.remove(&id);
+            drop(tables);
+            cell.mark_moved();
+            tracing::info!(table = %id, "a change of the table could not be stored: it is read back from the store");
+        }
+    }
+
     /// One heartbeat of a server sharing its store ([`TableStore::heartbeat`]): renews its lease,
     /// loads the tables it took over (a killed or stopped server's: their bots move at once),
     /// stops serving those another server took (their WebSockets close: [`TableCell::moved`]),
@@ -737,6 +756,7 @@ impl Server {
                 // logged the reason (rate-limited: a full disk must not flood the log).
                 tracing::debug!(table = %id, "storing the bots' moves failed: {e}");
                 cell.lock().stop_driving();
+                self.reload_after_failure(cell);
                 return;
             }
         }
@@ -1161,8 +1181,9 @@ impl Pending {
     /// `turn_id`, or the storage error (then nothing changed).
     pub fn wait(self) -> Result<u64, ApiError> {
         let result = self.ticket.wait();
-        if result.is_ok() {
-            self.server.kick(&self.cell);
+        match result {
+            Ok(_) => self.server.kick(&self.cell),
+            Err(_) => self.server.reload_after_failure(&self.cell),
         }
         result
     }
@@ -1170,8 +1191,9 @@ impl Pending {
     /// [`Pending::wait`] without blocking a thread.
     pub async fn done(self) -> Result<u64, ApiError> {
         let result = self.ticket.done().await;
-        if result.is_ok() {
-            self.server.kick(&self.cell);
+        match result {
+            Ok(_) => self.server.kick(&self.cell),
+            Err(_) => self.server.reload_after_failure(&self.cell),
         }
         result
     }

@@ -314,10 +314,15 @@ fn next_batch<T>(rx: &Receiver<T>, previous: usize, wait: impl FnOnce(Duration))
     Some(batch)
 }
 
+/// The epoch of a table's failed change, and the address of the table's cell.
+type Failed = (u64, usize);
+
 /// The writer thread: a batch at a time until every handle is dropped.
 fn run(store: &Mutex<Box<dyn TableStore>>, rx: &Receiver<Job>, permits: &Permits) {
     // Tables whose change failed at an epoch: their later changes of that epoch fail unwritten.
-    let mut failed: HashMap<String, u64> = HashMap::new();
+    // Keyed by the table's cell too: a table read back from the store after a failure
+    // (`Server::reload_after_failure`) is a new cell whose epochs start again.
+    let mut failed: HashMap<String, Failed> = HashMap::new();
     let mut previous = 0;
     while let Some(batch) = next_batch(rx, previous, std::thread::sleep) {
         previous = batch.len();
@@ -370,10 +375,11 @@ fn run(store: &Mutex<Box<dyn TableStore>>, rx: &Receiver<Job>, permits: &Permits
 fn write(
     store: &Mutex<Box<dyn TableStore>>,
     batch: &[Job],
-    failed: &mut HashMap<String, u64>,
+    failed: &mut HashMap<String, Failed>,
 ) -> Vec<Result<(), ApiError>> {
+    let key = |job: &Job| (job.epoch, Arc::as_ptr(&job.cell) as usize);
     let earlier_failed =
-        |failed: &HashMap<String, u64>, job: &Job| failed.get(&job.table) == Some(&job.epoch);
+        |failed: &HashMap<String, Failed>, job: &Job| failed.get(&job.table) == Some(&key(job));
     fn entry(job: &Job) -> AppendEntry<'_> {
         AppendEntry {
             table: &job.table,
@@ -385,7 +391,7 @@ fn write(
     let mut store = store.lock().unwrap_or_else(|e| e.into_inner());
     // A table's newer epoch means its failure was dealt with: forget it.
     for job in batch {
-        if failed.get(&job.table).is_some_and(|&e| e != job.epoch) {
+        if failed.get(&job.table).is_some_and(|&e| e != key(job)) {
             failed.remove(&job.table);
         }
     }
@@ -413,7 +419,7 @@ fn write(
             }
             store.append_batch(&[entry(job)]).map_err(|e| {
                 crate::failures::storage_failed("storing an action", Some(&job.table), &e.0);
-                failed.insert(job.table.clone(), job.epoch);
+                failed.insert(job.table.clone(), key(job));
                 ApiError::Storage(format!("table {}: the action could not be stored: {}", job.table, e.0))
             })
         })

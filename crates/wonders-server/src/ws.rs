@@ -331,9 +331,10 @@ pub async fn run(server: Server, net: Arc<Net>, id: String, cell: Arc<TableCell>
                     return;
                 }
                 if cell.moved() {
-                    // Another server sharing the store took the table over: the client
-                    // reconnects (through the proxy) and finds the game there.
-                    close(&mut socket, close_code::RESTART, "the table moved to another server: reconnect").await;
+                    // Another server sharing the store took the table over, or a change failed
+                    // to be stored and the table is read back: the client reconnects (through
+                    // the proxy) and finds the game as stored.
+                    close(&mut socket, close_code::RESTART, "the table is served anew: reconnect").await;
                     return;
                 }
                 let version = *changes.borrow_and_update();

@@ -131,3 +131,60 @@ fn a_stopped_servers_games_go_on_at_the_other() {
     assert!(s2.store_metrics().contains("wonders_takeovers_total 1\n"), "{}", s2.store_metrics());
     s2.close();
 }
+
+/// Acts for `seat` with its first legal action: the store's answer.
+fn act_first(s: &Server, id: &str, token: &str) -> Result<u64, wonders_server::ApiError> {
+    let st = s.state(id, Some(token))?;
+    let action = st.legal.first().expect("the seat may act").clone();
+    s.act(id, token, Some(st.turn_id), &action)
+}
+
+/// PostgreSQL stopped under a server: actions are refused at once with an error naming it,
+/// nothing refused is stored, the lease metric shows the loss; once PostgreSQL is back the same
+/// server accepts actions again without a restart, and the log holds exactly the acknowledged
+/// actions.
+#[test]
+fn actions_are_refused_while_postgresql_is_down_and_accepted_when_it_is_back() {
+    let Some(mut pg) = pgtemp::for_tests() else { return };
+    let url = pg.create_database("outage").unwrap();
+    let s = Server::open_db(&url, config()).unwrap();
+    let req: CreateTable = serde_json::from_value(json!({"players": 3})).unwrap();
+    let id = s.create_table(&req).unwrap().id;
+    let tokens: Vec<String> =
+        (0..3).map(|seat| s.take_seat(&id, seat, &format!("P{seat}"), None).unwrap().token).collect();
+    let mut acked = 0;
+    for t in &tokens[..2] {
+        act_first(&s, &id, t).unwrap();
+        acked += 1;
+    }
+    pg.stop();
+    let started = Instant::now();
+    let e = act_first(&s, &id, &tokens[2]).unwrap_err();
+    assert!(started.elapsed() < wonders_server::postgres::OP_TIMEOUT + Duration::from_secs(1));
+    assert_eq!(e.code(), "storage", "{e}");
+    let text = e.to_string();
+    assert!(text.contains("PostgreSQL") && text.contains("postgresql://postgres@127.0.0.1"), "{text}");
+    // Every later request is refused too (the table is read back from the store, which is down).
+    assert_eq!(act_first(&s, &id, &tokens[2]).unwrap_err().code(), "storage");
+    wait_for(HEARTBEAT * 6, "the lease metric shows the loss", || {
+        s.store_metrics().contains("wonders_lease_ok 0\n")
+    });
+    pg.start_server().unwrap();
+    let back = wait_for(Duration::from_secs(15), "an action is accepted again", || {
+        match act_first(&s, &id, &tokens[2]) {
+            Ok(_) => true,
+            Err(e) => {
+                eprintln!("still refused: {e}");
+                false
+            }
+        }
+    });
+    acked += 1;
+    eprintln!("accepted again {back:?} after PostgreSQL answered");
+    wait_for(HEARTBEAT * 6, "the lease is renewed", || s.store_metrics().contains("wonders_lease_ok 1\n"));
+    let stored = storage::open(&url).unwrap().load_one(&id).unwrap().unwrap();
+    assert_eq!(stored.actions.len(), acked, "exactly the acknowledged actions");
+    // The three choices resolved the first turn: the game is at turn 2.
+    assert_eq!(s.table(&id).unwrap().lock().info().turn, 2);
+    s.close();
+}
