@@ -21,6 +21,19 @@
 //! the other, wait for their end and `--settle`, and report the server's memory per such game).
 //! `--server ADDR` plays against a server already running (`load --serve-only DB` prints its
 //! `ADDR`: to profile it alone, e.g. under `valgrind --tool=callgrind`).
+//!
+//! Stores: `--db postgres://…` serves from that PostgreSQL database (which must hold no table)
+//! instead of a temporary SQLite file, and `--servers N` (1; up to 4, PostgreSQL only) starts N
+//! server processes on it, the tables created at each in turn and every seat playing at the
+//! server that created its table; the CPU time is theirs together, the memory the first's.
+//! `--compare` runs the same load three times in one run — SQLite, PostgreSQL with one server,
+//! PostgreSQL with two — on a throwaway PostgreSQL cluster (`wonders_server::pgtemp`, its
+//! default durability: `fsync` and `synchronous_commit` on; `--pg-fsync off` to measure without
+//! the flush, SQLite's own setting's equivalent), and prints the three results and a summary:
+//!
+//! ```sh
+//! cargo run --release -p wonders-server --example load -- --compare --games 200
+//! ```
 //! It stops by itself when every game is over or the time is up, and only ever talks to 127.0.0.1.
 
 use futures_util::{SinkExt, StreamExt};
@@ -48,6 +61,14 @@ struct Options {
     /// A server already running (`--server ADDR`, a loopback address printed by `--serve-only`):
     /// played against instead of starting one (to profile the server alone).
     server: Option<String>,
+    /// The store (`--db`): a `postgres://` URL; a temporary SQLite file when absent.
+    db: Option<String>,
+    /// How many server processes share the store (`--servers`).
+    servers: usize,
+    /// `--compare`: SQLite, PostgreSQL with one server and with two, in one run.
+    compare: bool,
+    /// `--pg-fsync on|off`: the throwaway cluster's `fsync` in `--compare`.
+    pg_fsync: String,
 }
 
 fn options() -> Result<Options, String> {
@@ -60,6 +81,10 @@ fn options() -> Result<Options, String> {
         settle: 0,
         bot_games: 0,
         server: None,
+        db: None,
+        servers: 1,
+        compare: false,
+        pg_fsync: "on".into(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -78,6 +103,10 @@ fn options() -> Result<Options, String> {
             "--bot-games" => {
                 o.bot_games = value("--bot-games")?.parse().map_err(|e| format!("--bot-games: {e}"))?
             }
+            "--db" => o.db = Some(value("--db")?),
+            "--servers" => o.servers = value("--servers")?.parse().map_err(|e| format!("--servers: {e}"))?,
+            "--compare" => o.compare = true,
+            "--pg-fsync" => o.pg_fsync = value("--pg-fsync")?,
             other => return Err(format!("unknown option {other} (--games N, --players P, --timeout S)")),
         }
     }
@@ -86,8 +115,13 @@ fn options() -> Result<Options, String> {
         || o.timeout == 0
         || o.settle > 600
         || o.bot_games > 5000
+        || !(1..=4).contains(&o.servers)
+        || !matches!(o.pg_fsync.as_str(), "on" | "off")
     {
         return Err("bounds: 1 to 2000 games, 3 to 7 players, a timeout above 0, settle up to 600, bot games up to 5000".into());
+    }
+    if o.servers > 1 && !o.db.as_deref().is_some_and(wonders_server::storage::is_postgres_url) {
+        return Err("--servers above 1 needs --db postgres://… (an SQLite file has one server)".into());
     }
     Ok(o)
 }
@@ -100,7 +134,7 @@ fn serve_only(db: &str, finished_keep: Option<u64>) {
         if let Some(secs) = finished_keep {
             config.finished_keep = Duration::from_secs(secs);
         }
-        let server = wonders_server::Server::open_with(std::path::Path::new(db), config).unwrap();
+        let server = wonders_server::Server::open_db(db, config).unwrap();
         // A backlog for every seat connecting at once (`wonders_server::listen`): with tokio's
         // default of 128, the kernel dropped hundreds of the 800 connections and their tables
         // waited a second for TCP to try again.
@@ -466,34 +500,43 @@ fn main() {
         serve_only(db, o.finished_keep);
         return;
     }
+    if o.compare {
+        compare(&o);
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("load.db");
-    // The server: this program's `--serve-only` in a process of its own, or the one `--server`
+    let db = o.db.clone().unwrap_or_else(|| dir.path().join("load.db").to_string_lossy().into_owned());
+    // The servers: this program's `--serve-only` in processes of their own, or the one `--server`
     // names (then its CPU time and memory are not reported: pid 0 has no /proc entry).
-    let (mut child, pid, addr) = match &o.server {
-        Some(addr) => (None, 0, addr.clone()),
-        None => {
-            let mut command = Command::new(std::env::current_exe().unwrap());
-            command.arg("--serve-only").arg(&db);
-            if let Some(secs) = o.finished_keep {
-                command.arg("--finished-keep").arg(secs.to_string());
-            }
-            let mut child = command.stdout(Stdio::piped()).spawn().expect("the server process starts");
-            let pid = child.id();
-            let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-            let addr = loop {
-                let line = lines.next().expect("the server prints its address").unwrap();
-                if let Some(a) = line.strip_prefix("ADDR ") {
-                    break a.to_string();
+    let mut children = Vec::new();
+    let (pids, addrs): (Vec<u32>, Vec<String>) = match &o.server {
+        Some(addr) => (vec![0], vec![addr.clone()]),
+        None => (0..o.servers)
+            .map(|_| {
+                let mut command = Command::new(std::env::current_exe().unwrap());
+                command.arg("--serve-only").arg(&db);
+                if let Some(secs) = o.finished_keep {
+                    command.arg("--finished-keep").arg(secs.to_string());
                 }
-            };
-            (Some(child), pid, addr)
-        }
+                let mut child = command.stdout(Stdio::piped()).spawn().expect("the server process starts");
+                let pid = child.id();
+                let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+                let addr = loop {
+                    let line = lines.next().expect("the server prints its address").unwrap();
+                    if let Some(a) = line.strip_prefix("ADDR ") {
+                        break a.to_string();
+                    }
+                };
+                children.push(child);
+                (pid, addr)
+            })
+            .unzip(),
     };
-    assert!(addr.starts_with("127.0.0.1:"), "loopback only");
+    assert!(addrs.iter().all(|a| a.starts_with("127.0.0.1:")), "loopback only");
+    let (pid, addr) = (pids[0], addrs[0].clone());
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let result = runtime.block_on(run(&o, &addr, pid));
-    let cpu = proc_cpu(pid);
+    let result = runtime.block_on(run(&o, &addrs, pid));
+    let cpu = pids.iter().map(|&p| proc_cpu(p)).sum::<Option<Duration>>();
     let client_cpu = proc_cpu(std::process::id());
     let hwm = proc_status(pid, "VmHWM:");
     let rss = proc_status(pid, "VmRSS:");
@@ -502,7 +545,7 @@ fn main() {
         proc_status(pid, "VmRSS:")
     });
     let bot_memory = if o.bot_games > 0 { runtime.block_on(bot_games(&o, &addr, pid)) } else { None };
-    if let Some(child) = child.as_mut() {
+    for child in &mut children {
         let _ = child.kill();
         let _ = child.wait();
     }
@@ -591,11 +634,13 @@ fn main() {
     }
 }
 
-async fn run(o: &Options, addr: &str, pid: u32) -> (Duration, Vec<Duration>, Arc<Totals>, Option<u64>) {
+async fn run(o: &Options, addrs: &[String], pid: u32) -> (Duration, Vec<Duration>, Arc<Totals>, Option<u64>) {
     let http = reqwest::Client::new();
-    let base = format!("http://{addr}");
     let mut seats = Vec::new();
     for g in 0..o.games {
+        // Each server in turn creates a table; its seats play there.
+        let addr = &addrs[g % addrs.len()];
+        let base = format!("http://{addr}");
         let info: Value = http
             .post(format!("{base}/api/tables"))
             .json(&json!({"players": o.players}))
@@ -616,14 +661,14 @@ async fn run(o: &Options, addr: &str, pid: u32) -> (Duration, Vec<Duration>, Arc
                 .json()
                 .await
                 .unwrap();
-            seats.push((id.clone(), tok["token"].as_str().unwrap().to_string()));
+            seats.push((addr.clone(), id.clone(), tok["token"].as_str().unwrap().to_string()));
         }
     }
     let before_play = proc_status(pid, "VmRSS:");
     let totals = Arc::new(Totals::default());
     let start = Instant::now();
     let mut tasks = Vec::new();
-    for (i, (id, token)) in seats.into_iter().enumerate() {
+    for (i, (addr, id, token)) in seats.into_iter().enumerate() {
         let url = format!("ws://{addr}/api/tables/{id}/ws");
         tasks.push(tokio::spawn(seat_client(url, token, 0x9e37_79b9_7f4a_7c15 ^ i as u64, totals.clone())));
     }
@@ -640,6 +685,44 @@ async fn run(o: &Options, addr: &str, pid: u32) -> (Duration, Vec<Duration>, Arc
         }
     }
     (start.elapsed(), latencies, totals, before_play)
+}
+
+/// `--compare`: the same load on SQLite, on PostgreSQL with one server and with two, each a
+/// run of this program in a process of its own (a new database each), then a summary.
+fn compare(o: &Options) {
+    let pg = wonders_server::pgtemp::TempPostgres::start_with(&[("fsync", &o.pg_fsync), ("max_connections", "200")])
+        .unwrap_or_else(|e| {
+            eprintln!("load: {e}");
+            std::process::exit(2);
+        });
+    let runs: [(&str, Option<&str>, usize); 3] =
+        [("SQLite, 1 server", None, 1), ("PostgreSQL, 1 server", Some("one"), 1), ("PostgreSQL, 2 servers", Some("two"), 2)];
+    let mut summary = Vec::new();
+    for (name, database, servers) in runs {
+        let mut command = Command::new(std::env::current_exe().unwrap());
+        command.args(["--games", &o.games.to_string(), "--players", &o.players.to_string()]);
+        command.args(["--timeout", &o.timeout.to_string(), "--servers", &servers.to_string()]);
+        if let Some(database) = database {
+            command.arg("--db").arg(pg.create_database(database).unwrap());
+        }
+        let out = command.stderr(Stdio::inherit()).output().expect("a run starts");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        println!("== {name}\n{text}");
+        let line = |prefix: &str| {
+            text.lines().find_map(|l| l.strip_prefix(prefix)).unwrap_or("?").trim().to_string()
+        };
+        summary.push((name, line("time:"), line("send → acknowledgment:"), line("server CPU time:")));
+    }
+    println!(
+        "== summary ({} games of {} players; PostgreSQL {} with fsync={}, synchronous_commit=on)",
+        o.games,
+        o.players,
+        wonders_server::pgtemp::bin_dir().map_or("?".into(), |d| d.display().to_string()),
+        o.pg_fsync
+    );
+    for (name, time, ack, cpu) in summary {
+        println!("{name:<22} {time:<28} {ack}; server CPU {cpu}");
+    }
 }
 
 /// Creates `--bot-games` tables of four random bots, one after the other, waits for their end and
