@@ -82,78 +82,18 @@
 //! Ties go to the first action in the legal list (the engine's deterministic order).
 
 use crate::Bot;
-use crate::memo::Memo;
-use wonders_core::armada::{ArmadaCity, ArmadaData, Fleet, Shipyard};
+use crate::ctx::Ctx;
+pub use crate::weights::Weights;
+use wonders_core::armada::Fleet;
 use wonders_core::edifice::{Outcome, Penalty, Reward};
 use wonders_core::effect::{Counted, Effect, Scope};
 use wonders_core::game::{count, left_of, right_of};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::score::science_points;
 use wonders_core::{
-    Action, CardId, Catalog, City, Colour, EdificeState, FreeBy, Game, Naval, Payment, Phase, Resource,
-    Resources, Side, StageExtra, View,
+    Action, CardId, Catalog, City, Colour, FreeBy, Game, Naval, Payment, Phase, Resource, Resources, Side,
+    StageExtra, View,
 };
-
-/// The tunable weights of the rules (see the [module documentation](self)).
-///
-/// ```
-/// use wonders_bots::HeuristicBot;
-/// use wonders_bots::heuristic::Weights;
-///
-/// // A player that never hate-drafts.
-/// let bot = HeuristicBot::with_weights(Weights { deny: 0.0, ..Weights::default() });
-/// assert_eq!(bot.weights().deny, 0.0);
-/// assert_eq!(HeuristicBot::new().weights(), &Weights::default());
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weights {
-    /// Extra value of a coin beyond its 1/3 point, by Age (rule 1).
-    pub coin_liquidity: [f32; 3],
-    /// Extra loss per coin paid to a neighbour, as a share of its value (rule 2).
-    pub feed: f32,
-    /// Weight of later Ages' conflicts (rule 5).
-    pub military_future: f32,
-    /// λ of rule 4, by Age.
-    pub science_future: [f32; 3],
-    /// Weight per card of Age II and of Age III needing a unit (rule 6).
-    pub need_later: [f32; 2],
-    /// Weight per card of the current Age needing a unit (rule 6), times the share of the Age left.
-    pub need_current: f32,
-    /// Weight per remaining wonder stage needing a unit (rule 6).
-    pub need_stage: f32,
-    /// Weight per other card of the hand needing a unit (rule 6).
-    pub need_hand: f32,
-    /// Price factors of rule 6: nobody sells it, a neighbour sells it, it costs 1 coin.
-    pub scarcity: [f32; 3],
-    /// Chain bonus per later card made free, next Age and two Ages later (rule 8).
-    pub chain: [f32; 2],
-    /// Share of the next player's gain counted when a card is kept from them (rule 11).
-    pub deny: f32,
-    /// Multiplier of a wonder stage's value (rule 9).
-    pub stage_factor: f32,
-    /// Bonus of a stage when the turns left are barely enough (rule 9).
-    pub stage_urgency: f32,
-}
-
-impl Default for Weights {
-    fn default() -> Weights {
-        Weights {
-            coin_liquidity: [0.0, 0.0, 0.0],
-            feed: 0.25,
-            military_future: 1.0,
-            science_future: [0.20, 0.15, 0.0],
-            need_later: [0.65, 0.45],
-            need_current: 0.10,
-            need_stage: 1.5,
-            need_hand: 0.15,
-            scarcity: [1.0, 0.8, 0.6],
-            chain: [0.25, 0.15],
-            deny: 0.15,
-            stage_factor: 0.9,
-            stage_urgency: 1.5,
-        }
-    }
-}
 
 /// The rule-based player. Deterministic: the same view and legal list give the same action.
 ///
@@ -211,111 +151,6 @@ impl Bot for HeuristicBot {
 
     fn name(&self) -> String {
         if self.flat_naval { "heuristic:flat-naval".into() } else { "heuristic".into() }
-    }
-}
-
-/// What the rules read: a seat's view, or a sampled game seen from one seat (for rollouts).
-pub(crate) struct Ctx<'a> {
-    pub(crate) catalog: &'static Catalog,
-    pub(crate) cities: &'a [City],
-    pub(crate) seat: usize,
-    /// The city the action is for.
-    pub(crate) city: usize,
-    pub(crate) free_city: Option<usize>,
-    pub(crate) age: u8,
-    pub(crate) turn: u8,
-    pub(crate) phase: Phase,
-    pub(crate) hand: &'a [CardId],
-    /// Edifice: the projects' state, when played.
-    pub(crate) edifice: Option<EdificeState>,
-    /// The team variant (seats 2k and 2k+1 together).
-    pub(crate) teams: bool,
-    /// Armada: the data and the acting city's shipyard, when played.
-    pub(crate) armada: Option<(&'static ArmadaData, Shipyard)>,
-    /// Armada: every city's shipyard, islands and naval tokens (public; empty without Armada).
-    pub(crate) armada_cities: &'a [ArmadaCity],
-    /// Armada: use the first, flat valuation ([`HeuristicBot::flat_naval`]).
-    pub(crate) flat_naval: bool,
-    /// Answers kept across decisions (a search's rollouts); `None` computes everything.
-    pub(crate) memo: Option<&'a Memo>,
-}
-
-impl<'a> Ctx<'a> {
-    /// From a seat's view.
-    pub(crate) fn from_view(view: &'a View) -> Ctx<'a> {
-        Ctx {
-            catalog: view.data.0,
-            cities: &view.cities,
-            seat: view.seat as usize,
-            city: view.acting_city as usize,
-            free_city: view.free_city.map(|f| f as usize),
-            age: view.age,
-            turn: view.turn,
-            phase: view.phase,
-            hand: &view.hand,
-            edifice: view.edifice,
-            teams: view.teams,
-            armada: view
-                .armada
-                .as_ref()
-                .and_then(|a| Some((a.data, a.cities.get(view.acting_city as usize)?.shipyard))),
-            armada_cities: view.armada.as_ref().map_or(&[], |a| &a.cities[..]),
-            flat_naval: false,
-            memo: None,
-        }
-    }
-
-    /// From a game, for `seat` (only what that seat could know is read: its hand and the cities).
-    pub(crate) fn from_game(game: &'a Game, seat: usize) -> Ctx<'a> {
-        Ctx {
-            catalog: game.catalog(),
-            cities: game.cities(),
-            seat,
-            city: game.acting_city(seat),
-            free_city: game.free_city(),
-            age: game.age(),
-            turn: game.turn(),
-            phase: game.phase(),
-            hand: game.hand(seat),
-            edifice: game.edifice().copied(),
-            teams: game.teams(),
-            armada: game.armada().map(|a| (a.data, a.cities[game.acting_city(seat)].shipyard)),
-            armada_cities: game.armada().map_or(&[], |a| &a.cities[..game.cities().len()]),
-            flat_naval: false,
-            memo: None,
-        }
-    }
-
-    fn n(&self) -> usize {
-        self.cities.len()
-    }
-
-    /// Choose turns of the current Age after this one.
-    fn turns_left_in_age(&self) -> u32 {
-        match self.phase {
-            Phase::Choose | Phase::BuildFromDiscard { .. } => 6u32.saturating_sub(self.turn as u32),
-            _ => 0,
-        }
-    }
-
-    /// Turns of the whole game after this one.
-    fn turns_left(&self) -> u32 {
-        self.turns_left_in_age() + 6 * (3u32.saturating_sub(self.age as u32))
-    }
-
-    /// The seat that receives this hand after the turn, when the card taken out matters to it.
-    /// In the team variant a teammate is no rival: nobody hate-drafts against it.
-    fn next_player(&self) -> Option<usize> {
-        if self.phase != Phase::Choose || self.turn >= 6 {
-            return None;
-        }
-        let n = self.n();
-        let next = match self.free_city {
-            Some(_) => 1 - self.seat.min(1),
-            None if self.age == 2 => right_of(self.seat, n),
-            None => left_of(self.seat, n),
-        };
-        (!(self.teams && wonders_core::teams::same_team(next, self.seat))).then_some(next)
     }
 }
 
@@ -418,7 +253,7 @@ struct Persp {
     unit: [Option<[f32; 4]>; 7],
     /// Lazily computed shield values, index = shields added.
     mil: [Option<f32>; 8],
-    /// The city's market's number in the memo ([`Memo::market_id`]), asked once per decision.
+    /// The city's market's number in the memo ([`crate::memo::Memo::market_id`]), asked once per decision.
     market_id: Option<u32>,
 }
 
@@ -1411,6 +1246,7 @@ fn stay_out_value(ctx: &Ctx, stay_out: bool) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memo::Memo;
     use wonders_core::{Edition, Setup, WonderDeal};
 
     #[test]

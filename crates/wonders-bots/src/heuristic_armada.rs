@@ -22,7 +22,7 @@
 //! - **Forgotten Port**: stay out of the naval conflict exactly when taking part would give the
 //!   weakest player's (negative) token.
 
-use crate::heuristic::Ctx;
+use crate::ctx::Ctx;
 use wonders_core::armada::{ArmadaData, ArmadaEffect, Fleet, FleetChoice, IslandId, Shipyard, naval_tokens};
 use wonders_core::effect::Effect;
 

@@ -37,12 +37,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod ctx;
 pub mod exec;
 pub mod heuristic;
 mod heuristic_armada;
 mod memo;
 mod random;
 pub mod search;
+mod weights;
 
 pub use exec::ExecBot;
 pub use heuristic::HeuristicBot;

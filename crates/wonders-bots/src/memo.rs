@@ -20,7 +20,7 @@
 //!   is worth to a next player less its cost is the same in every iteration. Kept by next seat
 //!   and card for the searched turn only (its Age and turn, the choose phase).
 
-use crate::heuristic::Weights;
+use crate::weights::Weights;
 use std::cell::{Cell, RefCell};
 use wonders_core::payment::{Market, Options, solve};
 use wonders_core::{CardId, Production, Resources};

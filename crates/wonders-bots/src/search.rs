@@ -59,8 +59,10 @@
 //! per decision.
 
 use crate::Bot;
-use crate::heuristic::{Ctx, Weights, best, choose_in_game, evaluate};
+use crate::ctx::Ctx;
+use crate::heuristic::{best, choose_in_game, evaluate};
 use crate::memo::Memo;
+use crate::weights::Weights;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
