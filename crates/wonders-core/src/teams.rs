@@ -4,7 +4,7 @@
 //! - **Seating**: teammates sit side by side ("隊友之間的座位必須是相鄰的"): seats 2k and 2k+1
 //!   form team k.
 //! - **Land conflicts**: only against adjacent opponents, with doubled tokens; an Armada
-//!   incursion still gives one token ([`crate::conflict`], called at the Age end by game.rs).
+//!   incursion still gives one token ([`crate::conflict`], called at the Age end by `game/age_end.rs`).
 //! - **Scoring** ("2位隊友將他們的分數相加，總和即為他們團隊的分數。獲得最多分數的團隊贏得遊戲
 //!   勝利"): a team's total is the sum of its two players' totals and the highest team wins. The
 //!   rulebook says nothing of ties; this engine extends the base game's rule (002 遊戲結束: the

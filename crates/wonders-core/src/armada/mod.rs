@@ -40,7 +40,7 @@
 //!
 //! # How the rules will hook into a turn (design for the rules to come)
 //!
-//! Armada becomes a module called by `game.rs` at named points, as the guide asks; the state it
+//! Armada becomes a module called by the conductor (`game/`) at named points, as the guide asks; the state it
 //! adds is per city a [`Shipyard`], its islands (an [`IslandSet`], a `u32` bitset), naval tokens
 //! (like military tokens) and this turn's pending Armada events, and per game three island
 //! decks. Only games with Armada carry it (an `Option<Box<ArmadaState>>` or a side array), so

@@ -1,5 +1,6 @@
-//! Armada in the turn flow: the hooks `game.rs` calls at named points of a game played with
-//! Armada (armada.md §2.2–§2.4, §2.7; rulebook 000 遊戲準備, 海軍建設, 回合結算).
+//! Armada in the turn flow: the hooks the conductor (`game/`, one file per phase) calls at named
+//! points of a game played with Armada (armada.md §2.2–§2.4, §2.7; rulebook 000 遊戲準備,
+//! 海軍建設, 回合結算).
 //!
 //! - **setup** ([`check_setup`], [`setup`], [`deal_age_cards`]): the combinations refused, the
 //!   boards and island decks, one Armada card per player in each Age deck;
