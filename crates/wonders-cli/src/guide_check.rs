@@ -97,7 +97,16 @@ fn words(line: &str) -> Option<Vec<String>> {
         line.replace_range(start..end, "SUBSTITUTED");
     }
     let words = shlex::split(&line)?;
-    Some(words.into_iter().take_while(|w| !w.starts_with('#')).collect())
+    let words = words.into_iter().take_while(|w| !w.starts_with('#'));
+    // `a; b`: the `;` ends a command even when written against its word.
+    Some(
+        words
+            .flat_map(|w| match w.strip_suffix(';') {
+                Some(head) if !head.is_empty() => vec![head.to_string(), ";".to_string()],
+                _ => vec![w],
+            })
+            .collect(),
+    )
 }
 
 /// What a shown command line asks of the repository.
@@ -109,11 +118,20 @@ enum Shown {
     File(PathBuf, String),
 }
 
+/// Whether a shell word is a variable assignment (`NAME=value`).
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
 /// Reads one shell line: the `wonders` command lines and the files the other commands name.
 fn shown(words: &[String]) -> Vec<Shown> {
     let mut out = Vec::new();
-    // Commands joined with `&&` are read one by one.
-    for cmd in words.split(|w| w == "&&") {
+    // Commands joined with `&&`, `||`, `;` or a pipe, or sent to the background with `&`, are read
+    // one by one; leading variable assignments (`RUST_LOG=debug wonders …`) are the shell's.
+    for cmd in words.split(|w| matches!(w.as_str(), "&&" | "||" | "|" | ";" | "&")) {
+        let cmd = &cmd[cmd.iter().take_while(|w| is_assignment(w)).count()..];
         let Some(first) = cmd.first() else { continue };
         let arg = |flag: &str| cmd.iter().position(|w| w == flag).and_then(|i| cmd.get(i + 1)).cloned();
         let package = arg("-p").or_else(|| arg("--package"));
@@ -175,6 +193,14 @@ fn shell_lines_join_continuations_and_words_drop_comments() {
         ]
     );
     assert_eq!(words("wonders backup --db w.db /b/w-$(date +%F).db").unwrap()[4], "/b/w-SUBSTITUTED.db");
+    let serve = |a: &str| Shown::Wonders(vec!["serve".into(), "--addr".into(), a.into()]);
+    assert_eq!(
+        shown(
+            &words("RUST_LOG=info wonders serve --addr A & wonders serve --addr B; wonders serve --addr C &")
+                .unwrap()
+        ),
+        [serve("A"), serve("B"), serve("C")]
+    );
 }
 
 #[test]
