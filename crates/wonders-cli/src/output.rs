@@ -56,6 +56,16 @@ pub(crate) fn width() -> usize {
     }
 }
 
+/// The lines of standard output's screen: the terminal's rows (at least 24), or 45 when it is
+/// not a terminal.
+pub(crate) fn height() -> usize {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        usize::from(console::Term::stdout().size().0).max(24)
+    } else {
+        45
+    }
+}
+
 /// Whether to colour standard output: only on a terminal, and not when `NO_COLOR` is set to
 /// anything but the empty string (<https://no-color.org>).
 pub(crate) fn colour() -> bool {

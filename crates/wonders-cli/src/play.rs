@@ -12,8 +12,8 @@ pub(crate) mod armada;
 mod screen;
 
 use screen::{
-    LEGEND, card_effect, card_line, card_text, card_text_with, choices_column, effect_short, pack,
-    pack_units, payment_short,
+    LEGEND, card_brief, card_effect, card_line, card_text, card_text_with, choices_column, effect_short,
+    pack, pack_units, payment_short,
 };
 pub(crate) use screen::{Screen, wrap};
 
@@ -22,6 +22,7 @@ use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name, normalize_bot_name, notify_game_over};
+use wonders_core::armada::{ArmadaEvent, MoveCause};
 use wonders_core::edifice::{EdificeEvent, Outcome};
 use wonders_core::score::Score;
 use wonders_core::{
@@ -113,19 +114,24 @@ pub(crate) fn seat_bot_names(
 pub fn run(args: &PlayArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let echo = !stdin.is_terminal();
-    play_on(args, &mut stdin.lock(), echo, &mut std::io::stdout().lock(), Screen::stdout())
+    play_on(args, &mut stdin.lock(), echo, &mut std::io::stdout().lock(), Screen::stdout(!echo))
 }
 
-/// A writer that wraps each line it is given at `width` columns (see [`wrap`]).
+/// A writer that wraps each line it is given at `width` columns (see [`wrap`]) and counts the
+/// lines written since the last answer, to know what is still on the screen.
 struct Wrapping<'a> {
     inner: &'a mut dyn Write,
     width: usize,
+    /// Lines written since the human last answered.
+    lines: usize,
 }
 
 impl Write for Wrapping<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let text = String::from_utf8_lossy(buf);
-        self.inner.write_all(wrap(&text, self.width).as_bytes())?;
+        let wrapped = wrap(&text, self.width);
+        self.lines += wrapped.matches('\n').count();
+        self.inner.write_all(wrapped.as_bytes())?;
         Ok(buf.len())
     }
 
@@ -185,7 +191,7 @@ fn play_on(
     out: &mut dyn Write,
     screen: Screen,
 ) -> Result<(), String> {
-    let out = &mut Wrapping { inner: out, width: screen.width };
+    let out = &mut Wrapping { inner: out, width: screen.width, lines: 0 };
     let n = args.players as usize;
     if args.seat >= n {
         return Err(format!(
@@ -304,7 +310,7 @@ fn play_to_end(
     human: Option<usize>,
     names: &mut SeatNames,
     input: (&mut dyn BufRead, bool),
-    (out, screen): (&mut dyn Write, &Screen),
+    (out, screen): (&mut Wrapping<'_>, &Screen),
 ) -> Result<(), String> {
     let (input, echo) = input;
     let catalog = game.catalog();
@@ -318,7 +324,6 @@ fn play_to_end(
     let mut legal = Vec::new();
     let mut age = game.age();
     let mut tokens: Vec<MilitaryTokens> = game.cities().iter().map(|c| c.tokens).collect();
-    let mut asked = false;
     while !game.is_over() {
         for seat in game.to_act() {
             if !game.must_act(seat) {
@@ -327,7 +332,6 @@ fn play_to_end(
             game.legal_actions_into(seat, &mut legal);
             let view = game.view(seat);
             let action = if human == Some(seat) {
-                asked = true;
                 ask(catalog, &view, &legal, names, (&mut *input, echo), out, screen)?
             } else {
                 bots[seat].choose(&view, &legal)
@@ -341,17 +345,25 @@ fn play_to_end(
                 *names = SeatNames::new(game, human);
             }
             let mut text = String::new();
-            // A blank line after the human's answer; the steps that follow it run on.
-            if std::mem::take(&mut asked) {
-                say!(text);
-            }
             log_text(&mut text, catalog, game.last_log(), names, game.turns(), screen);
             if game.age() != age || game.is_over() {
                 edifice_age_text(&mut text, game, age, names);
                 military_text(&mut text, game, age, &tokens, names);
                 armada::age_end_text(&mut text, game, age, names);
-                age = game.age();
                 tokens = game.cities().iter().map(|c| c.tokens).collect();
+                if screen.pause && human.is_some() && !game.is_over() {
+                    // The Age's conflicts keep a screen of their own until the human goes on.
+                    emit(out, &text)?;
+                    text.clear();
+                    let next = format!("Press Enter for Age {} (q to quit): ", roman(game.age()));
+                    emit(out, &next)?;
+                    let when = format!("at the end of Age {}", roman(age));
+                    let answer = read_answer(&mut *input, echo, out, &when)?;
+                    if is_quit(&answer) {
+                        return Err("game abandoned at your request".into());
+                    }
+                }
+                age = game.age();
             }
             emit(out, &text)?;
         }
@@ -581,6 +593,20 @@ fn discount_text(buyer: &City, side: usize) -> String {
 /// production, cards); both neighbours on two lines each (status and wonder; what they sell and
 /// their cards by colour); every other city on one line.
 fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &SeatNames, screen: &Screen) {
+    situation_with(text, catalog, view, names, screen, false);
+}
+
+/// [`situation_text`], `compact` when the screen is short of lines: the acting city's cards
+/// counted by colour (as the neighbours' are) and its shipyard on one line (the card-first
+/// menu's second step says what each naval construction gives).
+fn situation_with(
+    text: &mut String,
+    catalog: &Catalog,
+    view: &View,
+    names: &SeatNames,
+    screen: &Screen,
+    compact: bool,
+) {
     let seat = view.seat as usize;
     let acting = view.acting_city as usize;
     let n = view.cities.len();
@@ -609,8 +635,14 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
     parts.push(format!("makes {}", production_text(&me.production)));
     parts.push(format!("wonder {} {} {}", w.name, side_label(catalog, me), wonder_text(catalog, me)));
     say!(text, "{}", pack(&parts, screen.width));
-    say!(text, "{}", wrap(&format!("  city: {}", own_cards(catalog, me, screen)), screen.width));
-    armada::shipyard_text(text, view, acting);
+    if compact {
+        let mut parts = vec![format!("  city: {}", cards_counted(catalog, me, screen))];
+        parts.extend(armada::shipyard_parts(view, acting));
+        say!(text, "{}", pack(&parts, screen.width));
+    } else {
+        say!(text, "{}", wrap(&format!("  city: {}", own_cards(catalog, me, screen)), screen.width));
+        armada::shipyard_text(text, view, acting);
+    }
     projects_text(text, catalog, view, names);
     let mate = view.teams.then(|| wonders_core::teams::teammate(seat));
     let (left, right) = ((acting + 1) % n, (acting + n - 1) % n);
@@ -629,24 +661,30 @@ fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &Sea
         parts.extend(edifice_city_text(catalog, view, c));
         parts.push(format!("sells {}{}", production_text(&c.for_sale), discount_text(me, side)));
         parts.push(cards_counted(catalog, c, screen));
+        parts.extend(armada::shipyard_parts(view, other));
         say!(text, "{}", pack(&parts, screen.width));
-        let yard = armada::shipyard_parts(view, other);
-        if !yard.is_empty() {
-            say!(text, "{}", pack(&yard, screen.width));
-        }
     }
-    let others: Vec<usize> = (0..n).filter(|&c| c != acting && c != left && c != right).collect();
-    for (k, &other) in others.iter().enumerate() {
-        let c = &view.cities[other];
-        say!(
-            text,
-            "{:<7} {}: {}, wonder {}/{}",
-            if k == 0 { "Others:" } else { "" },
-            names.get(other),
-            status_text(c),
-            c.stages,
-            c.stage_count(catalog)
-        );
+    // The other cities, two a line where they fit: coins, shields, military points, wonder
+    // stages built of all.
+    let others: Vec<String> = (0..n)
+        .filter(|&c| c != acting && c != left && c != right)
+        .map(|other| {
+            let c = &view.cities[other];
+            format!(
+                "{}: {}, {}, {:+}, {}/{}",
+                names.get(other),
+                c.coins,
+                c.shields,
+                c.tokens.points(),
+                c.stages,
+                c.stage_count(catalog)
+            )
+        })
+        .collect();
+    if let Some(first) = others.first() {
+        let mut parts = vec![format!("Others (coins, shields, military, wonder): {first}")];
+        parts.extend(others.iter().skip(1).cloned());
+        say!(text, "{}", pack(&parts, screen.width));
     }
     teammate_text(text, catalog, view, names, screen);
 }
@@ -687,10 +725,10 @@ fn edifice_city_text(catalog: &Catalog, view: &View, city: &City) -> Option<Stri
     Some(s)
 }
 
-/// Edifice: the great projects. The other Ages' on one line (`great projects: Age I Money
-/// Changer FAILED, Age III Agora`; each city's line names its pawns), the current Age's marked
-/// `>>` with its pawns left and holders, then what taking part costs, its reward and its penalty,
-/// each marked `†` when no printed source confirms it.
+/// Edifice: the great projects. The current Age's (while open) marked `>>` with its pawns left
+/// and holders, the other Ages' after it, on its line when they fit (`great projects: Age I Money
+/// Changer FAILED, Age III Agora`; each city's line names its pawns), then what taking part
+/// costs, its reward and its penalty, each marked `†` when no printed source confirms it.
 pub(crate) fn projects_text(text: &mut String, catalog: &Catalog, view: &View, names: &SeatNames) {
     let (Some(state), Some(data)) = (view.edifice.as_ref(), catalog.edifice.as_deref()) else {
         return;
@@ -719,29 +757,35 @@ pub(crate) fn projects_text(text: &mut String, catalog: &Catalog, view: &View, n
             }
         })
         .collect();
-    say!(text, "  great projects: {}", others.join(", "));
-    if let Some(a) = current {
-        let p = data.project(state.projects[a]);
-        say!(
-            text,
-            "  >> Age {} {}: {} pawn{} left; holders: {}",
-            roman(a as u8 + 1),
-            name(a),
-            state.left[a],
-            plural(state.left[a] as u16),
-            holders(a)
-        );
-        say!(
-            text,
-            "     take part: {}{}; reward: {}{}; penalty: {}{}",
-            p.cost_text(),
-            mark(p.cost_status.provisional()),
-            p.reward_text(),
-            mark(p.reward_status.provisional()),
-            p.penalty,
-            mark(p.penalty_status.provisional())
-        );
+    let Some(a) = current else {
+        say!(text, "  great projects: {}", others.join(", "));
+        return;
+    };
+    // While an Age's project is open, the other Ages' are named on its first turn only.
+    let others = if view.turn <= 1 { others } else { Vec::new() };
+    let p = data.project(state.projects[a]);
+    let now = format!(
+        "  >> Age {} {}: {} pawn{} left; holders: {}",
+        roman(a as u8 + 1),
+        name(a),
+        state.left[a],
+        plural(state.left[a] as u16),
+        holders(a)
+    );
+    // Then what taking part costs, the reward and the penalty, packed on as few lines as fit;
+    // the other Ages' projects last.
+    let mut parts = vec![
+        now,
+        format!("take part: {}{}", p.cost_text(), mark(p.cost_status.provisional())),
+        format!("reward: {}{}", p.reward_text(), mark(p.reward_status.provisional())),
+        format!("penalty: {}{}", p.penalty, mark(p.penalty_status.provisional())),
+    ];
+    if !others.is_empty() {
+        parts.push(format!("great projects: {}", others.join(", ")));
     }
+    let packed = pack(&parts, 80);
+    // The lines after the first are indented under the project's name.
+    say!(text, "{}", packed.replace("\n  ", "\n     "));
 }
 
 /// `I`, `II` or `III`.
@@ -761,41 +805,134 @@ fn ask(
     legal: &[Action],
     names: &SeatNames,
     (input, echo): (&mut dyn BufRead, bool),
-    out: &mut dyn Write,
+    out: &mut Wrapping<'_>,
     screen: &Screen,
 ) -> Result<Action, String> {
     let mut text = String::new();
     situation_text(&mut text, catalog, view, names, screen);
-    let choices = choice_list(&mut text, catalog, view, legal, names, screen);
-    emit(out, &text)?;
+    let mut flat = String::new();
+    let choices = choice_list(&mut flat, catalog, view, legal, names, screen);
     if choices.is_empty() {
         return Err("no legal action to choose from (this is a bug in the engine)".into());
     }
-    let count = choices.len();
+    let lines = |t: &str| wrap(t, screen.width).matches('\n').count();
+    // The prompt's line, and the turn's start: the log since the last answer and the situation.
+    let needed = out.lines + lines(&text) + lines(&flat) + 1;
+    let hand = matches!(view.phase, Phase::Choose | Phase::PlayLastCard { .. });
+    if needed <= screen.height || !hand {
+        emit(out, &format!("{text}{flat}"))?;
+        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 1..=choices.len())?;
+        return Ok(choices[k - 1]);
+    }
+    // Too many choices for the screen: the card first, then what to do with it.
+    let (heading, groups) = hand_groups(catalog, view, legal, screen, true);
+    let mut menu = String::new();
+    say!(menu, "{}", wrap(&format!("{heading}; pick a card:"), screen.width));
+    for (i, g) in groups.iter().enumerate() {
+        let line = format!("  {} {} — {}", screen.number(i + 1), g.brief, g.summary());
+        say!(menu, "{}", wrap(&line, screen.width));
+    }
+    if out.lines + lines(&text) + lines(&menu) + 1 > screen.height {
+        // Still too long: the city in short.
+        text.clear();
+        situation_with(&mut text, catalog, view, names, screen, true);
+    }
+    emit(out, &format!("{text}{menu}"))?;
     loop {
-        emit(out, &format!("Your choice (1-{count}, q to quit): "))?;
-        let mut answer = String::new();
-        let read = input.read_line(&mut answer).map_err(|e| format!("reading standard input: {e}"))?;
-        if read == 0 {
-            return Err(format!(
-                "standard input ended at Age {}, turn {} while {} had to choose: the game is abandoned",
-                roman(view.age),
-                view.turn,
-                names.get(view.seat as usize)
-            ));
+        let k = choose(view, names, (&mut *input, echo), out, "Your card", 1..=groups.len())?;
+        let g = &groups[k - 1];
+        let mut options = String::new();
+        say!(options, "{}:", wrap(g.head.trim_start(), screen.width));
+        if let Some(reason) = &g.reason {
+            say!(options, "{}", wrap(&format!("      can't build: {reason}"), screen.width));
         }
-        let answer = answer.trim();
-        if echo {
-            emit(out, &format!("{answer}\n"))?;
+        let mut units = Vec::with_capacity(g.actions.len());
+        for (i, a) in g.actions.iter().enumerate() {
+            let acting = view.acting_city as usize;
+            let mut label = full_label(a, view.cities[acting].stages + 1, &g.ways);
+            // A naval construction says what its step gives.
+            let fleet = match *a {
+                Action::Build { naval, .. } => naval.construction(),
+                Action::Wonder { extra, .. } => extra.naval(),
+                _ => None,
+            };
+            if let Some(step) = fleet.and_then(|f| armada::construction_text(view, acting, f)) {
+                let _ = write!(label, " → {step}");
+            }
+            units.push(format!("{} {label}", screen.number(i + 1)));
         }
-        if answer.eq_ignore_ascii_case("q") || answer.eq_ignore_ascii_case("quit") {
+        units.push(format!("{} back to the hand", screen.number(0)));
+        if units.len() + 3 <= screen.height {
+            for unit in &units {
+                say!(options, "{}", wrap(&format!("  {unit}"), screen.width));
+            }
+        } else {
+            // More ways than lines: as many a line as fit.
+            say!(options, "{}", pack_units(&units, 2, screen.width));
+        }
+        emit(out, &options)?;
+        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 0..=g.actions.len())?;
+        if k > 0 {
+            return Ok(g.actions[k - 1]);
+        }
+        emit(out, &menu)?;
+    }
+}
+
+/// Whether an answer asks to leave the game.
+fn is_quit(answer: &str) -> bool {
+    answer.eq_ignore_ascii_case("q") || answer.eq_ignore_ascii_case("quit")
+}
+
+/// Reads one answer (trimmed), echoing it when the input is not typed; the screen starts anew.
+fn read_answer(
+    input: &mut dyn BufRead,
+    echo: bool,
+    out: &mut Wrapping<'_>,
+    when: &str,
+) -> Result<String, String> {
+    let mut answer = String::new();
+    let read = input.read_line(&mut answer).map_err(|e| format!("reading standard input: {e}"))?;
+    if read == 0 {
+        return Err(format!("standard input ended {when}: the game is abandoned"));
+    }
+    let answer = answer.trim().to_string();
+    if echo {
+        emit(out, &format!("{answer}\n"))?;
+    }
+    out.lines = 0;
+    Ok(answer)
+}
+
+/// Asks for a number in `range` after `what` until one comes (`q` quits).
+fn choose(
+    view: &View,
+    names: &SeatNames,
+    (input, echo): (&mut dyn BufRead, bool),
+    out: &mut Wrapping<'_>,
+    what: &str,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<usize, String> {
+    let (low, high) = (*range.start(), *range.end());
+    loop {
+        emit(out, &format!("{what} ({low}-{high}, q to quit): "))?;
+        let when = format!(
+            "at Age {}, turn {} while {} had to choose",
+            roman(view.age),
+            view.turn,
+            names.get(view.seat as usize)
+        );
+        let answer = read_answer(&mut *input, echo, out, &when)?;
+        if is_quit(&answer) {
             return Err("game abandoned at your request".into());
         }
         match answer.parse::<usize>() {
-            Ok(k) if (1..=count).contains(&k) => return Ok(choices[k - 1]),
-            Ok(k) => emit(out, &format!("{k} is out of range: type a number from 1 to {count}.\n"))?,
-            Err(_) if answer.is_empty() => emit(out, &format!("Type a number from 1 to {count}.\n"))?,
-            Err(_) => emit(out, &format!("`{answer}` is not a number: type a number from 1 to {count}.\n"))?,
+            Ok(k) if range.contains(&k) => return Ok(k),
+            Ok(k) => emit(out, &format!("{k} is out of range: type a number from {low} to {high}.\n"))?,
+            Err(_) if answer.is_empty() => emit(out, &format!("Type a number from {low} to {high}.\n"))?,
+            Err(_) => {
+                emit(out, &format!("`{answer}` is not a number: type a number from {low} to {high}.\n"))?
+            }
         }
     }
 }
@@ -869,7 +1006,7 @@ fn choice_list(
             }
             say!(text, "{}", pack_units(&units, 2, screen.width));
         }
-        _ => hand_choices(text, catalog, view, me, legal, &mut shown, screen),
+        _ => hand_choices(text, catalog, view, legal, &mut shown, screen),
     }
     // Anything the grouping missed (it should not happen) is still offered.
     for a in legal {
@@ -933,19 +1070,61 @@ fn stage_reason(catalog: &Catalog, view: &View) -> String {
         .unwrap_or_else(|| "not allowed this turn".into())
 }
 
-/// The hand: a heading with the wonder stage's ways to build it (named `a`, `b`, … when there are
-/// several; the same for every card) or why it cannot be built, then one line per card — its
-/// text, then its numbered choices (`[1] build (2 right)  [2] stage a  [3] discard`), or why it
-/// cannot be built — wrapped to the next line when they do not fit.
-fn hand_choices(
-    text: &mut String,
+/// One card of the hand and what may be done with it.
+struct CardChoices {
+    /// The card's text, indented: `  Baths [blue] S → 3 VP; chains to Aqueduct ×2`.
+    head: String,
+    /// The card without its chains: `Baths [blue] S → 3 VP ×2`.
+    brief: String,
+    /// Why it cannot be built, when it cannot.
+    reason: Option<String>,
+    /// Its legal actions: builds, then wonder stages, then discards.
+    actions: Vec<Action>,
+    /// The ways to build the wonder stage, as the hand's heading names them (`a`, `b`, …).
+    ways: Vec<(Payment, StageExtra)>,
+}
+
+impl CardChoices {
+    /// How the card may be built, in few words, for the card-first menu (its wonder stage and
+    /// discards are the same for every card and the heading names them): `build: free`, `build:
+    /// 1 right + 2 left`, `build: from 2 coins` (several ways), `can't build`.
+    fn summary(&self) -> String {
+        let builds: Vec<&Payment> = self
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Build { pay, .. } => Some(pay),
+                _ => None,
+            })
+            .collect();
+        match builds.as_slice() {
+            [] => "can't build".to_string(),
+            [pay] => format!("build: {}", payment_short(pay)),
+            many => match many.iter().map(|p| p.total()).min().unwrap_or(0) {
+                0 => "build: free".to_string(),
+                least => format!("build: from {least} coin{}", plural(least)),
+            },
+        }
+    }
+}
+
+/// The hand's heading — whose hand, the wonder stage's ways to build it (named `a`, `b`, … when
+/// there are several; the same for every card) or why it cannot be built — and each card with
+/// its legal actions.
+///
+/// With `brief` (the card-first menu, whose second step names every way), several ways to build
+/// the stage are counted (`stage 2: 6 ways, from 1 coin`) and the yellow ship's discard is not
+/// explained.
+fn hand_groups(
     catalog: &Catalog,
     view: &View,
-    me: &City,
     legal: &[Action],
-    shown: &mut Vec<Action>,
     screen: &Screen,
-) {
+    brief: bool,
+) -> (String, Vec<CardChoices>) {
+    let Some(me) = view.cities.get(view.acting_city as usize) else {
+        return (String::new(), Vec::new());
+    };
     let stage_no = me.stages + 1;
     let mut ways: Vec<(Payment, StageExtra)> = Vec::new();
     for a in legal {
@@ -961,6 +1140,11 @@ fn hand_choices(
         format!("stage {stage_no} can't be built: {}", stage_reason(catalog, view))
     } else if let [(pay, extra)] = ways.as_slice() {
         format!("stage {stage_no}: {}", way_text(pay, *extra))
+    } else if brief {
+        match ways.iter().map(|(p, _)| p.total()).min().unwrap_or(0) {
+            0 => format!("stage {stage_no}: {} ways, free", ways.len()),
+            least => format!("stage {stage_no}: {} ways, from {least} coin{}", ways.len(), plural(least)),
+        }
     } else {
         let named: Vec<String> = ways
             .iter()
@@ -970,7 +1154,7 @@ fn hand_choices(
         format!("stage {stage_no}: {}", named.join(", "))
     };
     // Discarding gives 3 coins; Armada's other discard is said, as it is new.
-    let discard = if legal.iter().any(|a| matches!(a, Action::DiscardYellow { .. })) {
+    let discard = if !brief && legal.iter().any(|a| matches!(a, Action::DiscardYellow { .. })) {
         "; (yellow ship): its free move, not 3 coins"
     } else {
         ""
@@ -981,8 +1165,8 @@ fn hand_choices(
     } else {
         "Your hand"
     };
-    say!(text, "{}", wrap(&format!("{whose} ({wonder}{discard}):"), screen.width));
-    let mut cards: Vec<(String, Vec<String>)> = Vec::new();
+    let heading = format!("{whose} ({wonder}{discard})");
+    let mut groups = Vec::new();
     let mut seen: Vec<CardId> = Vec::new();
     for &card in &view.hand {
         if seen.contains(&card) {
@@ -998,41 +1182,80 @@ fn hand_choices(
         let copies = view.hand.iter().filter(|&&c| c == card).count();
         let times = if copies > 1 { format!(" ×{copies}") } else { String::new() };
         let head = format!("  {}{times}", card_text_with(catalog, card, screen, false));
-        let mut choices = Vec::new();
         let builds: Vec<Action> = mine(|a| matches!(a, Action::Build { .. })).collect();
-        if builds.is_empty() {
-            choices.push(format!("can't build: {}", build_reason(catalog, view, card)));
-        }
+        let reason = builds.is_empty().then(|| build_reason(catalog, view, card));
         let stages = mine(|a| matches!(a, Action::Wonder { .. }));
         let discards = mine(|a| matches!(a, Action::Discard { .. } | Action::DiscardYellow { .. }));
+        let actions = builds.iter().copied().chain(stages).chain(discards).collect();
+        let brief = format!("{}{times}", card_brief(catalog, card, screen));
+        groups.push(CardChoices { head, brief, reason, actions, ways: ways.clone() });
+    }
+    (heading, groups)
+}
+
+/// The hand (see [`hand_groups`]), one line per card — its text, then its numbered choices
+/// (`[1] build (2 right)  [2] stage a  [3] discard`), or why it cannot be built — wrapped to the
+/// next line when they do not fit.
+fn hand_choices(
+    text: &mut String,
+    catalog: &Catalog,
+    view: &View,
+    legal: &[Action],
+    shown: &mut Vec<Action>,
+    screen: &Screen,
+) {
+    let (heading, groups) = hand_groups(catalog, view, legal, screen, false);
+    say!(text, "{}", wrap(&format!("{heading}:"), screen.width));
+    let mut cards: Vec<(String, Vec<String>)> = Vec::new();
+    for g in groups {
+        let mut choices = Vec::new();
+        if let Some(reason) = &g.reason {
+            choices.push(format!("can't build: {reason}"));
+        }
         let mut previous: Option<Action> = None;
-        for a in builds.into_iter().chain(stages).chain(discards) {
+        for a in g.actions {
             shown.push(a);
             // After a choice of its kind, another says only what differs: `[2] (4 right + 1
             // left)`, `[5] + naval yellow (free)`, `[7] b`, `[9] (yellow ship)`.
             let label = match (previous, a) {
                 (Some(Action::Build { naval: before, .. }), Action::Build { pay, naval, .. }) => {
-                    let full = choice_label(&a, &ways);
+                    let full = choice_label(&a, &g.ways);
                     if before == naval {
                         format!("({})", payment_short(&pay))
                     } else {
                         full.trim_start_matches("build ").to_string()
                     }
                 }
-                (Some(Action::Wonder { .. }), Action::Wonder { .. }) if ways.len() > 1 => {
-                    choice_label(&a, &ways).trim_start_matches("stage ").to_string()
+                (Some(Action::Wonder { .. }), Action::Wonder { .. }) if g.ways.len() > 1 => {
+                    choice_label(&a, &g.ways).trim_start_matches("stage ").to_string()
                 }
                 (Some(Action::Discard { .. }), Action::DiscardYellow { .. }) => "(yellow ship)".into(),
-                _ => choice_label(&a, &ways),
+                _ => choice_label(&a, &g.ways),
             };
             choices.push(format!("{} {label}", screen.number(shown.len())));
             previous = Some(a);
         }
-        cards.push((head, choices));
+        cards.push((g.head, choices));
     }
     let col = choices_column(&cards, screen.width);
     for (head, choices) in &cards {
         say!(text, "{}", card_line(head, choices, col, screen.width));
+    }
+}
+
+/// A card's choice in full, for the card-first menu's second step: `build + naval blue (2 right
+/// + 2 left)`, `wonder stage 2: 1 right + 2 left`, `discard: +3 coins`.
+fn full_label(a: &Action, stage_no: u8, ways: &[(Payment, StageExtra)]) -> String {
+    match a {
+        Action::Wonder { pay, extra, .. } => {
+            let letter = match ways.iter().position(|w| *w == (*pay, *extra)) {
+                Some(i) if ways.len() > 1 => format!(" {}", way_letter(i)),
+                _ => String::new(),
+            };
+            format!("wonder stage {stage_no}{letter}: {}", way_text(pay, *extra))
+        }
+        Action::Build { .. } => choice_label(a, ways),
+        other => action_line(other, stage_no, Edition::First),
     }
 }
 
@@ -1140,6 +1363,11 @@ pub(crate) fn log_text(
     };
     say!(text, "-- {heading}:");
     let n = names.len();
+    // Each line with the seat it is about and whether it tells what the seat played, so that a
+    // naval construction or a pawn taken with the play joins its line; and, for the losses to a
+    // tax or to pirates, what was lost, so that the cities losing the same join one line.
+    let mut lines: Vec<(u8, bool, String)> = Vec::new();
+    let mut losses: Vec<Option<(String, String)>> = Vec::new();
     for e in log.iter().filter(shown) {
         // Coins the neighbours paid this city for its resources this step.
         let trade: u16 = log
@@ -1153,13 +1381,71 @@ pub(crate) fn log_text(
                     + (if r2 == e.seat as usize { o.pay.second.right() as u16 } else { 0 })
             })
             .sum();
-        let line = format!("   {}", entry_text(catalog, e, names, trade, screen));
-        if matches!(e.played, Played::Armada(_)) {
-            // Armada's lines (ship moves, islands, losses) wrap within 80 columns.
-            say!(text, "{}", wrap(&line, armada::WIDTH));
-        } else {
-            say!(text, "{line}");
+        let entry = entry_text(catalog, e, names, trade, screen);
+        let joins = match e.played {
+            Played::Armada(ev) => {
+                ev.ship_move().is_some_and(|(_, _, cause)| cause == MoveCause::Construction)
+            }
+            Played::Edifice(ev) => ev == EdificeEvent::TookPart,
+            _ => false,
+        };
+        let play = matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded);
+        if joins && let Some(line) = lines.iter_mut().rev().find(|(seat, play, _)| *play && *seat == e.seat) {
+            let who = format!("{} ", names.get(e.seat as usize));
+            // `; red ship 1→2: naval 2†` (its naval construction), `; took part in …`.
+            let joined = entry.strip_prefix(&who).unwrap_or(&entry);
+            let _ = write!(line.2, "; {}", joined.strip_prefix("naval construction: ").unwrap_or(joined));
+            continue;
         }
+        let who = names.get(e.seat as usize);
+        let lost = match e.played {
+            Played::Armada(ArmadaEvent::Lost { .. }) => entry.strip_prefix(&format!("{who} lost ")),
+            _ => None,
+        };
+        losses.push(lost.map(|what| (what.to_string(), who.to_string())));
+        lines.push((e.seat, play, format!("   {entry}")));
+    }
+    // The cities that lost the same, on the first one's line: `you (seat 0, …), seat 2 (…) each
+    // lost 1 coin (1 to the tax)`.
+    let mut k = 0;
+    while k < lines.len() {
+        let Some((what, _)) = losses[k].clone() else {
+            k += 1;
+            continue;
+        };
+        let same: Vec<usize> =
+            (k..lines.len()).filter(|&j| losses[j].as_ref().is_some_and(|(w, _)| *w == what)).collect();
+        if same.len() > 1 {
+            let who: Vec<String> =
+                same.iter().filter_map(|&j| losses[j].as_ref().map(|(_, w)| w.clone())).collect();
+            lines[k].2 = format!("   {} each lost {what}", who.join(", "));
+            for &j in same[1..].iter().rev() {
+                lines.remove(j);
+                losses.remove(j);
+            }
+        }
+        k += 1;
+    }
+    // One tax levied: the group that lost the same to it joins its line (`seat 1 (…) levied a tax
+    // of 1: you (…), seat 2 (…) each lost 1 coin`).
+    let levied: Vec<usize> = (0..lines.len()).filter(|&j| lines[j].2.contains(" levied a tax of ")).collect();
+    if let [tax] = levied[..]
+        && let Some(group) = (tax + 1..lines.len()).find(|&j| {
+            losses[j].as_ref().is_some_and(|(w, _)| w.ends_with(" to the tax)"))
+                && lines[j].2.contains(" each lost ")
+        })
+    {
+        let levier = lines[tax].2.split(" (the others").next().unwrap_or_default().to_string();
+        let lost = lines[group].2.trim_start();
+        let lost = lost.rsplit_once(" (").map_or(lost, |(l, _)| l);
+        lines[tax].2 = format!("{levier}: {lost}");
+        lines.remove(group);
+        losses.remove(group);
+    }
+    for (_, _, line) in lines {
+        // Long lines (a play with its naval construction, Armada's islands and losses) wrap
+        // within 80 columns, their continuation indented.
+        say!(text, "{}", wrap(&line, armada::WIDTH.min(screen.width)));
     }
 }
 
@@ -1193,7 +1479,7 @@ pub(crate) fn entry_text(
         Played::Edifice(ev) => {
             let project = format!("the Age {} great project", roman(ev.project_age(e.age)));
             match ev {
-                EdificeEvent::TookPart => format!("{who} took part in {project} (took a pawn)"),
+                EdificeEvent::TookPart => format!("{who} took part in {project} (a pawn)"),
                 EdificeEvent::UrPawn(a) => format!("{who} took an Age {} pawn from the box (Ur)", roman(a)),
                 EdificeEvent::Rewarded(a) if a != e.age => {
                     format!("{who} joins {project}, completed, with an Ur pawn and gains its reward")
@@ -1391,6 +1677,7 @@ pub(crate) fn score_sheet(text: &mut String, game: &Game, names: &SeatNames) {
 mod tests {
     use super::*;
     use std::io::Cursor;
+    use wonders_core::Expansions;
 
     fn args(seat: usize, auto: bool) -> PlayArgs {
         PlayArgs {
@@ -1525,7 +1812,7 @@ mod tests {
         let plain = String::from_utf8(plain).unwrap();
         assert!(!plain.contains('\x1b'), "piped output has no escapes");
         let mut coloured = Vec::new();
-        let screen = Screen { width: 80, colour: true };
+        let screen = Screen { colour: true, ..Screen::PLAIN };
         play_on(&a, &mut Cursor::new("1\n".repeat(40)), true, &mut coloured, screen).unwrap();
         let coloured = String::from_utf8(coloured).unwrap();
         // Blue cards in blue (256-colour 33), the same text once the escapes are taken out, and
@@ -1558,20 +1845,23 @@ mod tests {
         play(&a, &mut Cursor::new("1\n".repeat(60)), true, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let first = &text[..text.find("Your hand (").unwrap()];
-        let yards: Vec<&str> = first.lines().filter(|l| l.starts_with("  shipyard ")).collect();
+        let yards: Vec<&str> =
+            first.lines().filter(|l| l.starts_with("  shipyard ") || l.contains("ships (of 6): ")).collect();
         assert_eq!(yards.len(), 3, "the human's and both neighbours': {first}");
         // Every ship on its start space (000 遊戲準備 6), and exactly one fleet per board carries
         // the wonder symbol `*`: the human's has two ships a line, each with the next step's
-        // cost and what that step gives, each neighbour's one line.
+        // cost and what that step gives, each neighbour's their steps on its line.
         assert!(yards[0].ends_with("naval strength 0, trade level 0"), "{}", yards[0]);
         let ships: Vec<&str> = first.lines().filter(|l| l.starts_with("    ")).collect();
         assert_eq!(ships.len(), 2, "{first}");
         assert_eq!(ships.iter().map(|l| l.matches('*').count()).sum::<usize>(), 1);
         assert_eq!(ships.iter().map(|l| l.matches(" 0/6, next ").count()).sum::<usize>(), 4, "{ships:?}");
         for y in &yards[1..] {
-            assert!(y.ends_with("naval 0, trade 0"), "{y}");
+            assert!(y.contains("naval 0, trade 0"), "{y}");
             assert_eq!(y.matches('*').count(), 1, "{y}");
-            assert_eq!(y.matches(" 0/6").count(), 4, "{y}");
+            let ships =
+                y.split("ships (of 6): ").nth(1).and_then(|r| r.split(';').next()).unwrap_or_default();
+            assert_eq!(ships.matches(" 0").count(), 4, "{y}");
         }
         // The score sheet has Armada's three categories.
         for row in ["  naval ", "  fleet ", "  islands "] {
@@ -1721,6 +2011,116 @@ mod tests {
         // Armada's trading zones (armada.md §5): 2 units from the 2nd left, 1 from the 2nd right.
         let second = Payment { second: wonders_core::SecondPay::new(2, 1), ..p(0, 2, 0) };
         assert_eq!(payment_text(&second), "pay 2 right, 2 to the 2nd left, 1 to the 2nd right");
+    }
+
+    /// The screens of a game played on a terminal of `screen`'s size, always answering `1` (and
+    /// Enter at the end of an Age): the lines from one answer to the next prompt, that prompt
+    /// included.
+    fn screens(args: &PlayArgs, screen: Screen) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        play_on(args, &mut Cursor::new("1\n".repeat(3000)), true, &mut out, screen).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mut screens = vec![Vec::new()];
+        for line in text.lines() {
+            screens.last_mut().unwrap().push(line.to_string());
+            if line.contains("q to quit): ") {
+                screens.push(Vec::new());
+            }
+        }
+        screens.pop();
+        screens
+    }
+
+    /// One turn fits an 80×45 terminal: the last step's log, the situation, the hand and the
+    /// prompt. A hand with too many choices for the screen is offered card first (and the city
+    /// in short when even that is too long); each Age's conflicts keep a screen of their own
+    /// until Enter. Every screen fits in the base game and with Edifice, up to 7 players. With
+    /// Armada, a turn whose log holds explorations, taxes and free moves besides the plays can
+    /// take a few lines more: at most 15% of the screens and 55 lines, measured here.
+    #[test]
+    fn one_turn_fits_an_80_by_45_terminal() {
+        let screen = Screen { pause: true, ..Screen::PLAIN };
+        let both = Expansions(Expansions::ARMADA.0 | Expansions::EDIFICE.0);
+        let mut card_first = 0;
+        for (players, expansions, teams, seed) in [
+            (3, Expansions::NONE, false, 2),
+            (5, Expansions::NONE, false, 4),
+            (7, Expansions::NONE, false, 5),
+            (7, Expansions::NONE, false, 3),
+            (6, Expansions::NONE, true, 3),
+            (7, Expansions::EDIFICE, false, 3),
+            (7, Expansions::EDIFICE, false, 8),
+            (7, both, false, 1),
+            (7, both, false, 2),
+            (6, both, true, 4),
+            (7, Expansions::ARMADA, false, 3),
+            (8, Expansions::ARMADA, true, 1),
+        ] {
+            let args = PlayArgs {
+                players,
+                seed: Some(seed),
+                bots: "heuristic".into(),
+                exp: ExpansionArgs { expansions, teams, ..ExpansionArgs::default() },
+                ..args(0, false)
+            };
+            let screens = screens(&args, screen);
+            let what = format!("{players} players, {:?}, teams {teams}, seed {seed}", expansions.names());
+            let ages = screens
+                .iter()
+                .filter(|s| s.last().is_some_and(|l| l.starts_with("Press Enter for Age")))
+                .count();
+            assert_eq!(ages, 2, "{what}: a pause after Ages I and II");
+            for s in &screens {
+                assert!(s.iter().all(|l| crate::output::display_width(l) <= 80), "{what}: {}", s.join("\n"));
+                let limit = if expansions.armada() { 55 } else { 45 };
+                assert!(s.len() <= limit, "{what}: {} lines\n{}", s.len(), s.join("\n"));
+            }
+            let over = screens.iter().filter(|s| s.len() > 45).count();
+            assert!(
+                over * 100 <= screens.len() * 15,
+                "{what}: {over} of {} screens over 45 lines",
+                screens.len()
+            );
+            card_first +=
+                screens.iter().filter(|s| s.last().is_some_and(|l| l.starts_with("Your card"))).count();
+        }
+        assert!(card_first > 0, "some hands are offered card first");
+    }
+
+    /// The card-first menu: the card, then each of its ways in full (a naval construction saying
+    /// what its step gives), and `0` back to the hand.
+    #[test]
+    fn a_crowded_hand_is_offered_card_first() {
+        let args = PlayArgs {
+            players: 7,
+            seed: Some(2),
+            bots: "heuristic".into(),
+            exp: ExpansionArgs { expansions: Expansions::ARMADA, ..ExpansionArgs::default() },
+            ..args(0, false)
+        };
+        let mut out = Vec::new();
+        // The first card, back to the hand, the first card again, its first way; then `1`s.
+        let input = "1\n0\n".to_string() + &"1\n".repeat(3000);
+        play_on(&args, &mut Cursor::new(input), true, &mut out, Screen { pause: true, ..Screen::PLAIN })
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let at = text.find("; pick a card:").expect("a card-first menu");
+        let block = &text[at..];
+        let block = block[..block.find("Your card (").unwrap()].replace("\n    ", " ");
+        let menu: Vec<&str> = block.lines().skip(1).collect();
+        assert!(menu.len() >= 2, "{menu:?}");
+        assert!(menu[0].starts_with("  [1] "), "{menu:?}");
+        assert!(menu.iter().all(|l| l.contains(" — build: ") || l.contains(" — can't build")), "{menu:?}");
+        let second = &text[at..];
+        let options = &second[second.find("Your card (").unwrap()..];
+        assert!(options.contains("  [0] back to the hand"), "{options}");
+        assert!(options.contains("discard: +3 coins"), "{options}");
+        assert!(options.contains("discard: free move of the yellow ship"), "{options}");
+        // `0` showed the hand again: the menu's first line twice before the choice.
+        let after_back = &options[options.find("[0] back to the hand").unwrap()..];
+        assert!(after_back.contains(menu[0]), "{after_back}");
+        // A naval construction in the second step says what its step gives (`→ red ship 0→1: …`).
+        assert!(text.contains(" + naval ") && text.contains(" ship 0→1: "), "{text}");
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), String> {
     let catalog = game.catalog();
     let mut names = SeatNames::new(&game, None);
     // Lines fit the terminal (80 columns in a pipe), as `wonders play` writes them.
-    let screen = Screen::stdout();
+    let screen = Screen::stdout(false);
     let mut text = String::new();
     say!(
         text,

@@ -127,9 +127,19 @@ pub(crate) fn shipyard_text(text: &mut String, view: &View, city: usize) {
     }
 }
 
-/// Another city's shipyard in parts to pack on lines: `shipyard 6: red 0/6, yellow 0/6, blue*
-/// 1/6, green 2/6`, `naval 0, trade 0`, then its islands and naval tokens when it has any;
-/// nothing without the expansion.
+/// What a naval construction of `fleet` gives `city`: `red ship 0→1: naval 1†`, or `None`
+/// without the expansion or when the ship is on its top step.
+pub(crate) fn construction_text(view: &View, city: usize, fleet: Fleet) -> Option<String> {
+    let armada = view.armada.as_ref()?;
+    let a = armada.cities.get(city)?;
+    let step = a.shipyard.step(fleet);
+    (step < TOP_STEP)
+        .then(|| format!("{fleet} ship {step}→{}: {}", step + 1, space_text(armada.data, fleet, step + 1)))
+}
+
+/// Another city's shipyard in parts to pack on lines: `ships (of 6): red 0, yellow 0, blue* 1,
+/// green 2` (the steps reached; `*` the wonder fleet), `naval 0, trade 0`, then its islands and
+/// naval tokens when it has any; nothing without the expansion.
 pub(crate) fn shipyard_parts(view: &View, city: usize) -> Vec<String> {
     let Some(armada) = view.armada.as_ref() else {
         return Vec::new();
@@ -140,9 +150,9 @@ pub(crate) fn shipyard_parts(view: &View, city: usize) -> Vec<String> {
     let board = data.board(a.shipyard.board);
     let star = |f: Fleet| if board.wonder == f { "*" } else { "" };
     let ships: Vec<String> =
-        Fleet::ALL.iter().map(|&f| format!("{f}{} {}/{TOP_STEP}", star(f), a.shipyard.step(f))).collect();
+        Fleet::ALL.iter().map(|&f| format!("{f}{} {}", star(f), a.shipyard.step(f))).collect();
     let mut parts = vec![
-        format!("  shipyard {}: {}", board.number, ships.join(", ")),
+        format!("ships (of {TOP_STEP}): {}", ships.join(", ")),
         format!("naval {}, trade {}", a.naval_strength(data), a.trade_level(data)),
     ];
     let islands: Vec<&str> =
@@ -512,9 +522,9 @@ mod tests {
         play(&args, &mut Cursor::new("1\n".repeat(400)), true, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for line in [
-            // Age I, turn 4: two blue naval constructions (blue step 1: 1 VP, provisional) and the
-            // human's Pirate Hoard (nobody has a trade level yet: nobody loses a coin).
-            "   seat 2 (Ephesos B) naval construction: blue ship 0→1: 1 VP†",
+            // Age I, turn 4: a blue naval construction (blue step 1: 1 VP, provisional) on the
+            // line of the play it comes with, and the human's Pirate Hoard (nobody has a trade level yet: nobody loses a coin).
+            "   seat 2 (Ephesos B) built Baths (pay 2 left); blue ship 0→1: 1 VP†",
             "   you (seat 0, Rhodes B) pirated (the others lose 1 coin per trade level)",
             // Armada's 7th turn is a turn, not Babylon's last card.
             "-- Age I, turn 7:",
@@ -523,13 +533,10 @@ mod tests {
             // bought a unit from the 2nd player on the right (East Trading Zone, §5).
             "   you (seat 0, Rhodes B) built Scientists Guild (1 to the 2nd right)",
             "   seat 2 (Ephesos B) pirated (the others lose 1 coin per trade level)",
-            "   seat 1 (Halicarnassus A) lost 1 coin (1 to pirates)",
-            "   seat 3 (Alexandria A) lost 1 coin (1 to pirates)",
+            "   seat 1 (Halicarnassus A), seat 3 (Alexandria A) each lost 1 coin (1 to pirates)",
             // Age III, turn 7: seat 1's yellow ship reaches step 2 (tax 1); the human and seat 2
             // (trade level 0) lose 1 − 0 = 1 coin, seat 3 (trade level 1) nothing (§2.7).
-            "   seat 1 (Halicarnassus A) levied a tax of 1 (the others lose 1 − trade level)",
-            "   you (seat 0, Rhodes B) lost 1 coin (1 to the tax)",
-            "   seat 2 (Ephesos B) lost 1 coin (1 to the tax)",
+            "   seat 1 (Halicarnassus A) levied a tax of 1: you (seat 0, Rhodes B), seat 2 (Ephesos B) each lost 1 coin",
             // The Age I naval conflict (§2.5): 2 is strongest (+3), the two 1s are 2nd tied
             // (nothing in Ages I and II), 0 is weakest (−1).
             "== End of Age I: naval conflict (strongest +3, 2nd +1, weakest -1) ==",
@@ -541,7 +548,8 @@ mod tests {
             "  shipyard 6 (* wonder fleet): naval strength 0, trade level 0",
             "    blue* 0/6, next C† → 1 VP†; green 0/6, next 1 coin† → nothing",
         ] {
-            assert!(text.lines().any(|l| l == line), "missing {line:?}");
+            // (A log line's continuation, indented by 5, joined back.)
+            assert!(text.replace("\n     ", " ").lines().any(|l| l == line), "missing {line:?}");
         }
         assert!(!text.contains("Babylon's last card"), "no Babylon at this table");
         // The naval results are printed once per Age, in the Age-end block.

@@ -20,17 +20,30 @@ pub(crate) struct Screen {
     pub(crate) width: usize,
     /// Whether card names (and choice numbers) are coloured with terminal escapes.
     pub(crate) colour: bool,
+    /// The lines one screen holds: a hand whose choices would push the start of the turn off it
+    /// is offered card first (the card, then what to do with it).
+    pub(crate) height: usize,
+    /// Whether the end of an Age waits for Enter before the next Age's first turn, so that its
+    /// conflicts have a screen of their own (on a terminal; never when the answers come from a
+    /// pipe or a file).
+    pub(crate) pause: bool,
 }
 
 impl Screen {
     /// 80 columns, no colour: a pipe, a file, the tests.
     #[cfg(test)]
-    pub(crate) const PLAIN: Screen = Screen { width: 80, colour: false };
+    pub(crate) const PLAIN: Screen = Screen { width: 80, colour: false, height: 45, pause: false };
 
-    /// Standard output's: the terminal's width and colour on a terminal (unless `NO_COLOR` is
-    /// set), 80 columns and no colour otherwise.
-    pub(crate) fn stdout() -> Screen {
-        Screen { width: crate::output::width(), colour: crate::output::colour() }
+    /// Standard output's: the terminal's width, height and colour on a terminal (unless
+    /// `NO_COLOR` is set), 80×45 and no colour otherwise; pauses at the end of an Age when the
+    /// answers are typed (`typed`: standard input is a terminal).
+    pub(crate) fn stdout(typed: bool) -> Screen {
+        Screen {
+            width: crate::output::width(),
+            colour: crate::output::colour(),
+            height: crate::output::height(),
+            pause: typed,
+        }
     }
 
     fn styled(&self, text: &str, style: console::Style) -> String {
@@ -356,6 +369,19 @@ pub(crate) fn card_text_with(
     s
 }
 
+/// A card's name, colour, cost and effect, without its chains: `Baths [blue] S → 3 VP` (the
+/// card-first menu's line, whose second step shows the whole card).
+pub(crate) fn card_brief(catalog: &Catalog, card: CardId, screen: &Screen) -> String {
+    let d = catalog.card(card);
+    format!(
+        "{} [{}] {} → {}",
+        screen.card(catalog, card),
+        d.colour,
+        cost_short(d),
+        card_effect(catalog, card)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,8 +431,11 @@ mod tests {
         assert_eq!(text("Bazar"), "Bazar [yellow] free → 2 coins per grey card (yours + neighbours')");
         assert!(text("Statue").starts_with("Statue [blue] WOO → 4 VP; free with Theater; chains to "));
         // On a terminal the name takes its card's colour, and nothing else changes.
-        let coloured =
-            card_text(catalog, catalog.find_card("Baths").unwrap(), &Screen { width: 80, colour: true });
+        let coloured = card_text(
+            catalog,
+            catalog.find_card("Baths").unwrap(),
+            &Screen { colour: true, ..Screen::PLAIN },
+        );
         assert!(
             coloured.starts_with("\x1b[") && coloured.contains("Baths\x1b[0m [blue] S → 3 VP"),
             "{coloured:?}"
