@@ -507,9 +507,10 @@ impl PyGame {
         self.game.scores().iter().map(|s| PyGame::score_dict(py, s, armada)).collect()
     }
 
-    /// Each seat's rank (1 = winner; seats level on points and coins share the place).
-    fn ranks(&self) -> Vec<u8> {
-        self.game.ranks()
+    /// Each seat's rank, a list of ints (1 = winner; seats level on points and coins share the
+    /// place; with teams, the team's rank).
+    fn ranks(&self) -> Vec<u32> {
+        self.game.ranks().into_iter().map(u32::from).collect()
     }
 
     /// What `seat` may know, as a dict: the same content as the JSON view (`wonders_core::wire`).

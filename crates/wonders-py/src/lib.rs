@@ -10,7 +10,9 @@
 //!   action space ([`wonders_core::tensor`]);
 //! - [`game::PyBot`] (`wonders.Bot`): the bots of `wonders-bots` by name;
 //! - [`vecenv::VecEnv`] (`wonders.VecEnv`): N games stepped together in Rust, the GIL released,
-//!   over a bounded thread pool.
+//!   over a bounded thread pool;
+//! - [`selfplay::SelfPlay`] (`wonders._wonders.SelfPlay`): the core of the self-play vector
+//!   environment `wonders.vector.SelfPlayVecEnv` (every seat, or the seats chosen, learning).
 //!
 //! Its tests are in Python (`crates/wonders-py/tests`, run by pytest from `.ci/python-tests`).
 
@@ -18,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod game;
+pub mod selfplay;
 pub mod vecenv;
 
 use pyo3::prelude::*;
@@ -29,6 +32,8 @@ fn _wonders(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyAction>()?;
     m.add_class::<game::PyBot>()?;
     m.add_class::<vecenv::VecEnv>()?;
+    m.add_class::<selfplay::SelfPlay>()?;
+    m.add_function(wrap_pyfunction!(selfplay::observation_scale_py, m)?)?;
     m.add_function(wrap_pyfunction!(game::observation_size, m)?)?;
     m.add_function(wrap_pyfunction!(game::action_count, m)?)?;
     m.add_function(wrap_pyfunction!(game::observation_layout, m)?)?;

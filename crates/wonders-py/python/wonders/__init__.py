@@ -21,6 +21,7 @@ from ._wonders import (
     action_count,
     describe_action,
     observation_layout,
+    observation_scale,
     observation_size,
     rust_random_games,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "action_count",
     "describe_action",
     "observation_layout",
+    "observation_scale",
     "observation_size",
     "rust_random_games",
 ]
