@@ -690,13 +690,16 @@ async fn run(o: &Options, addrs: &[String], pid: u32) -> (Duration, Vec<Duration
 /// `--compare`: the same load on SQLite, on PostgreSQL with one server and with two, each a
 /// run of this program in a process of its own (a new database each), then a summary.
 fn compare(o: &Options) {
-    let pg = wonders_server::pgtemp::TempPostgres::start_with(&[("fsync", &o.pg_fsync), ("max_connections", "200")])
-        .unwrap_or_else(|e| {
+    let pg =
+        wonders_server::pgtemp::TempPostgres::start_with(&[("fsync", &o.pg_fsync)]).unwrap_or_else(|e| {
             eprintln!("load: {e}");
             std::process::exit(2);
         });
-    let runs: [(&str, Option<&str>, usize); 3] =
-        [("SQLite, 1 server", None, 1), ("PostgreSQL, 1 server", Some("one"), 1), ("PostgreSQL, 2 servers", Some("two"), 2)];
+    let runs: [(&str, Option<&str>, usize); 3] = [
+        ("SQLite, 1 server", None, 1),
+        ("PostgreSQL, 1 server", Some("one"), 1),
+        ("PostgreSQL, 2 servers", Some("two"), 2),
+    ];
     let mut summary = Vec::new();
     for (name, database, servers) in runs {
         let mut command = Command::new(std::env::current_exe().unwrap());

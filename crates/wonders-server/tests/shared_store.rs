@@ -120,7 +120,8 @@ fn a_stopped_servers_games_go_on_at_the_other() {
     let took = wait_for(HEARTBEAT * 4, "s2 takes the table over", || {
         has(&s2.list_local().open, &id) || has(&s2.list_local().finished, &id)
     });
-    assert!(took <= HEARTBEAT * 2 + Duration::from_millis(200), "{took:?}");
+    // Handed over at the next heartbeat, not after the lease ran out (as for a killed server).
+    assert!(took < wonders_server::postgres::LEASE, "{took:?}");
     wait_for(Duration::from_secs(60), "the game ends at s2", || {
         s2.table(&id).unwrap().lock().info().status == "over"
     });
