@@ -158,6 +158,12 @@ fn actions_are_refused_while_postgresql_is_down_and_accepted_when_it_is_back() {
         act_first(&s, &id, t).unwrap();
         acked += 1;
     }
+    // A bots' game plays on meanwhile: its moves fail while PostgreSQL is down.
+    let bots: CreateTable = serde_json::from_value(json!({
+        "players": 4, "seats": [{"bot": "random"}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}]
+    }))
+    .unwrap();
+    let busy = s.create_table(&bots).unwrap().id;
     pg.stop();
     let started = Instant::now();
     let e = act_first(&s, &id, &tokens[2]).unwrap_err();
@@ -187,5 +193,14 @@ fn actions_are_refused_while_postgresql_is_down_and_accepted_when_it_is_back() {
     assert_eq!(stored.actions.len(), acked, "exactly the acknowledged actions");
     // The three choices resolved the first turn: the game is at turn 2.
     assert_eq!(s.table(&id).unwrap().lock().info().turn, 2);
+    // The bots' game is read back from the store and played to its end; its log has no gap and
+    // replays to the game's record.
+    wait_for(Duration::from_secs(60), "the bots' game ends", || {
+        s.table(&busy).is_ok_and(|c| c.lock().info().status == "over")
+    });
+    let record = s.record(&busy).unwrap();
+    let stored = storage::open(&url).unwrap().load_one(&busy).unwrap().unwrap();
+    assert_eq!(stored.actions.len(), record.actions.len());
+    assert_eq!(wonders_server::table::Table::load(stored).record().unwrap(), record);
     s.close();
 }
