@@ -204,3 +204,102 @@ fn actions_are_refused_while_postgresql_is_down_and_accepted_when_it_is_back() {
     assert_eq!(wonders_server::table::Table::load(stored).record().unwrap(), record);
     s.close();
 }
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The next JSON text message of a WebSocket (at most 10 s away).
+async fn next_json(ws: &mut Ws) -> serde_json::Value {
+    use futures_util::StreamExt;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.unwrap().unwrap().unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+/// Serves `server` on a loopback port; returns its address.
+async fn serve(server: Server) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let limits = wonders_server::Limits::loopback();
+    tokio::spawn(async move {
+        let _ = wonders_server::serve_with(listener, server, limits, std::future::pending()).await;
+    });
+    addr
+}
+
+/// A player's WebSocket at the server that loses its table is closed with code 1012; the
+/// player reconnects at the server that took it, authenticates with the same token and plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_websocket_follows_the_table_to_its_new_server() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let Some(pg) = pgtemp::for_tests() else { return };
+    let url = pg.create_database("follow").unwrap();
+    let (u1, u2) = (url.clone(), url.clone());
+    let s1 = tokio::task::spawn_blocking(move || Server::open_db(&u1, config()).unwrap()).await.unwrap();
+    let s2 = tokio::task::spawn_blocking(move || Server::open_db(&u2, config()).unwrap()).await.unwrap();
+    let (a1, a2) = (serve(s1.clone()).await, serve(s2.clone()).await);
+    let (id, tokens) = {
+        let s1 = s1.clone();
+        tokio::task::spawn_blocking(move || {
+            let req: CreateTable = serde_json::from_value(
+                json!({"players": 3, "seats": [{}, {"bot": "random"}, {"bot": "random"}]}),
+            )
+            .unwrap();
+            let id = s1.create_table(&req).unwrap().id;
+            let token = s1.take_seat(&id, 0, "Ann", None).unwrap().token;
+            (id, token)
+        })
+        .await
+        .unwrap()
+    };
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{a1}/api/tables/{id}/ws")).await.unwrap();
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+    ws.send(Message::Text(json!({"type": "auth", "token": tokens}).to_string().into())).await.unwrap();
+    assert_eq!(next_json(&mut ws).await["type"], "auth_ok");
+    let before = next_json(&mut ws).await;
+    assert_eq!(before["you"], 0);
+    // A request at s2 takes the table over.
+    let (s2b, idb) = (s2.clone(), id.clone());
+    tokio::task::spawn_blocking(move || s2b.table(&idb).map(|_| ())).await.unwrap().unwrap();
+    let closed = loop {
+        use futures_util::StreamExt;
+        match tokio::time::timeout(HEARTBEAT * 4, ws.next()).await.expect("closed within 2 s") {
+            Some(Ok(Message::Close(frame))) => break frame.unwrap(),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close, got {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(closed.code), 1012);
+    assert_eq!(closed.reason.as_str(), "the table is served anew: reconnect");
+    // At s2: the same seat, the same step, and the game goes on.
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{a2}/api/tables/{id}/ws")).await.unwrap();
+    next_json(&mut ws).await;
+    ws.send(Message::Text(json!({"type": "auth", "token": tokens}).to_string().into())).await.unwrap();
+    assert_eq!(next_json(&mut ws).await["type"], "auth_ok");
+    let state = next_json(&mut ws).await;
+    assert_eq!(
+        (state["you"].clone(), state["turn_id"].clone()),
+        (before["you"].clone(), before["turn_id"].clone())
+    );
+    let action = state["legal"][0].clone();
+    let act = json!({"type": "act", "id": 1, "turn_id": state["turn_id"], "action": action});
+    ws.send(Message::Text(act.to_string().into())).await.unwrap();
+    let answer = loop {
+        let m = next_json(&mut ws).await;
+        if m["type"] != "state" {
+            break m;
+        }
+    };
+    assert_eq!((answer["type"].clone(), answer["id"].clone()), (json!("accepted"), json!(1)), "{answer}");
+    tokio::task::spawn_blocking(move || {
+        s1.close();
+        s2.close();
+    })
+    .await
+    .unwrap();
+}
