@@ -242,6 +242,11 @@ impl PgStore {
                 )
                 .await
                 .map_err(pg)?;
+            // The rows of servers gone for an hour (their tables were taken over long ago).
+            client
+                .execute("DELETE FROM wonders_nodes WHERE until < now() - interval '1 hour'", &[])
+                .await
+                .map_err(pg)?;
             Ok(())
         })
     }

@@ -217,12 +217,21 @@ struct Inner {
     node: Option<String>,
     /// The unfinished tables other servers own, for the lobby: id → (version, info).
     elsewhere: Mutex<HashMap<String, (i64, TableInfo)>>,
+    /// How many unfinished tables other servers own (at the last heartbeat).
+    elsewhere_count: std::sync::atomic::AtomicUsize,
+    /// When the lobby was last asked for ([`Server::list`]): the other servers' tables are
+    /// replayed for it only while someone looks.
+    lobby_seen: Mutex<Option<Instant>>,
     /// When the last heartbeat began and whether it succeeded.
     heartbeat: Mutex<(Option<Instant>, bool)>,
     /// Tables taken over from other servers, and tables other servers took from this one.
     takeovers: std::sync::atomic::AtomicU64,
     moved_away: std::sync::atomic::AtomicU64,
 }
+
+/// How long after the lobby was last asked for a server goes on reading the other servers'
+/// tables for it.
+const LOBBY_WATCHED: Duration = Duration::from_secs(30);
 
 /// How often a server sharing its store renews its lease and looks for tables to take over
 /// (a killed server's tables are taken within the lease, [`crate::postgres::LEASE`], plus this).
@@ -313,6 +322,8 @@ impl Server {
                 store_kind,
                 node,
                 elsewhere: Mutex::default(),
+                elsewhere_count: Default::default(),
+                lobby_seen: Mutex::new(None),
                 heartbeat: Mutex::new((None, false)),
                 takeovers: Default::default(),
                 moved_away: Default::default(),
@@ -538,9 +549,16 @@ impl Server {
     }
 
     /// Reads the other servers' unfinished tables for the lobby, replaying those that changed,
-    /// and the most recent finished games of every server.
+    /// and the most recent finished games of every server; only their number while nobody
+    /// looked at the lobby for [`LOBBY_WATCHED`] (replaying every other server's busy tables
+    /// twice a second would cost more than the games themselves).
     fn refresh_elsewhere(&self) {
         let Ok(rows) = self.store().elsewhere() else { return };
+        self.inner.elsewhere_count.store(rows.len(), Ordering::Relaxed);
+        let seen = *self.inner.lobby_seen.lock().unwrap_or_else(|e| e.into_inner());
+        if seen.is_none_or(|t| t.elapsed() > LOBBY_WATCHED) {
+            return;
+        }
         let mut fresh = HashMap::new();
         {
             let cache = self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner());
@@ -585,7 +603,7 @@ impl Server {
     pub fn store_metrics(&self) -> String {
         let owned =
             self.cells().iter().filter(|c| matches!(c.lock().status(), "waiting" | "playing")).count();
-        let elsewhere = self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner()).len();
+        let elsewhere = self.inner.elsewhere_count.load(Ordering::Relaxed);
         let (last, ok) = *self.inner.heartbeat.lock().unwrap_or_else(|e| e.into_inner());
         let node = self.inner.node.as_deref().unwrap_or("");
         let mut out = format!(
@@ -1038,6 +1056,7 @@ impl Server {
     pub fn list(&self) -> TableList {
         let mut list = self.list_local();
         if self.inner.shared {
+            *self.inner.lobby_seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
             let elsewhere = self.inner.elsewhere.lock().unwrap_or_else(|e| e.into_inner());
             for (_, info) in elsewhere.values() {
                 if !list.open.iter().chain(&list.finished).any(|t| t.id == info.id) {
