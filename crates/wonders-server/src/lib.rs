@@ -15,7 +15,8 @@
 //! - **Seats**: taking one returns a secret token (128 random bits from the operating system)
 //!   given only once; the store keeps its SHA-256. Only the holder acts for the seat or sees its
 //!   hand. Anyone may watch: spectators get the public view, with no hand.
-//! - **Reliability**: each accepted action is appended to the table's log in SQLite, in a
+//! - **Reliability**: each accepted action is appended to the table's log in the store (an
+//!   SQLite file, or a PostgreSQL database that several servers may share: [`storage`]), in a
 //!   transaction committed before the action is acknowledged; on start every game is rebuilt by
 //!   replaying its log, and the bots whose turn it is move. A table that fails to load is kept
 //!   as broken with its reason; a damaged schema stops the start ([`Store::open`]). A stale action (sent twice, or for a
