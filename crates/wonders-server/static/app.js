@@ -1111,7 +1111,7 @@ class TablePage {
     } else {
       groups.push(h('div', { class: 'act-group unavailable', dataset: { kind: 'build' } },
         h('div', { class: 'group-label' }, t('build')),
-        h('div', { class: 'reason' }, '✗ ', withIcons(reasonText(reason || t('cannotBuild'))))));
+        h('div', { class: 'reason', title: reasonText(reason || t('cannotBuild')) }, '✗ ', withIcons(reasonText(reason || t('cannotBuild'))))));
     }
     // The next wonder stage, tucking this card.
     const w = this.cat.wonders.get(c.wonder);
@@ -1285,8 +1285,22 @@ class TablePage {
     }) : null;
     const sellsDiffers = sum && JSON.stringify(sum.for_sale) !== JSON.stringify(sum.production);
     const sci = sum ? [['◎', 0], ['⚙', 1], ['▤', 2]].map(([g, k]) => h('span', { class: 'sci', title: t(['compass', 'gear', 'tablet'][k]) }, g + ' ' + sum.science[k])) : [];
+    // Armada at a laptop's table: your city or your whole shipyard board, a tab apart, so that
+    // neither needs scrolling (on a phone the page scrolls and both are shown).
+    const narrow = !!(window.matchMedia && window.matchMedia(NARROW).matches);
+    const tabs = role === 'mine' && v.armada && !expanded && !narrow;
+    const tab = tabs ? (this.mineTab || 'city') : 'city';
+    const tabBar = tabs ? h('div', { class: 'mine-tabs', role: 'tablist' },
+      [['city', ed('Your city', '你的城市')],
+       ['yard', [ed('Your shipyard', '你的船塢'), ` ⚓${v.armada.cities[i].naval_strength} ⇄${v.armada.cities[i].trade_level}`]]].map(([k, label]) =>
+        h('button', { type: 'button', role: 'tab', class: 'mine-tab' + (tab === k ? ' on' : ''), 'aria-selected': String(tab === k), dataset: { tab: k },
+          onclick: () => { this.mineTab = k; this.render(); } }, label))) : null;
+    if (tab === 'yard') {
+      return h('div', { class: 'city full ' + role + ' yard-tab', dataset: { city: i } }, head, tabBar, armadaCityBlock(this, i, 'mine'));
+    }
     return h('div', { class: 'city full ' + role + (expanded ? ' expanded' : ''), dataset: { city: i } },
       head,
+      tabBar,
       wonderBoard(this, c.wonder, choosing ? null : c.side, c.stages, { fresh: freshStage }),
       builtColumns(this, c.cards, fresh, expanded),
       sum ? h('div', { class: 'summary' },
@@ -1297,7 +1311,7 @@ class TablePage {
           ` = ${pointsNow(sum.science_points)}`) : null,
         v.projects ? edificeCityLine(this, i, sum) : null,
         trade) : null,
-      v.armada ? armadaCityBlock(this, i, role === 'mine' || expanded || this.state.you === null ? role : 'compact') : null);
+      v.armada && !tabs ? armadaCityBlock(this, i, role === 'mine' || expanded || this.state.you === null ? role : 'compact') : null);
   }
 
   citiesPanel(over) {

@@ -1163,11 +1163,14 @@ async fn an_armada_game_in_headless_chromium() {
     let head =
         js(&c, "return [...document.querySelectorAll('.table-head .tag')].map(e => e.textContent)").await;
     assert!(head.as_array().unwrap().contains(&json!("Armada")), "{head}");
+    // At a laptop's table your city and your shipyard board are a tab apart.
+    c.execute(YARD_TAB, vec![]).await.unwrap();
     armada_shipyards_match(&c, &s, &table, &ada).await;
     c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView({block: 'center'})", vec![])
         .await
         .unwrap();
     shot(&c, "30-armada-city.png").await;
+    c.execute(CITY_TAB, vec![]).await.unwrap();
     c.execute("document.getElementById('fleets').scrollIntoView()", vec![]).await.unwrap();
     shot(&c, "31-armada-fleets.png").await;
     // The payment chooser of a card with its naval construction: the ship, the step it reaches
@@ -1861,6 +1864,10 @@ const ONE_SCREEN: &str = "const vw = innerWidth, vh = innerHeight, out = [], de 
     if (!c.querySelector(k)) out.push('city ' + c.dataset.city + ' shows no ' + k);
   return out";
 
+/// Armada at a laptop's table: shows your shipyard's tab, or your city's.
+const YARD_TAB: &str = "const t = document.querySelector('.mine-tab[data-tab=yard]'); if (t) t.click();";
+const CITY_TAB: &str = "const t = document.querySelector('.mine-tab[data-tab=city]'); if (t) t.click();";
+
 /// The same at a phone's size: no sideways scroll, the hand first, the city next, each neighbour
 /// one swipe away on its side.
 const PHONE: &str = "const vw = document.documentElement.clientWidth, out = [];
@@ -2074,6 +2081,27 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     sit(&c, &s, &table, 0, &ada).await;
     wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "Armada at 1366×768");
+    // Your city and your shipyard a tab apart: the city first; the shipyard's tab says its naval
+    // strength and trade level, and shows the whole board, nothing of it scrolled out of sight.
+    let tabs = js(
+        &c,
+        "const a = current.state.view.armada.cities[current.state.you];
+         const tabs = [...document.querySelectorAll('.city.mine .mine-tab')];
+         return [tabs.map(t => t.dataset.tab), document.querySelector('.city.mine .mine-tab.on').dataset.tab,
+                 !!document.querySelector('.city.mine .board'), !!document.querySelector('.city.mine .shipyard'),
+                 tabs[1].textContent.includes('⚓' + a.naval_strength + ' ⇄' + a.trade_level)]",
+    )
+    .await;
+    assert_eq!(tabs, json!([["city", "yard"], "city", true, false, true]), "the tabs of your city");
+    c.execute(YARD_TAB, vec![]).await.unwrap();
+    let whole = js(
+        &c,
+        "const m = document.querySelector('.city.mine'); const y = m.querySelector('.shipyard').getBoundingClientRect();
+         const r = m.getBoundingClientRect();
+         return [m.scrollHeight <= m.clientHeight + 1, y.bottom <= r.bottom + 1, m.querySelectorAll('.ship-row .space').length]",
+    )
+    .await;
+    assert_eq!(whole, json!([true, true, 28]), "the shipyard board whole in its tab");
     let yard = js(
         &c,
         "const out = []; const y = document.querySelector('.city.mine .shipyard');
@@ -2097,6 +2125,8 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     .await;
     assert_eq!(yard, json!([]), "the shipyard board");
     shot(&c, "44-table-armada-1366.png").await;
+    c.execute(CITY_TAB, vec![]).await.unwrap();
+    shot(&c, "44b-table-armada-1366-city.png").await;
     c.set_window_size(390, 844).await.unwrap();
     wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
