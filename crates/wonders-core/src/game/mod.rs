@@ -38,7 +38,7 @@
 //! What the expansions and the readers of a game share with it lies below the conductor: the
 //! state ([`crate::state`]), the limits ([`crate::limits`]), the seating helpers
 //! ([`crate::seating`]), the log types ([`crate::log`]) and the errors ([`crate::errors`]),
-//! re-exported here under their old paths.
+//! re-exported here so that `game::MAX_PLAYERS`, `game::left_of` and the rest stay where they were.
 
 use crate::action::Action;
 use crate::armada::ArmadaState;
