@@ -371,7 +371,7 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players, seed, edition = "1e", expansions = Vec::new(), wonders = None, teams = false))]
+    #[pyo3(signature = (players, seed, edition = "1e", expansions = Vec::new(), wonders = None, teams = false), text_signature = "(players, seed, edition='1e', expansions=(), wonders=None, teams=False)")]
     fn new(
         players: u8,
         seed: u64,
@@ -556,13 +556,39 @@ impl PyGame {
     }
 
     /// A game consistent with everything `seat` knows, the cards it cannot see dealt anew from
-    /// `rng_seed` (determinization, for searches). It has no record.
-    fn resample(&self, seat: usize, rng_seed: u64) -> PyResult<PyGame> {
+    /// `rng_seed` (determinization, for searches). It has no record. With `keep_own_choice`
+    /// (the default) the choices `seat` has already made this turn (its own city's, and the
+    /// Free City's when it holds it) are made again in the sample; the other seats' choices are
+    /// hidden from it, so in the sample they have not chosen yet.
+    #[pyo3(signature = (seat, rng_seed, keep_own_choice = true))]
+    fn resample(&self, seat: usize, rng_seed: u64, keep_own_choice: bool) -> PyResult<PyGame> {
         self.check_seat(seat)?;
         let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
-        let game = Game::resample(&self.game.view(seat), self.game.catalog(), &mut rng)
+        let mut game = Game::resample(&self.game.view(seat), self.game.catalog(), &mut rng)
             .map_err(|e| value_error(format!("resample: {}", e.0)))?;
+        let holds_free_city = self.game.free_city_controller() == Some(seat);
+        if keep_own_choice {
+            // The sample keeps the seat's own choice; the Free City's, made by its holder, is made
+            // again when the sample lacks it.
+            if let Some(action) = self.game.free_city_choice().filter(|_| holds_free_city)
+                && game.free_city_choice().is_none()
+                && game.own_choice(seat).is_some()
+            {
+                game.submit(seat, action).map_err(|e| {
+                    value_error(format!("resample: the Free City's choice does not replay: {e}"))
+                })?;
+            }
+        } else {
+            while game.retract(seat).is_ok() {}
+        }
         Ok(PyGame::from_game(game, None))
+    }
+
+    /// The action `seat` has chosen this turn for its own city (hidden from the others until
+    /// the turn resolves), or `None`.
+    fn own_choice(&self, seat: usize) -> PyResult<Option<PyAction>> {
+        self.check_seat(seat)?;
+        Ok(self.game.own_choice(seat).map(|a| self.py_action(a)))
     }
 
     /// An independent copy.
@@ -697,21 +723,21 @@ impl PyBot {
 
 /// Floats in an observation vector of games of this edition and expansions.
 #[pyfunction]
-#[pyo3(signature = (edition = "1e", expansions = Vec::new()))]
+#[pyo3(signature = (edition = "1e", expansions = Vec::new()), text_signature = "(edition='1e', expansions=())")]
 pub fn observation_size(edition: &str, expansions: Vec<String>) -> PyResult<usize> {
     Ok(encoder_for(edition, &expansions)?.observation_len())
 }
 
 /// Indices in the action space of games of this edition and expansions.
 #[pyfunction]
-#[pyo3(signature = (edition = "1e", expansions = Vec::new()))]
+#[pyo3(signature = (edition = "1e", expansions = Vec::new()), text_signature = "(edition='1e', expansions=())")]
 pub fn action_count(edition: &str, expansions: Vec<String>) -> PyResult<usize> {
     Ok(encoder_for(edition, &expansions)?.action_count())
 }
 
 /// The named segments of the observation vector: a list of `(name, start, length)`.
 #[pyfunction]
-#[pyo3(signature = (edition = "1e", expansions = Vec::new()))]
+#[pyo3(signature = (edition = "1e", expansions = Vec::new()), text_signature = "(edition='1e', expansions=())")]
 pub fn observation_layout(edition: &str, expansions: Vec<String>) -> PyResult<Vec<(String, usize, usize)>> {
     Ok(encoder_for(edition, &expansions)?.layout())
 }
@@ -719,7 +745,7 @@ pub fn observation_layout(edition: &str, expansions: Vec<String>) -> PyResult<Ve
 /// What an index of the action space means: `(kind, name)`, `name` the card's (or, for
 /// `keep_island`, the island's) or `None`.
 #[pyfunction]
-#[pyo3(signature = (index, edition = "1e", expansions = Vec::new()))]
+#[pyo3(signature = (index, edition = "1e", expansions = Vec::new()), text_signature = "(index, edition='1e', expansions=())")]
 pub fn describe_action(
     index: usize,
     edition: &str,

@@ -366,7 +366,7 @@ impl SelfPlay {
 #[pymethods]
 impl SelfPlay {
     #[new]
-    #[pyo3(signature = (num_envs, players = 4, seed = 0, edition = "1e", expansions = Vec::new(), teams = false, seats = None, threads = 1, normalize = false, copy = true))]
+    #[pyo3(signature = (num_envs, players = 4, seed = 0, edition = "1e", expansions = Vec::new(), teams = false, seats = None, threads = 1, normalize = false, copy = true), text_signature = "(num_envs, players=4, seed=0, edition='1e', expansions=(), teams=False, seats=None, threads=1, normalize=False, copy=True)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -660,7 +660,7 @@ impl SelfPlay {
 /// One multiplier per observation float for normalised observations (each float times its
 /// multiplier, then clipped to [-1, 1]), for games of `edition` with `expansions`.
 #[pyfunction]
-#[pyo3(name = "observation_scale", signature = (edition = "1e", expansions = Vec::new()))]
+#[pyo3(name = "observation_scale", signature = (edition = "1e", expansions = Vec::new()), text_signature = "(edition='1e', expansions=())")]
 pub fn observation_scale_py<'py>(
     py: Python<'py>,
     edition: &str,

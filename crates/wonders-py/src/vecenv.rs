@@ -211,7 +211,7 @@ fn opponents_from(value: Option<&Bound<'_, PyAny>>, players: usize, seat: usize)
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players = 4, seed = 0, edition = "1e", opponents = None, seat = 0, threads = 2, expansions = Vec::new(), teams = false))]
+    #[pyo3(signature = (num_envs, players = 4, seed = 0, edition = "1e", opponents = None, seat = 0, threads = 2, expansions = Vec::new(), teams = false), text_signature = "(num_envs, players=4, seed=0, edition='1e', opponents=None, seat=0, threads=2, expansions=(), teams=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -369,7 +369,7 @@ impl VecEnv {
 /// after each step, as the environments do. Returns `{"games", "agent_steps", "seconds"}`: the baseline for the Python
 /// environments' steps per second.
 #[pyfunction]
-#[pyo3(signature = (games, players = 4, seed = 0, edition = "1e", opponents = "random", threads = 1, observe = false, expansions = Vec::new()))]
+#[pyo3(signature = (games, players = 4, seed = 0, edition = "1e", opponents = "random", threads = 1, observe = false, expansions = Vec::new()), text_signature = "(games, players=4, seed=0, edition='1e', opponents='random', threads=1, observe=False, expansions=())")]
 #[allow(clippy::too_many_arguments)]
 pub fn rust_random_games<'py>(
     py: Python<'py>,

@@ -4,23 +4,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._wonders import Game, action_count, observation_size
+from ._wonders import Game, action_count, observation_scale, observation_size
 
 
-def observation_space(edition: str, expansions=()):
+def scale(edition: str, expansions=()) -> np.ndarray:
+    """The multipliers of normalised observations (``wonders.observation_scale``)."""
+    return observation_scale(edition, list(expansions))
+
+
+def observation_space(edition: str, expansions=(), normalize: bool = False):
     """``Dict(observation=Box(float32, D), action_mask=Box(int8, A))`` for games of ``edition``
     with ``expansions``.
 
     The observation holds raw counts and flags; scores may be negative; every value lies well
-    within ±1000.
+    within ±1000. Normalised (``normalize=True``), each value is scaled by a fixed bound of its
+    segment and clipped: the Box is then [-1, 1].
     """
     from gymnasium import spaces
 
     names = list(expansions)
+    low, high = (-1.0, 1.0) if normalize else (-1000.0, 1000.0)
     return spaces.Dict(
         {
             "observation": spaces.Box(
-                low=-1000.0, high=1000.0, shape=(observation_size(edition, names),), dtype=np.float32
+                low=low, high=high, shape=(observation_size(edition, names),), dtype=np.float32
             ),
             "action_mask": spaces.Box(low=0, high=1, shape=(action_count(edition, names),), dtype=np.int8),
         }
@@ -34,10 +41,14 @@ def action_space(edition: str, expansions=()):
     return spaces.Discrete(action_count(edition, list(expansions)))
 
 
-def observe(game: Game, seat: int) -> dict:
-    """The observation dict of ``seat``: its vector and its legality mask (int8)."""
+def observe(game: Game, seat: int, multipliers=None) -> dict:
+    """The observation dict of ``seat``: its vector (normalised with ``multipliers``, from
+    :func:`scale`) and its legality mask (int8)."""
+    obs = game.observation(seat)
+    if multipliers is not None:
+        obs = np.clip(obs * multipliers, -1.0, 1.0)
     return {
-        "observation": game.observation(seat),
+        "observation": obs,
         "action_mask": game.action_mask(seat).astype(np.int8),
     }
 

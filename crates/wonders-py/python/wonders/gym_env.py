@@ -20,10 +20,12 @@ from ._wonders import Bot, Game
 
 
 class WondersEnv(gymnasium.Env):
-    """``WondersEnv(players=4, seat=0, opponents="random", edition="1e", expansions=(), teams=False)``.
+    """``WondersEnv(players=4, seat=0, opponents="random", edition="1e", expansions=(), teams=False,
+    normalize=False)``.
 
     ``expansions``: names among ``wonders.EXPANSIONS`` (8 players need ``"armada"``); ``teams``:
-    the team variant (the reward is then the team's first place).
+    the team variant (the reward is then the team's first place); ``normalize``: observations
+    scaled into [-1, 1] (``wonders.observation_scale``), with a Box of [-1, 1].
 
     ``opponents``: one bot name for every other seat, or one per other seat in seat order.
     Each episode is one game, dealt from a seed drawn from the env's generator (``reset(seed=…)``
@@ -41,6 +43,7 @@ class WondersEnv(gymnasium.Env):
         expansions=(),
         render_mode=None,
         teams: bool = False,
+        normalize: bool = False,
     ):
         Game(players, 0, edition=edition, expansions=tuple(expansions), teams=teams)  # validates the options
         if not 0 <= seat < players:
@@ -58,13 +61,15 @@ class WondersEnv(gymnasium.Env):
         self.teams = teams
         self.opponent_names = names
         self.render_mode = render_mode
-        self.observation_space = _spaces.observation_space(edition, self.expansions)
+        self.normalize = normalize
+        self._scale = _spaces.scale(edition, self.expansions) if normalize else None
+        self.observation_space = _spaces.observation_space(edition, self.expansions, normalize)
         self.action_space = _spaces.action_space(edition, self.expansions)
         self.game: Game | None = None
         self._bots: dict = {}
 
     def _obs(self):
-        return _spaces.observe(self.game, self.seat)
+        return _spaces.observe(self.game, self.seat, self._scale)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -77,7 +82,7 @@ class WondersEnv(gymnasium.Env):
             s: Bot(name, seed=(game_seed * 8 + s) % 2**64) for s, name in zip(others, self.opponent_names)
         }
         self.game.play_bots(self._bots)
-        return self._obs(), {"game_seed": game_seed}
+        return self._obs(), {}
 
     def step(self, action):
         if self.game is None:
@@ -105,4 +110,5 @@ class WondersEnv(gymnasium.Env):
         return self.game.action_mask(self.seat)
 
 
-gymnasium.register(id="wonders/Wonders-v0", entry_point="wonders.gym_env:WondersEnv")
+if "wonders/Wonders-v0" not in gymnasium.registry:
+    gymnasium.register(id="wonders/Wonders-v0", entry_point="wonders.gym_env:WondersEnv")
