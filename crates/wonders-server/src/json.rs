@@ -39,6 +39,7 @@ pub fn write_state_msg(out: &mut String, state: &StateMsg) {
         pending,
         reasons,
         stage_reason,
+        timer_left_secs,
     } = state;
     out.push_str("{\"type\":\"state\",\"table\":");
     out.push_str(table.json());
@@ -82,6 +83,10 @@ pub fn write_state_msg(out: &mut String, state: &StateMsg) {
     if let Some(r) = stage_reason {
         out.push_str(",\"stage_reason\":");
         string(out, r);
+    }
+    if let Some(t) = timer_left_secs {
+        out.push_str(",\"timer_left_secs\":");
+        uint(out, u64::from(*t));
     }
     out.push('}');
 }

@@ -580,6 +580,11 @@ pub struct StateMsg {
     /// Why the acting city cannot build its next wonder stage now, if it cannot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stage_reason: Option<String>,
+    /// With a turn timer, the seconds `you` has left by the server's clock when this state was
+    /// written, while the game waits for `you` (at 0 a stand-in bot plays the move): a page
+    /// counts down from it, so a reload does not restart the clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timer_left_secs: Option<u32>,
 }
 
 /// One page of the list of tables (`GET /api/tables?offset=…&limit=…`): the same slice of the

@@ -755,6 +755,7 @@ impl Table {
             pending: Vec::new(),
             reasons: Vec::new(),
             stage_reason: None,
+            timer_left_secs: None,
         };
         let Ok(live) = &self.live else {
             return msg;
@@ -816,6 +817,7 @@ impl Table {
                 msg.reasons = hand.iter().map(|&c| card_reason(catalog, game.cities(), city, c)).collect();
                 msg.stage_reason = stage_reason(catalog, game.cities(), city);
             }
+            msg.timer_left_secs = self.timer_left(s);
         }
         if game.is_over() {
             msg.scores = Some(score_lines(game));
@@ -1115,6 +1117,17 @@ impl Table {
         self.ahead = None;
         self.pending = 0;
         self.epoch += 1;
+    }
+
+    /// With a turn timer, the whole seconds `seat` has left now, while the game waits for it and
+    /// no bot plays it; `None` otherwise.
+    pub fn timer_left(&self, seat: usize) -> Option<u32> {
+        let (secs, game) = (self.turn_timer?, self.game()?);
+        if self.expired || !self.started() || game.is_over() || !game.must_act(seat) || self.bot_plays(seat) {
+            return None;
+        }
+        let spent = self.since.get(seat)?.elapsed().as_secs();
+        Some(u64::from(secs).saturating_sub(spent) as u32)
     }
 
     /// The seats of people whose turn timer ran out at `now`: they become away (a stand-in bot

@@ -627,6 +627,11 @@ class TablePage {
         this.pending = false;
         this.stepSince = Date.now();
       }
+      // The server's clock, when it says how long this seat has left: a reload does not
+      // restart the timer.
+      if (msg.timer_left_secs !== undefined && msg.table && msg.table.turn_timer_secs) {
+        this.stepSince = Date.now() - (msg.table.turn_timer_secs - msg.timer_left_secs) * 1000;
+      }
       // The log arrives in pieces: keep what came before `history_from`.
       const before = old && msg.history_from ? (old.history || []).slice(0, msg.history_from) : [];
       msg.history = before.concat(msg.history || []);
@@ -670,7 +675,8 @@ class TablePage {
     this.wasMyMove = mine;
   }
 
-  // The turn timer of the bar, counted from the moment this step reached the page.
+  // The turn timer of the bar: the seconds the server gave this seat, counted down from the
+  // moment its state arrived (or from the step's arrival, for a seat the game does not wait for).
   tick() {
     const el = document.getElementById('turn-timer');
     if (!el || !this.state) return;

@@ -129,15 +129,22 @@ async fn the_turn_timer_hands_the_seat_to_a_bot_until_its_player_is_back() {
     // Bob plays at once; Ann does not: after the timer's 3 seconds her seat is played by a bot,
     // which chooses her card, and the turn resolves. (3 seconds, not 1: where Ann acts herself
     // below, a loaded machine must not let the timer run out first.)
+    // Each seat's state says how many seconds it has left by the server's clock (a reloaded page
+    // counts down from it); a spectator's says nothing.
     let st = s.state(&id, Some(&bob)).await;
+    let left = st["timer_left_secs"].as_u64().expect("Bob's seconds left");
+    assert!((2..=3).contains(&left), "{left}");
+    assert!(s.state(&id, None).await.get("timer_left_secs").is_none());
     let (status, _) = s.act(&id, &bob, st["turn_id"].as_u64(), &st["legal"][0]).await;
     assert_eq!(status, 200);
+    assert!(s.state(&id, Some(&bob)).await.get("timer_left_secs").is_none(), "Bob has chosen: no clock");
     let began = Instant::now();
     let st = s.wait_state(&id, Some(&ann), "the turn to resolve", |st| st["step"] == 1).await;
     assert!(began.elapsed() >= Duration::from_millis(2900), "the timer waited its 3 seconds");
     assert_eq!(st["table"]["seats"][0]["away"], true, "{}", st["table"]["seats"][0]);
     assert_eq!(st["table"]["seats"][1]["away"], false);
     assert!(st["turn_id"].as_u64().unwrap() >= 1, "Ann's seat acted, by the stand-in bot");
+    assert!(st.get("timer_left_secs").is_none(), "a stand-in plays Ann's seat: no clock");
     // While she is away the bot plays her next turn at once: only Bob is waited for.
     let st = s.wait_state(&id, Some(&ann), "the stand-in's choice", |st| st["waiting"] == json!([1])).await;
     assert_eq!(st["turn_id"], 2);
