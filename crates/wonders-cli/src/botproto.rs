@@ -8,7 +8,7 @@ pub const PROTOCOL_DOC: &str = include_str!("../../../docs/src/research/bot-prot
 
 /// Prints the protocol's documentation.
 pub fn print() -> Result<(), String> {
-    crate::play::emit(&mut std::io::stdout().lock(), PROTOCOL_DOC)
+    crate::output::emit(&mut std::io::stdout().lock(), PROTOCOL_DOC)
 }
 
 /// Starts each distinct external bot of `names` once and shakes hands with it, so that a command

@@ -7,9 +7,22 @@
 //! command stops where it is (dropping, and so stopping, any external bot it runs), and `main`
 //! ends quietly with status 0, as the usual Unix tools end quietly when the reader has gone.
 //! Messages on standard error go through [`warn`], which never panics.
+//!
+//! The commands build their text in a `String` first, a line at a time with [`say!`](say).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Appends one formatted line to a `String` (writing to a `String` cannot fail).
+macro_rules! say {
+    ($dst:expr) => {
+        $dst.push('\n')
+    };
+    ($dst:expr, $($arg:tt)*) => {{
+        let _ = writeln!($dst, $($arg)*);
+    }};
+}
+pub(crate) use say;
 
 /// Set once a write to standard output found the reader gone.
 static CLOSED: AtomicBool = AtomicBool::new(false);

@@ -30,16 +30,7 @@ use wonders_core::{
     Played, Production, Record, Resource, Setup, StageExtra, View,
 };
 
-/// Appends one formatted line to a `String` (writing to a `String` cannot fail).
-macro_rules! say {
-    ($dst:expr) => {
-        $dst.push('\n')
-    };
-    ($dst:expr, $($arg:tt)*) => {{
-        let _ = writeln!($dst, $($arg)*);
-    }};
-}
-pub(crate) use say;
+pub(crate) use crate::output::say;
 
 /// Options of `wonders play`.
 #[derive(clap::Args, Debug)]

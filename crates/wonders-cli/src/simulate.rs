@@ -5,7 +5,7 @@
 //! edition, the player count and the number of games — never on the number of threads. Results are summed as
 //! integers, an order-independent reduction, so every thread count prints the same statistics.
 
-use crate::play::say;
+use crate::output::say;
 use arrayvec::ArrayVec;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -509,7 +509,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        return crate::play::emit(&mut out, &format!("{text}\n"));
+        return crate::output::emit(&mut out, &format!("{text}\n"));
     }
     let mut text = String::new();
     say!(
@@ -542,13 +542,13 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
         for (k, share) in teams.iter().enumerate() {
             say!(text, "  seats {}+{}  {:>5.1}%", 2 * k, 2 * k + 1, share * 100.0);
         }
-        return crate::play::emit(&mut out, &text);
+        return crate::output::emit(&mut out, &text);
     }
     say!(text, "share of wins by seat (a shared win counts for each winner):");
     for (seat, share) in report.win_share.iter().enumerate() {
         say!(text, "  seat {seat}  {:>5.1}%", share * 100.0);
     }
-    crate::play::emit(&mut out, &text)
+    crate::output::emit(&mut out, &text)
 }
 
 #[cfg(test)]
