@@ -81,7 +81,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Serve games in the browser: tables, seats for friends and bots, an SQLite store.
+    /// Serve games in the browser: tables, seats for friends and bots, an SQLite or PostgreSQL store.
     Serve(serve::ServeArgs),
     /// Copy the server's database to one self-contained file, safe while it serves.
     Backup(backup::BackupArgs),
