@@ -632,6 +632,16 @@ impl PyGame {
         Ok(PyGame::from_game(game, Some(kept)))
     }
 
+    /// Pickling: a game is rebuilt by replaying its record (a resampled game, which has none,
+    /// cannot be pickled).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let record = self.record.as_ref().ok_or_else(|| {
+            value_error("a resampled game cannot be pickled (its hidden cards do not follow from a seed)")
+        })?;
+        let replay = py.get_type::<PyGame>().getattr("replay")?;
+        Ok((replay, (serde_json::to_string(record).map_err(value_error)?,)))
+    }
+
     /// Lets bots play: while a seat in `bots` (a dict seat → `Bot`) must act, it acts; stops
     /// when the game is over or waits only for seats without a bot. Returns the moves played.
     fn play_bots(&mut self, bots: &Bound<'_, PyDict>) -> PyResult<usize> {
