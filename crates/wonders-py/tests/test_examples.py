@@ -32,3 +32,12 @@ def test_training_beats_parity():
     shares = load("train_policy").main(["--games", "512", "--envs", "32", "--block", "256", "--seed", "3"])
     assert len(shares) == 2
     assert shares[-1] > 0.3, shares
+
+
+def test_vector_speed_table():
+    """The speed table's rows, on a small budget: the vector env, which steps the games in Rust,
+    makes several times the agent steps of the AEC env per second of CPU."""
+    figures = load("vector_speed").main(["--seconds", "0.4"])
+    assert len(figures) == 7
+    aec_cpu = figures["PettingZoo AEC (pettingzoo_env.raw_env)"][1]
+    assert figures["SelfPlayVecEnv N=256, 1 thread"][1] > 3 * aec_cpu
