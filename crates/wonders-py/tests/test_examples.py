@@ -41,3 +41,31 @@ def test_vector_speed_table():
     assert len(figures) == 7
     aec_cpu = figures["PettingZoo AEC (pettingzoo_env.raw_env)"][1]
     assert figures["SelfPlayVecEnv N=256, 1 thread"][1] > 3 * aec_cpu
+
+
+def test_ppo_smoke(tmp_path):
+    """A few updates of the masked PPO example: the loss moves, the checkpoint loads and gives
+    the trained network's outputs, the curve is saved."""
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    import jax.numpy as jnp
+    import numpy as np
+
+    ppo = load("ppo")
+    run = ppo.main(["--num-envs", "8", "--num-steps", "16", "--updates", "3", "--out", str(tmp_path)])
+    losses = run["losses"]
+    assert len(losses) == 3 and len(set(losses)) == 3
+    params = ppo.load_checkpoint(tmp_path / "checkpoint.npz")
+    from wonders.vector import SelfPlayVecEnv
+
+    obs, _ = SelfPlayVecEnv(4, players=4, normalize=True).reset(seed=5)
+    o = jnp.asarray(obs["observation"].reshape(16, -1))
+    m = jnp.asarray(obs["action_mask"].reshape(16, -1).astype(bool))
+    logits, value = ppo.forward(params, o, m)
+    logits2, value2 = ppo.forward(run["params"], o, m)
+    assert np.allclose(logits, logits2) and np.allclose(value, value2)
+    # Illegal indices are masked out of the policy.
+    assert (np.asarray(logits)[~np.asarray(m)] <= -1e8).all()
+    curve = __import__("json").loads((tmp_path / "curve.json").read_text())
+    assert [c["update"] for c in curve] == [1, 2, 3]
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
