@@ -1920,7 +1920,10 @@ function edificePanel(page) {
   return h('section', { class: 'panel projects', id: 'projects' },
     h('h2', {}, ed('Great projects', '宏偉項目')),
     h('div', { class: 'project-list' }, v.projects.map(p => h('div', {
-      class: 'project' + (p.current ? ' current' : '') + ' ' + p.outcome, dataset: { age: p.age } },
+      class: 'project' + (p.current ? ' current' : '') + ' ' + p.outcome, dataset: { age: p.age },
+      // Beside the table only the current project is told in full: the others' lines are in
+      // their title.
+      title: p.current ? null : [ed('Take part: ', '參與：') + edText(p.cost), ed('Reward: ', '獎勵：') + edText(p.reward), ed('Penalty: ', '懲罰：') + edText(p.penalty)].join('\n') },
     h('div', { class: 'project-head' }, h('b', {}, `${ROMAN[p.age]} · ${store.lang === 'zh' && p.zh ? p.zh : p.name}`),
       ' ', h('span', { class: 'tag' }, outcome(p))),
     h('div', { class: 'project-line' }, h('span', { class: 'muted' }, ed('Take part: ', '參與：')), edText(p.cost), mark(p, 'cost')),
@@ -2316,7 +2319,7 @@ function teammatePanel(page) {
   const st = page.state;
   const mate = st.you ^ 1;
   return h('section', { class: 'panel teammate', id: 'teammate-hand' },
-    h('h2', {}, `${ed('Hand of', '手牌：')} ${page.cityLabel(mate)}`),
+    h('h2', { title: page.cityLabel(mate) }, ed("Teammate's hand", '隊友的手牌'), ' ', h('small', { class: 'muted' }, page.seatName(mate))),
     h('ul', { class: 'teammate-cards' }, st.view.teammate_hand.map(c => {
       const d = cardDef(page.cat, c, st.view.age);
       return h('li', { class: 'mini c-' + (d ? d.colour : 'grey'), title: d ? fixPlurals(effectText(d)) : c },

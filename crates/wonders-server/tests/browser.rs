@@ -645,8 +645,10 @@ async fn team_game(c: &Client, s: &TestServer) {
     wait_for(c, "the teammate's hand", "document.querySelectorAll('#teammate-hand li').length === 7").await;
     let bob_hand = s.state(&table, Some(&bob)).await["view"]["hand"].as_array().unwrap().len();
     assert_eq!(bob_hand, 7);
-    let title = js(c, "return document.querySelector('#teammate-hand h2').textContent").await;
-    assert!(title.as_str().unwrap().contains("Bob [Team 1 · your teammate]"), "{title}");
+    let title =
+        js(c, "const h = document.querySelector('#teammate-hand h2'); return [h.textContent, h.title]").await;
+    assert!(title[0].as_str().unwrap().contains("Teammate's hand Bob"), "{title}");
+    assert!(title[1].as_str().unwrap().contains("Bob [Team 1 · your teammate]"), "{title}");
     c.execute("window.scrollTo(0, document.getElementById('teammate-hand').offsetTop - 300)", vec![])
         .await
         .unwrap();
@@ -2136,4 +2138,116 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     c.set_window_size(1280, 1100).await.unwrap();
     c.close().await.unwrap();
     s.stop().await;
+}
+
+/// The screenshot set at a laptop's size (1366×768) and a phone's (390×844), each looked at:
+/// an Edifice game in teams at 4 players (its great projects and the teams on one table) from
+/// its first turn through a payment choice, a turn's reveal, an Age's end and the page in Chinese
+/// to the game over. (Armada's shipyards at both sizes: `44-…`, `45-…` above.) Each screen is
+/// checked for what it must show, and for no sideways scroll on the phone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_kind_of_screen_at_a_laptops_and_a_phones_size_in_headless_chromium() {
+    let _one = BROWSER.lock().await;
+    let Some(b) = browser().await else {
+        return;
+    };
+    let c = b.client.clone();
+    let (_dir, db) = temp_db();
+    let s = TestServer::start(&db).await;
+    let seats: Vec<Value> =
+        (0..4).map(|i| if i == 0 { json!({}) } else { json!({"bot": "heuristic"}) }).collect();
+    let body = json!({"players": 4, "expansions": ["edifice"], "teams": true, "seats": seats});
+    let (status, info) = s.post("/api/tables", &body, None).await;
+    assert_eq!(status, 201, "{info}");
+    let table = info["id"].as_str().unwrap().to_string();
+    let ada = s.take(&table, 0, "Ada").await;
+    c.set_window_size(1366, 768).await.unwrap();
+    sit(&c, &s, &table, 0, &ada).await;
+    wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
+
+    // The first turn: the table on one screen, the three projects with their pawns left, the
+    // teammate's hand.
+    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "Edifice in teams at 1366×768");
+    let first = js(
+        &c,
+        "return [document.querySelectorAll('#projects .project').length, !!document.querySelector('#projects .project.current'),
+                 document.querySelectorAll('.teammate-cards li').length === current.state.view.teammate_hand.length]",
+    )
+    .await;
+    assert_eq!(first, json!([3, true, true]), "the projects and the teammate's hand");
+    both_sizes(&c, "50-first-turn").await;
+
+    // A payment choice: a card's sheet, each way to build saying whom it pays.
+    let opened = js(
+        &c,
+        "for (const p of document.querySelectorAll('.hand .card .pick')) { p.click();
+           if (document.querySelector('#action-sheet .act-build')) return document.getElementById('action-sheet').dataset.card; }
+         return null",
+    )
+    .await;
+    assert!(opened.is_string(), "a card with a way to build");
+    both_sizes(&c, "51-payment-choice").await;
+    let sheet = js(&c, "return !!document.querySelector('#action-sheet .act-build')").await;
+    assert_eq!(sheet, json!(true), "the sheet stays open across the sizes");
+
+    // The turn's reveal: build, and the turn resolves with the cards on their cities.
+    let turn = body_data(&c, "turnId").await;
+    c.execute("document.querySelector('#action-sheet .act-build').click()", vec![]).await.unwrap();
+    wait_for(
+        &c,
+        "the turn to resolve",
+        &format!("current.state.turn_id != {turn} && current.state.view.turn === 2"),
+    )
+    .await;
+    let fresh = js(&c, "return document.querySelectorAll('.log li.fresh').length").await;
+    assert!(fresh.as_u64().unwrap() >= 4, "the turn's lines marked in the log: {fresh}");
+    both_sizes(&c, "52-turn-reveal").await;
+
+    // An Age's end: its conflicts (teams: only against the adjacent opponent) and its project.
+    advance(&s, &table, &ada, |st| {
+        st["view"]["age"] == json!(2)
+            && st["view"]["turn"] == json!(1)
+            && !st["legal"].as_array().unwrap().is_empty()
+    })
+    .await;
+    sit(&c, &s, &table, 0, &ada).await;
+    wait_for(&c, "the Age-end panel", "document.querySelector('#age-end tbody tr')").await;
+    let rows = js(&c, "return document.querySelectorAll('#age-end tbody tr').length").await;
+    assert_eq!(rows, json!(4), "one row per city");
+    both_sizes(&c, "53-age-end").await;
+
+    // The page in Chinese.
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(&c, "the page in Chinese", "document.body.innerText.includes('宏偉項目')").await;
+    both_sizes(&c, "54-chinese").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+
+    // The game over: the sheet by team.
+    advance(&s, &table, &ada, |st| st["table"]["status"] == json!("over")).await;
+    sit(&c, &s, &table, 0, &ada).await;
+    wait_for(&c, "the score sheet", "document.querySelector('.score-sheet')").await;
+    let place = js(&c, "return document.body.innerText").await;
+    assert!(place.as_str().unwrap().contains("Your team finished"), "the team's place, of the teams");
+    both_sizes(&c, "55-game-over").await;
+    c.set_window_size(1280, 1100).await.unwrap();
+    c.close().await.unwrap();
+    s.stop().await;
+}
+
+/// Saves `name-1366.png` at 1366×768 and `name-390.png` at 390×844 (after checking that nothing
+/// scrolls sideways there), and goes back to the laptop's size.
+async fn both_sizes(c: &Client, name: &str) {
+    c.set_window_size(1366, 768).await.unwrap();
+    wait_for(c, "the laptop layout", "!matchMedia('(max-width: 720px)').matches").await;
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    shot(c, &format!("{name}-1366.png")).await;
+    c.set_window_size(390, 844).await.unwrap();
+    wait_for(c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    let sideways =
+        js(c, "return document.documentElement.scrollWidth - document.documentElement.clientWidth").await;
+    assert!(sideways.as_i64().unwrap() <= 0, "{name}: the phone scrolls sideways by {sideways}");
+    shot(c, &format!("{name}-390.png")).await;
+    c.set_window_size(1366, 768).await.unwrap();
+    wait_for(c, "the laptop layout", "!matchMedia('(max-width: 720px)').matches").await;
 }
