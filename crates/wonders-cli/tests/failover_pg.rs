@@ -64,7 +64,13 @@ fn new_table(addr: &str) -> (String, Vec<String>) {
 
 /// Acts for each seat that must act, again and again, until the game ends, `stop` is set or the
 /// server stops answering; returns the actions acknowledged (answered 200).
-fn play(addr: &str, table: &str, tokens: &[String], stop: Option<&std::sync::atomic::AtomicBool>) -> usize {
+fn play(
+    addr: &str,
+    table: &str,
+    tokens: &[String],
+    stop: Option<&std::sync::atomic::AtomicBool>,
+    progress: &std::sync::atomic::AtomicUsize,
+) -> usize {
     let mut acked = 0;
     loop {
         if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
@@ -84,7 +90,10 @@ fn play(addr: &str, table: &str, tokens: &[String], stop: Option<&std::sync::ato
             }
             let body = json!({"turn_id": st["turn_id"], "action": legal[acked % legal.len()]});
             match http(addr, "POST", &format!("/api/tables/{table}/actions"), Some(&body), Some(t)) {
-                Some((200, _)) => acked += 1,
+                Some((200, _)) => {
+                    acked += 1;
+                    progress.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
                 // Refused (a storage error while it dies, a stale turn): not acknowledged.
                 Some(_) => {}
                 None => return acked,
@@ -123,9 +132,16 @@ fn a_killed_owners_tables_are_taken_over_with_every_acknowledged_action() {
         let (id, tokens) = new_table(&owner);
         // A player acts on the owner while it is killed.
         let stop = std::sync::atomic::AtomicBool::new(false);
+        let progress = std::sync::atomic::AtomicUsize::new(0);
         let (n, killed_at, owned_before) = std::thread::scope(|s| {
-            let player = s.spawn(|| play(&owner, &id, &tokens, Some(&stop)));
-            std::thread::sleep(Duration::from_millis(300));
+            let player = s.spawn(|| play(&owner, &id, &tokens, Some(&stop), &progress));
+            // Killed once the player has a few actions acknowledged, mid-game.
+            let start = Instant::now();
+            while progress.load(std::sync::atomic::Ordering::SeqCst) < 5 {
+                assert!(start.elapsed() < Duration::from_secs(20), "kill {kill}: the player cannot act");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            std::thread::sleep(Duration::from_millis(100));
             let owned_before = owned(&other).unwrap();
             let mine = owned(&owner).unwrap();
             servers[o].child.kill().unwrap();
@@ -163,7 +179,7 @@ fn a_killed_owners_tables_are_taken_over_with_every_acknowledged_action() {
         }
         drop(store);
         // The player continues at the other server.
-        let more = play(&other, &id, &tokens, None);
+        let more = play(&other, &id, &tokens, None, &std::sync::atomic::AtomicUsize::new(0));
         assert!(more > 0, "kill {kill}: the game does not continue at the other server");
         *acked.get_mut(&id).unwrap() += more;
         servers[o] = serve(db);
