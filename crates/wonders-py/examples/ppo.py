@@ -11,6 +11,7 @@ softmax, and a value head. Reward: 1 for a game won, else 0 (the win share is th
 
 Every update writes ``OUT/checkpoint.npz`` (the parameters) and ``OUT/curve.json``; at the end
 ``OUT/curve.png`` plots the win share of the finished games against the agent's decisions.
+``--evaluate OUT/checkpoint.npz`` plays ``--eval-games`` fresh games with a checkpoint.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def parse(argv=None):
     ap.add_argument("--self-play", action="store_true", help="every seat is the agent")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", default="runs/ppo")
+    ap.add_argument("--evaluate", metavar="CHECKPOINT", help="only play --eval-games with this checkpoint")
+    ap.add_argument("--eval-games", type=int, default=2000)
     return ap.parse_args(argv)
 
 
@@ -100,8 +103,30 @@ def load_checkpoint(path) -> dict:
     return params
 
 
+def evaluate(params, games: int, seed: int = 10**6, opponents: str = "random", num_envs: int = 200) -> float:
+    """The win share of the policy (sampling its masked softmax) at seat 0 against 3 bots, over
+    ``games`` finished games dealt from seeds the training did not use."""
+    envs = SelfPlayVecEnv(num_envs, players=4, seats=[None] + [opponents] * 3, seed=seed, normalize=True)
+    obs, _ = envs.reset()
+    key = jax.random.PRNGKey(seed)
+    wins = done = 0
+    while done < games:
+        o = obs["observation"].reshape(num_envs, -1)
+        m = obs["action_mask"].reshape(num_envs, -1).astype(bool)
+        key, sub = jax.random.split(key)
+        action, _, _ = act(params, o, m, sub)
+        obs, reward, term, _, _ = envs.step(np.asarray(action).reshape(num_envs, 1))
+        wins += float(reward[term].sum())
+        done += int(term.sum())
+    return wins / done
+
+
 def main(argv=None) -> dict:
     args = parse(argv)
+    if args.evaluate:
+        share = evaluate(load_checkpoint(args.evaluate), args.eval_games, opponents=args.opponents)
+        print(f"win share {share:.4f} over {args.eval_games} or more games against 3 {args.opponents}")
+        return {"win_share": share}
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     seats = None if args.self_play else [None] + [args.opponents] * 3

@@ -69,3 +69,5 @@ def test_ppo_smoke(tmp_path):
     curve = __import__("json").loads((tmp_path / "curve.json").read_text())
     assert [c["update"] for c in curve] == [1, 2, 3]
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    share = ppo.evaluate(params, 16, num_envs=8)
+    assert 0.0 <= share <= 1.0
