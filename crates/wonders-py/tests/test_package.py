@@ -98,8 +98,10 @@ def test_stubs_and_signatures():
     pkg = pathlib.Path(wonders.__file__).parent
     assert (pkg / "py.typed").exists()
     stub = (pkg / "_wonders.pyi").read_text()
-    for name in wonders.__all__:
-        if name not in ("__version__",):
+    from wonders import _wonders
+
+    for name in dir(_wonders):
+        if not name.startswith("_"):
             assert name in stub, name
     assert "expansions=()" in str(inspect.signature(wonders.Game))
     assert "expansions=()" in str(inspect.signature(wonders.observation_size))
@@ -122,3 +124,27 @@ def test_resample_keeps_the_seats_own_choices():
         g.submit(holder, g.legal_actions(holder)[0])
         r = g.resample(holder, 5)
         assert not r.must_act(holder)
+
+
+def test_help_names_every_observation_slice():
+    """``describe_observation`` gives a meaning to every segment of every layout, and the envs'
+    help shows the slices."""
+    import re
+
+    from wonders.vector import SelfPlayVecEnv
+
+    for edition, expansions in (("1e", ()), ("2e", ()), ("1e", ("armada", "edifice"))):
+        text = wonders.describe_observation(edition, expansions)
+        generic = {re.sub(r"city\d", "city{k}", n) for n, _, _ in wonders.observation_layout(edition, list(expansions))}
+        lines = text.splitlines()
+        assert len(lines) == len(generic)
+        for line in lines:
+            start, name, meaning = line.split(None, 2)
+            assert name in generic and meaning.strip(), line
+    coins = dict((n, s) for n, s, _ in wonders.observation_layout())["city0.coins"]
+    assert f"{coins}:{coins + 1}" in wonders.describe_observation()
+    assert "city{k}.coins" in SelfPlayVecEnv.__doc__
+    from wonders import pettingzoo_env
+    from wonders.gym_env import WondersEnv
+
+    assert "city{k}.coins" in WondersEnv.__doc__ and "city{k}.coins" in pettingzoo_env.WondersAECEnv.__doc__

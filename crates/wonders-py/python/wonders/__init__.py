@@ -31,6 +31,7 @@ from ._wonders import (
     observation_size,
     rust_random_games,
 )
+from ._spaces import describe_observation
 
 __all__ = [
     "EXPANSIONS",
@@ -41,6 +42,7 @@ __all__ = [
     "__version__",
     "action_count",
     "describe_action",
+    "describe_observation",
     "observation_layout",
     "observation_scale",
     "observation_size",

@@ -110,5 +110,10 @@ class WondersEnv(gymnasium.Env):
         return self.game.action_mask(self.seat)
 
 
+WondersEnv.__doc__ += (
+    "\n\n    Observation slices (1st edition, no expansion; ``wonders.describe_observation`` for "
+    "others):\n\n" + "\n".join("    " + line for line in _spaces.describe_observation().splitlines())
+)
+
 if "wonders/Wonders-v0" not in gymnasium.registry:
     gymnasium.register(id="wonders/Wonders-v0", entry_point="wonders.gym_env:WondersEnv")

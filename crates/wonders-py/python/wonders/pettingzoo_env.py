@@ -221,3 +221,11 @@ def parallel_env(**kwargs) -> WondersParallelEnv:
     """The parallel environment: ``parallel_env(players=4, edition="1e", expansions=(),
     teams=False, normalize=False)``."""
     return WondersParallelEnv(**kwargs)
+
+
+_SLICES = (
+    "\n\n    Observation slices (1st edition, no expansion; ``wonders.describe_observation`` for "
+    "others):\n\n" + "\n".join("    " + line for line in _spaces.describe_observation().splitlines())
+)
+WondersParallelEnv.__doc__ += _SLICES
+WondersAECEnv.__doc__ += _SLICES

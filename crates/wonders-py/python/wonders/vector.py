@@ -48,6 +48,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
+from . import _spaces
 from ._wonders import SelfPlay
 
 __all__ = ["SelfPlayVecEnv"]
@@ -198,3 +199,9 @@ class SelfPlayVecEnv(gymnasium.vector.VectorEnv):
             f"edition={self.edition!r}, expansions={self.expansions}, teams={self.teams})"
         )
 
+
+
+SelfPlayVecEnv.__doc__ += (
+    "\n\n    Observation slices (1st edition, no expansion; ``wonders.describe_observation`` for "
+    "others):\n\n" + "\n".join("    " + line for line in _spaces.describe_observation().splitlines())
+)
