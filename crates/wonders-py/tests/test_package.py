@@ -34,7 +34,7 @@ def test_pettingzoo_checkers_on_every_kind_of_game(kind):
     parallel_seed_test(lambda: pettingzoo_env.parallel_env(**kind), num_cycles=30)
 
 
-@pytest.mark.parametrize("kind", KINDS[:3] + KINDS[5:6], ids=lambda k: "-".join(f"{v}" for v in k.values()))
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: "-".join(f"{v}" for v in k.values()))
 def test_gymnasium_checker_on_kinds_and_normalised(kind):
     from gymnasium.utils.env_checker import check_env
 
