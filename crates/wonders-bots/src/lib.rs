@@ -49,7 +49,7 @@ mod weights;
 pub use exec::ExecBot;
 pub use heuristic::HeuristicBot;
 pub use random::{CardFirstBot, RandomBot, play_out_card_first};
-pub use search::{SearchBot, SearchConfig};
+pub use search::{Advice, SearchBot, SearchConfig};
 
 use std::time::Duration;
 use wonders_core::score::Score;

@@ -179,19 +179,77 @@ const fn mix(x: u64) -> u64 {
 struct Stat {
     visits: u32,
     total: f64,
+    /// The sum of the win shares (1 a sole first place, 0.5 a shared one).
+    wins: f64,
 }
 
-impl Bot for SearchBot {
-    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
+/// One of the root's candidates after a search: what the search thinks of it (see
+/// [`SearchBot::analyse`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Advice {
+    /// The action (the best way to pay for its card and kind, by the heuristic's valuation).
+    pub action: Action,
+    /// The samples spent on it.
+    pub visits: u32,
+    /// Its mean value in [0, 1] (see the module documentation); 0 when never sampled.
+    pub value: f64,
+    /// The share of its samples the seat won (a shared first place counts half): its estimated
+    /// chance of winning if the seat plays it; 0 when never sampled.
+    pub win_chance: f64,
+}
+
+impl SearchBot {
+    /// Searches the decision as [`Bot::choose`] does and returns every candidate with its
+    /// samples, mean value and win share, best first: the first is the action `choose` plays.
+    /// A decision with one candidate is not searched (its one [`Advice`] has no samples).
+    ///
+    /// ```
+    /// use wonders_bots::search::Budget;
+    /// use wonders_bots::{SearchBot, SearchConfig};
+    /// use wonders_core::{Game, Setup};
+    ///
+    /// let game = Game::new(&Setup::new(4, 7)).unwrap();
+    /// let mut legal = Vec::new();
+    /// game.legal_actions_into(0, &mut legal);
+    /// let config = SearchConfig { budget: Budget::Iterations(300), ..SearchConfig::default() };
+    /// let advice = SearchBot::new(config, 1).analyse(&game.view(0), &legal);
+    /// assert!(advice.len() > 1 && advice.iter().map(|a| a.visits).sum::<u32>() == 300);
+    /// assert!(advice.windows(2).all(|w| w[0].visits >= w[1].visits));
+    /// assert!(advice.iter().all(|a| (0.0..=1.0).contains(&a.win_chance)));
+    /// ```
+    pub fn analyse(&mut self, view: &View, legal: &[Action]) -> Vec<Advice> {
         let decision = self.decisions;
         self.decisions += 1;
         if legal.len() <= 1 {
-            return legal.first().copied().unwrap_or(Action::Pass);
+            let action = legal.first().copied().unwrap_or(Action::Pass);
+            return vec![Advice { action, visits: 0, value: 0.0, win_chance: 0.0 }];
         }
         let cands = candidates(view, &self.config, legal);
         if cands.len() == 1 {
-            return cands[0].0;
+            return vec![Advice { action: cands[0].0, visits: 0, value: 0.0, win_chance: 0.0 }];
         }
+        let merged = self.search(view, &cands, decision);
+        let mean = |s: &Stat, x: f64| if s.visits == 0 { 0.0 } else { x / s.visits as f64 };
+        let mut advice: Vec<Advice> = cands
+            .iter()
+            .zip(&merged)
+            .map(|(c, s)| Advice {
+                action: c.0,
+                visits: s.visits,
+                value: mean(s, s.total),
+                win_chance: mean(s, s.wins),
+            })
+            .collect();
+        // Most visits; ties go to the better mean, then to the heuristic's order (a stable sort).
+        advice.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
+        advice
+    }
+}
+
+impl SearchBot {
+    /// The search of one decision over `cands` (at least two): each candidate's summed
+    /// statistics over the threads.
+    fn search(&self, view: &View, cands: &[(Action, f32)], decision: u64) -> Vec<Stat> {
         let threads = self.config.threads.max(1);
         let base = mix(self.seed ^ mix(decision.wrapping_add(0x5EED)));
         let deadline = match self.config.budget {
@@ -205,16 +263,15 @@ impl Bot for SearchBot {
             }
         };
         let config = &self.config;
-        let cands_ref = &cands;
         let stats: Vec<Vec<Stat>> = if threads == 1 {
-            vec![search_root(view, config, cands_ref, share(0), deadline, mix(base))]
+            vec![search_root(view, config, cands, share(0), deadline, mix(base))]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = (0..threads)
                     .map(|t| {
                         let iters = share(t);
                         let seed = mix(base ^ mix(t as u64 + 1));
-                        s.spawn(move || search_root(view, config, cands_ref, iters, deadline, seed))
+                        s.spawn(move || search_root(view, config, cands, iters, deadline, seed))
                     })
                     .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
@@ -225,18 +282,16 @@ impl Bot for SearchBot {
             for (m, s) in merged.iter_mut().zip(per_thread) {
                 m.visits += s.visits;
                 m.total += s.total;
+                m.wins += s.wins;
             }
         }
-        // Most visits; ties go to the better mean, then to the heuristic's order.
-        let mut best_i = 0;
-        for (i, s) in merged.iter().enumerate().skip(1) {
-            let b = &merged[best_i];
-            let mean = |s: &Stat| if s.visits == 0 { 0.0 } else { s.total / s.visits as f64 };
-            if s.visits > b.visits || (s.visits == b.visits && mean(s) > mean(b)) {
-                best_i = i;
-            }
-        }
-        cands[best_i].0
+        merged
+    }
+}
+
+impl Bot for SearchBot {
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
+        self.analyse(view, legal)[0].action
     }
 
     fn name(&self) -> String {
@@ -370,9 +425,10 @@ fn search_root(
             continue;
         }
         rollout(&mut game, config, &mut rng, &mut legal, &memo);
-        let value = reward(&game, seat);
+        let (value, win) = reward_parts(&game, seat);
         stats[pick].visits += 1;
         stats[pick].total += value;
+        stats[pick].wins += win;
         n += 1;
     }
     stats
@@ -424,7 +480,14 @@ pub(crate) fn rollout(
 }
 
 /// The value of a finished game for `seat` (see the module documentation), in [0, 1].
-pub(crate) fn reward(game: &Game, seat: usize) -> f64 {
+#[cfg(test)]
+fn reward(game: &Game, seat: usize) -> f64 {
+    reward_parts(game, seat).0
+}
+
+/// [`reward`] and the seat's win share in it (1 a sole first place, 0.5 a shared one, else 0;
+/// in teams, its team's).
+pub(crate) fn reward_parts(game: &Game, seat: usize) -> (f64, f64) {
     let scores = game.scores();
     if game.teams() {
         return team_reward(game, &scores, seat);
@@ -436,13 +499,13 @@ pub(crate) fn reward(game: &Game, seat: usize) -> f64 {
     let mine = scores[seat].total;
     let best_other = (0..players).filter(|&s| s != seat).map(|s| scores[s].total).max().unwrap_or(mine);
     let margin = (mine - best_other) as f64;
-    0.8 * win + 0.2 / (1.0 + (-margin / 6.0).exp())
+    (0.8 * win + 0.2 / (1.0 + (-margin / 6.0).exp()), win)
 }
 
 /// The team variant: the value of the game for `seat`'s team (its win, shared when teams tie,
 /// and its margin over the best other team: team totals are sums of two players, so the margin
 /// is scaled by twice the single-player scale).
-fn team_reward(game: &Game, scores: &[wonders_core::Score], seat: usize) -> f64 {
+fn team_reward(game: &Game, scores: &[wonders_core::Score], seat: usize) -> (f64, f64) {
     let keyed: Vec<(i32, u16)> = (0..game.players()).map(|s| (scores[s].total, game.city(s).coins)).collect();
     let teams = wonders_core::teams::results(&keyed);
     let mine = &teams[wonders_core::teams::team_of(seat)];
@@ -451,7 +514,7 @@ fn team_reward(game: &Game, scores: &[wonders_core::Score], seat: usize) -> f64 
     let best_other =
         teams.iter().filter(|t| t.players != mine.players).map(|t| t.total).max().unwrap_or(mine.total);
     let margin = (mine.total - best_other) as f64;
-    0.8 * win + 0.2 / (1.0 + (-margin / 12.0).exp())
+    (0.8 * win + 0.2 / (1.0 + (-margin / 12.0).exp()), win)
 }
 
 #[cfg(test)]

@@ -62,6 +62,10 @@ pub struct PlayArgs {
     /// the bot protocol (`wonders bot-protocol`; the command cannot hold a comma).
     #[arg(long, short = 'b', value_name = "LIST", default_value = "heuristic")]
     pub bots: String,
+    /// Let yourself ask for a hint: `h` at a prompt shows the search bot's three preferred moves
+    /// with the share of its sampled games each wins (off by default).
+    #[arg(long)]
+    pub hints: bool,
     /// Expansions and their data.
     #[command(flatten)]
     pub exp: ExpansionArgs,
@@ -105,7 +109,8 @@ pub(crate) fn seat_bot_names(
 pub fn run(args: &PlayArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let echo = !stdin.is_terminal();
-    play_on(args, &mut stdin.lock(), echo, &mut std::io::stdout().lock(), Screen::stdout(!echo))
+    let screen = Screen { hints: args.hints, ..Screen::stdout(!echo) };
+    play_on(args, &mut stdin.lock(), echo, &mut std::io::stdout().lock(), screen)
 }
 
 /// A writer that wraps each line it is given at `width` columns (see [`wrap`]) and counts the
@@ -170,7 +175,7 @@ pub(crate) use crate::output::emit;
 /// a terminal).
 #[cfg(test)]
 fn play(args: &PlayArgs, input: &mut dyn BufRead, echo: bool, out: &mut dyn Write) -> Result<(), String> {
-    play_on(args, input, echo, out, Screen::PLAIN)
+    play_on(args, input, echo, out, Screen { hints: args.hints, ..Screen::PLAIN })
 }
 
 /// Plays a game as [`play`] does, for `screen`: every line wrapped at its width, card names
@@ -806,13 +811,14 @@ fn ask(
     if choices.is_empty() {
         return Err("no legal action to choose from (this is a bug in the engine)".into());
     }
+    let hint = || hint_text(catalog, view, legal, screen);
     let lines = |t: &str| wrap(t, screen.width).matches('\n').count();
     // The prompt's line, and the turn's start: the log since the last answer and the situation.
     let needed = out.lines + lines(&text) + lines(&flat) + 1;
     let hand = matches!(view.phase, Phase::Choose | Phase::PlayLastCard { .. });
     if needed <= screen.height || !hand {
         emit(out, &format!("{text}{flat}"))?;
-        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 1..=choices.len())?;
+        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 1..=choices.len(), &hint)?;
         return Ok(choices[k - 1]);
     }
     // Too many choices for the screen: the card first, then what to do with it.
@@ -830,7 +836,7 @@ fn ask(
     }
     emit(out, &format!("{text}{menu}"))?;
     loop {
-        let k = choose(view, names, (&mut *input, echo), out, "Your card", 1..=groups.len())?;
+        let k = choose(view, names, (&mut *input, echo), out, "Your card", 1..=groups.len(), &hint)?;
         let g = &groups[k - 1];
         let mut options = String::new();
         say!(options, "{}:", wrap(g.head.trim_start(), screen.width));
@@ -862,11 +868,71 @@ fn ask(
             say!(options, "{}", pack_units(&units, 2, screen.width));
         }
         emit(out, &options)?;
-        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 0..=g.actions.len())?;
+        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 0..=g.actions.len(), &hint)?;
         if k > 0 {
             return Ok(g.actions[k - 1]);
         }
         emit(out, &menu)?;
+    }
+}
+
+/// The samples the search bot spends on a hint: a few tenths of a second, the same answer for
+/// the same position.
+const HINT_SAMPLES: u32 = 2000;
+
+/// A hint (`h` at a prompt, with `--hints`): the search bot's three preferred moves, each with
+/// the share of its sampled games the seat wins after it; or how to turn hints on.
+fn hint_text(catalog: &Catalog, view: &View, legal: &[Action], screen: &Screen) -> String {
+    if !screen.hints {
+        return "Hints are off: start the game with --hints to ask the search bot (h at a prompt).\n".into();
+    }
+    let config = wonders_bots::SearchConfig {
+        budget: wonders_bots::search::Budget::Iterations(HINT_SAMPLES),
+        ..wonders_bots::SearchConfig::default()
+    };
+    let seed = 0x4849_4E54 ^ (u64::from(view.age) << 8) ^ u64::from(view.turn) ^ (u64::from(view.seat) << 16);
+    let advice = wonders_bots::SearchBot::new(config, seed).analyse(view, legal);
+    let stage_no = view.cities.get(view.acting_city as usize).map_or(1, |c| c.stages + 1);
+    let mut text = String::new();
+    if advice.iter().all(|a| a.visits == 0) {
+        say!(
+            text,
+            "Hint: only one move is worth playing here: {}",
+            advice_label(catalog, &advice[0].action, stage_no)
+        );
+        return text;
+    }
+    say!(
+        text,
+        "Hint — the search bot's preferred moves ({HINT_SAMPLES} sampled games):"
+    );
+    for (i, a) in advice.iter().take(3).enumerate() {
+        let line = format!(
+            "  {}. {} — wins {:.0}% of {} games",
+            i + 1,
+            advice_label(catalog, &a.action, stage_no),
+            100.0 * a.win_chance,
+            a.visits
+        );
+        say!(text, "{}", wrap(&line, screen.width));
+    }
+    text
+}
+
+/// A move named with its card, for a hint: `build Baths (free)`, `wonder stage 2 with Loom (1
+/// left)`, `discard Press`.
+fn advice_label(catalog: &Catalog, a: &Action, stage_no: u8) -> String {
+    let name = |c: CardId| catalog.card(c).name.clone();
+    match *a {
+        Action::Build { card, .. } => {
+            choice_label(a, &[]).replacen("build", &format!("build {}", name(card)), 1)
+        }
+        Action::Wonder { card, pay, extra } => {
+            format!("wonder stage {stage_no} with {} ({})", name(card), way_text(&pay, extra))
+        }
+        Action::Discard { card } => format!("discard {}", name(card)),
+        Action::DiscardYellow { card } => format!("discard {} (yellow ship's free move)", name(card)),
+        other => action_line(&other, stage_no, Edition::First),
     }
 }
 
@@ -903,6 +969,7 @@ fn choose(
     out: &mut Wrapping<'_>,
     what: &str,
     range: std::ops::RangeInclusive<usize>,
+    hint: &dyn Fn() -> String,
 ) -> Result<usize, String> {
     let (low, high) = (*range.start(), *range.end());
     loop {
@@ -916,6 +983,10 @@ fn choose(
         let answer = read_answer(&mut *input, echo, out, &when)?;
         if is_quit(&answer) {
             return Err("game abandoned at your request".into());
+        }
+        if answer.eq_ignore_ascii_case("h") || answer.eq_ignore_ascii_case("hint") {
+            emit(out, &hint())?;
+            continue;
         }
         match answer.parse::<usize>() {
             Ok(k) if range.contains(&k) => return Ok(k),
@@ -1679,8 +1750,52 @@ mod tests {
             record: None,
             auto,
             bots: "random".into(),
+            hints: false,
             exp: ExpansionArgs::default(),
         }
+    }
+
+    /// `h` at a prompt: with `--hints`, the search bot's three preferred moves with the share of
+    /// its sampled games each wins, the first being the move the search bot plays; without, how
+    /// to turn hints on. The prompt comes back and the game goes on.
+    #[test]
+    fn a_hint_names_the_search_bots_preferred_moves() {
+        let mut out = Vec::new();
+        let off = args(0, false);
+        play(&off, &mut Cursor::new("h\n".to_string() + &"1\n".repeat(300)), true, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("Hints are off: start the game with --hints"), "{text}");
+
+        let on = PlayArgs { hints: true, ..args(0, false) };
+        let mut out = Vec::new();
+        play(&on, &mut Cursor::new("h\n".to_string() + &"1\n".repeat(300)), true, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let at = text.find("Hint — the search bot's preferred moves (2000 sampled games):").expect("a hint");
+        let lines: Vec<&str> = text[at..].lines().skip(1).take(3).collect();
+        let mut total = 0;
+        for (i, l) in lines.iter().enumerate() {
+            assert!(l.starts_with(&format!("  {}. ", i + 1)), "{l}");
+            let games: u32 = l.rsplit(" of ").next().unwrap().trim_end_matches(" games").parse().unwrap();
+            let share: u32 = l.split(" — wins ").nth(1).unwrap().split('%').next().unwrap().parse().unwrap();
+            assert!(share <= 100 && games > 0, "{l}");
+            total += games;
+        }
+        assert!(total <= 2000, "{lines:?}");
+        // The first is the search bot's own choice in this position.
+        let game = Game::new(&setup_for(Edition::First, 3, 11)).unwrap();
+        let mut legal = Vec::new();
+        game.legal_actions_into(0, &mut legal);
+        let config = wonders_bots::SearchConfig {
+            budget: wonders_bots::search::Budget::Iterations(HINT_SAMPLES),
+            ..wonders_bots::SearchConfig::default()
+        };
+        let view = game.view(0);
+        let seed = 0x4849_4E54 ^ (1u64 << 8) ^ 1;
+        let best = wonders_bots::SearchBot::new(config, seed).choose(&view, &legal);
+        assert!(lines[0].contains(&advice_label(game.catalog(), &best, 1)), "{lines:?}");
+        // The prompt comes back, and the game ends.
+        assert!(text[at..].contains("Your choice ("), "{text}");
+        assert!(text.contains("Final scores:"));
     }
 
     /// A project's reward reads as its completion, except an Ur pawn's reward for an earlier

@@ -516,6 +516,7 @@ mod tests {
             record: None,
             auto: false,
             bots: "heuristic".into(),
+            hints: false,
             exp: ExpansionArgs { expansions: Expansions::ARMADA, ..ExpansionArgs::default() },
         };
         let mut out = Vec::new();

@@ -27,12 +27,15 @@ pub(crate) struct Screen {
     /// conflicts have a screen of their own (on a terminal; never when the answers come from a
     /// pipe or a file).
     pub(crate) pause: bool,
+    /// Whether the player may ask the search bot for a hint (`h` at a prompt; `--hints`).
+    pub(crate) hints: bool,
 }
 
 impl Screen {
     /// 80 columns, no colour: a pipe, a file, the tests.
     #[cfg(test)]
-    pub(crate) const PLAIN: Screen = Screen { width: 80, colour: false, height: 45, pause: false };
+    pub(crate) const PLAIN: Screen =
+        Screen { width: 80, colour: false, height: 45, pause: false, hints: false };
 
     /// Standard output's: the terminal's width, height and colour on a terminal (unless
     /// `NO_COLOR` is set), 80×45 and no colour otherwise; pauses at the end of an Age when the
@@ -43,6 +46,7 @@ impl Screen {
             colour: crate::output::colour(),
             height: crate::output::height(),
             pause: typed,
+            hints: false,
         }
     }
 
