@@ -102,3 +102,37 @@ def test_openspiel_rl_agent_learns_from_episodes():
             agent.step(time_step)
         assert sorted(time_step.rewards) in ([0.0, 1.0], [1.0, 1.0])
     assert sum(len(q) for q in agents[0]._q_values.values()) > 0
+
+
+def test_openspiel_policy_gradient_agent_trains():
+    """OpenSpiel's JAX policy-gradient agent (advantage actor-critic) plays whole games for both
+    seats over rl_environment, on the observation tensor, and takes gradient steps."""
+    pytest.importorskip("haiku")
+    pytest.importorskip("rlax")
+    from open_spiel.python import rl_environment
+    from open_spiel.python.jax import policy_gradient
+
+    env = rl_environment.Environment(
+        "python_wonders", players=2, seeds=8, observation_type=rl_environment.ObservationType.OBSERVATION
+    )
+    size = env.observation_spec()["info_state"][0]
+    assert size == wonders.observation_size()
+    num_actions = env.action_spec()["num_actions"]
+    agents = [
+        policy_gradient.PolicyGradient(
+            p, size, num_actions, loss_str="a2c", hidden_layers_sizes=(32,), num_critic_before_pi=1
+        )
+        for p in range(2)
+    ]
+    for _ in range(2):
+        time_step = env.reset()
+        while not time_step.last():
+            p = time_step.observations["current_player"]
+            out = agents[p].step(time_step)
+            assert out.action in time_step.observations["legal_actions"][p]
+            time_step = env.step([out.action])
+        for agent in agents:
+            agent.step(time_step)
+    for agent in agents:
+        critic, pi = agent.loss
+        assert np.isfinite(float(critic)) and np.isfinite(float(pi))
