@@ -107,6 +107,22 @@ def test_learning_seats_beside_bots():
     assert list(rewards[0]) == [1.0 if g.ranks()[s] == 1 else 0.0 for s in (0, 2)]
 
 
+def test_one_learner_takes_flat_actions():
+    """With one learning seat, actions may be [N] (read as [N, 1]): the same run either way."""
+    a = SelfPlayVecEnv(4, players=3, seats=[None, "random", "random"], seed=8)
+    b = SelfPlayVecEnv(4, players=3, seats=[None, "random", "random"], seed=8)
+    a.reset()
+    b.reset()
+    for _ in range(25):
+        actions = a.random_actions()
+        assert actions.shape == (4, 1) and np.array_equal(actions, b.random_actions())
+        oa, ra, ta, _, _ = a.step(actions)
+        ob, rb, tb, _, _ = b.step(actions[:, 0])
+        assert np.array_equal(oa["observation"], ob["observation"]) and np.array_equal(ra, rb)
+        assert np.array_equal(ta, tb)
+    assert a.games_finished == b.games_finished >= 4
+
+
 def test_illegal_actions_raise_and_change_nothing():
     env = SelfPlayVecEnv(4, players=3, seed=2)
     obs, _ = env.reset()

@@ -146,11 +146,13 @@ class SelfPlayVecEnv(gymnasium.vector.VectorEnv):
         return self._obs(obs, mask), {}
 
     def step(self, actions) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """Plays ``actions`` (int ``[N, L]``). Returns ``(observations, rewards [N, L],
+        """Plays ``actions`` (int ``[N, L]``; ``[N]`` with one learning seat). Returns ``(observations, rewards [N, L],
         terminations [N], truncations [N], infos)``; see the module docs for autoreset."""
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu":
             raise TypeError(f"actions of dtype {actions.dtype}: integer indices expected")
+        if actions.ndim == 1 and len(self.learners) == 1:
+            actions = actions[:, None]  # one learning seat: [N] is read as [N, 1]
         obs, mask, rewards, dones, ended, fobs, fmask, scores, ranks, lengths = self._core.step(
             actions.astype(np.int64, copy=False).reshape(actions.shape)
         )
