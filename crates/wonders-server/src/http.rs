@@ -78,6 +78,7 @@ pub fn router_with(net: Arc<Net>) -> Router {
         .route("/api/tables/{id}/seats/{seat}", post(take_seat).delete(leave_seat))
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/retract", post(retract))
+        .route("/api/tables/{id}/hint", get(hint))
         .route("/api/score", post(score))
         .route("/score", get(ui::index))
         .route("/api/tables/{id}/rematch", post(rematch))
@@ -267,6 +268,21 @@ async fn retract(
     })?;
     let turn_id = blocking(move || server.retract(&id, &token)).await?;
     Ok(json(StatusCode::OK, &serde_json::json!({"retracted": true, "turn_id": turn_id})))
+}
+
+/// The games a hint samples: a few tenths of a second on one core.
+const HINT_SAMPLES: u32 = 2000;
+
+async fn hint(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::Forbidden("a hint is for the holder of a seat (Authorization: Bearer …)".into())
+    })?;
+    let hint = blocking(move || server.hint(&id, &token, HINT_SAMPLES)).await?;
+    Ok(json(StatusCode::OK, &hint))
 }
 
 async fn score(body: Bytes) -> Result<Response, ApiError> {

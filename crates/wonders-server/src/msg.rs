@@ -644,3 +644,23 @@ mod tests {
         assert_eq!(a.cities.len(), 3, "the shipyards stay public");
     }
 }
+
+/// `GET /api/tables/{id}/hint`: the search bot's preferred moves for the seat, best first.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HintMsg {
+    /// The games sampled, from what the seat can see.
+    pub samples: u32,
+    /// At most three moves, best first (the first is the one the search bot plays).
+    pub moves: Vec<HintMove>,
+}
+
+/// One move of a [`HintMsg`].
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HintMove {
+    /// The move, as an action to send.
+    pub action: WireAction,
+    /// The share of its sampled games the seat won (a shared first place counts half).
+    pub win_chance: f64,
+    /// The games sampled for it.
+    pub samples: u32,
+}

@@ -936,6 +936,53 @@ impl Server {
         Ok(seat)
     }
 
+    /// A hint for the holder of `token`: the search bot's preferred moves for its seat now, each
+    /// with the share of `samples` games (sampled from what the seat can see) it wins, best
+    /// first, at most 3. Only at a table where every other seat is a bot (`Forbidden` otherwise:
+    /// no advice in a game between people), and only while the game waits for the seat
+    /// (`Conflict`). The search runs on a copy of the game, the table unlocked.
+    pub fn hint(&self, id: &str, token: &str, samples: u32) -> Result<crate::msg::HintMsg, ApiError> {
+        let cell = self.table(id)?;
+        let (game, seat) = {
+            let table = cell.lock();
+            let seat = table.seat_of_token(token).ok_or_else(|| {
+                ApiError::Forbidden(format!("this token does not hold a seat at table `{id}`"))
+            })? as usize;
+            if !table.only_person(seat) {
+                return Err(ApiError::Forbidden(
+                    "hints are only given at a table where every other seat is a bot".into(),
+                ));
+            }
+            let game = table.game().ok_or_else(|| ApiError::Conflict("the game has not started".into()))?;
+            if game.is_over() || !game.must_act(seat) {
+                return Err(ApiError::Conflict("the game does not wait for your seat now".into()));
+            }
+            (game.clone(), seat)
+        };
+        let mut legal = Vec::new();
+        game.legal_actions_into(seat, &mut legal);
+        let view = game.view(seat);
+        let config = wonders_bots::SearchConfig {
+            budget: wonders_bots::search::Budget::Iterations(samples),
+            ..wonders_bots::SearchConfig::default()
+        };
+        let seed = 0x4849_4E54 ^ (u64::from(view.age) << 8) ^ u64::from(view.turn) ^ ((seat as u64) << 16);
+        let advice = wonders_bots::SearchBot::new(config, seed).analyse(&view, &legal);
+        let catalog = game.catalog();
+        Ok(crate::msg::HintMsg {
+            samples,
+            moves: advice
+                .iter()
+                .take(3)
+                .map(|a| crate::msg::HintMove {
+                    action: wonders_core::wire::WireAction::from_action(catalog, &a.action),
+                    win_chance: a.win_chance,
+                    samples: a.visits,
+                })
+                .collect(),
+        })
+    }
+
     /// The state for the holder of `token`, or a spectator's without one; a wrong token is
     /// `Forbidden`.
     pub fn state(&self, id: &str, token: Option<&str>) -> Result<StateMsg, ApiError> {

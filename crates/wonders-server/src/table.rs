@@ -1016,6 +1016,12 @@ impl Table {
         self.is_bot_seat(seat) || self.away.get(seat).copied().unwrap_or(false)
     }
 
+    /// Whether every seat but `seat` is a bot's: a game against bots only, where the player may
+    /// ask for hints.
+    pub fn only_person(&self, seat: usize) -> bool {
+        (0..self.seats.len()).all(|s| s == seat || self.is_bot_seat(s))
+    }
+
     /// Whether `seat` is a bot's (whether or not its bot is out thinking).
     fn is_bot_seat(&self, seat: usize) -> bool {
         self.seats.get(seat).is_some_and(|s| s.bot.is_some())

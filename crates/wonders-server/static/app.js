@@ -691,6 +691,23 @@ class TablePage {
     this.render();
   }
 
+  // Asks the server for a hint for this seat (a table against bots only).
+  async askHint() {
+    const mine = store.token(this.id);
+    if (!mine || this.hinting) return;
+    this.hinting = true;
+    this.render();
+    const step = this.state.step, turnId = this.state.turn_id;
+    try {
+      const hint = await api('GET', `/api/tables/${this.id}/hint`, undefined, mine.token);
+      this.hint = { step, turnId, moves: hint.moves };
+    } catch (e) {
+      banner(cleanMessage(e.message));
+    }
+    this.hinting = false;
+    this.render();
+  }
+
   retract() {
     if (this.pending || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
     this.pending = true;
@@ -1039,8 +1056,20 @@ class TablePage {
         ' ', h('button', { type: 'button', id: 'take-back', disabled: this.pending, onclick: () => this.retract() }, '↶ ' + t('takeBack')),
         ' ', h('span', { class: 'muted' }, t('changeable'))));
     }
+    // A hint, at a table where every other seat is a bot: the search bot's preferred moves.
+    const solo = st.table.seats.every((x, i) => i === me || x.bot);
+    if (solo && st.legal.length > 1 && !pending.length) {
+      parts.push(h('button', { type: 'button', id: 'hint', class: 'hint-button', disabled: this.hinting,
+        title: ed("The search bot's three preferred moves, with the share of its sampled games each wins", '搜尋電腦的三個首選，及各自在抽樣對局中的勝率'),
+        onclick: () => this.askHint() }, this.hinting ? ed('Thinking…', '思考中…') : ed('Hint', '提示')));
+    }
+    const hint = this.hint && this.hint.step === st.step && this.hint.turnId === st.turn_id && !pending.length
+      ? h('ol', { class: 'hint-list', id: 'hint-list' }, this.hint.moves.map(m => h('li', {},
+        this.actionText(m.action, city), ' — ', h('b', {}, ed(`wins ${Math.round(m.win_chance * 100)}%`, `勝率 ${Math.round(m.win_chance * 100)}%`)),
+        h('span', { class: 'muted' }, ed(` of ${m.samples} games`, `（${m.samples} 局）`)))))
+      : null;
     const section = (title, ...rest) => h('section', { class: 'panel hand', 'data-keep-scroll': 'hand' },
-      h('div', { class: 'hand-head' }, h('h2', {}, title), parts), rest);
+      h('div', { class: 'hand-head' }, h('h2', {}, title), parts), hint, rest);
     const others = st.legal.some(a => a.type === 'choose_island' || a.type === 'stay_out_of_naval' || a.type === 'discard_built');
     if (v.phase === 'choose_side') return section(t('chooseYourSide'), this.sidePanel());
     if (v.phase === 'edifice_discard') return section(ed('Great project failed', '宏偉項目失敗'), edificeDiscardPanel(this));

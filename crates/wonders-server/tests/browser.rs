@@ -1950,6 +1950,24 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     .await;
     assert_eq!(boards, json!([[true, true, true], [true, true, true], [true, true, true]]));
     shot(&c, "40-table-4p-1366.png").await;
+    // A hint (every other seat is a bot): the search bot's three preferred moves, each a legal
+    // action with its win share; the table still one screen.
+    c.execute("document.getElementById('hint').click()", vec![]).await.unwrap();
+    wait_for(&c, "the hint", "document.querySelectorAll('#hint-list li').length === 3").await;
+    let hint = js(
+        &c,
+        "return [...document.querySelectorAll('#hint-list li')].map(li => /wins \\d+%/.test(li.textContent))",
+    )
+    .await;
+    assert_eq!(hint, json!([true, true, true]), "the hint's lines");
+    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the hint at 1366×768");
+    shot(&c, "40c-table-hint-1366.png").await;
+    c.set_window_size(390, 844).await.unwrap();
+    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    shot(&c, "40d-table-hint-390.png").await;
+    c.set_window_size(1366, 768).await.unwrap();
+    wait_for(&c, "the laptop layout", "!matchMedia('(max-width: 720px)').matches").await;
     // Item 4: Ada builds; when the turn resolves, each card built is marked on its city (and
     // arrives with a short animation), each city's coins say how they changed, the log marks the
     // turn's lines.
