@@ -247,6 +247,18 @@ impl SearchBot {
 }
 
 impl SearchBot {
+    /// Plays `action` in the budget's sampled games of the position (`view`) and returns its
+    /// samples, mean value and win share: one move judged on its own, as [`SearchBot::analyse`]
+    /// judges each of its candidates. (A review compares the move played with the preferred one
+    /// this way, each on the same number of samples.)
+    pub fn evaluate(&mut self, view: &View, action: Action) -> Advice {
+        let decision = self.decisions;
+        self.decisions += 1;
+        let s = self.search(view, &[(action, 0.0)], decision).pop().unwrap_or_default();
+        let mean = |x: f64| if s.visits == 0 { 0.0 } else { x / s.visits as f64 };
+        Advice { action, visits: s.visits, value: mean(s.total), win_chance: mean(s.wins) }
+    }
+
     /// The search of one decision over `cands` (at least two): each candidate's summed
     /// statistics over the threads.
     fn search(&self, view: &View, cands: &[(Action, f32)], decision: u64) -> Vec<Stat> {

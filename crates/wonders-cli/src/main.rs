@@ -8,6 +8,7 @@ mod guide_check;
 mod output;
 mod play;
 mod replay;
+mod review;
 mod serve;
 mod simulate;
 mod storecmd;
@@ -81,6 +82,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Review a game record for one seat: at each decision the search bot's preferred move, what
+    /// the move played cost in estimated chances of winning, and those chances through the game.
+    Review {
+        /// The record file (JSON), or `-` for standard input.
+        file: PathBuf,
+        /// The seat reviewed.
+        #[arg(long, default_value_t = 0)]
+        seat: usize,
+        /// Games the search bot samples per decision.
+        #[arg(long, default_value_t = 2000)]
+        samples: u32,
+        /// Print the decisions as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Serve games in the browser: tables, seats for friends and bots, an SQLite or PostgreSQL store.
     Serve(serve::ServeArgs),
     /// Copy the server's database to one self-contained file, safe while it serves.
@@ -103,6 +119,7 @@ fn main() -> ExitCode {
             table::cost(&file, player, card.as_deref(), stage, take_part, naval, json)
         }
         Command::Replay { file, json } => replay::run(&file, json),
+        Command::Review { file, seat, samples, json } => review::run(&file, seat, samples, json),
         Command::Serve(args) => serve::run(&args),
         Command::Backup(args) => backup::run(&args),
         Command::Store(cmd) => storecmd::run(&cmd),

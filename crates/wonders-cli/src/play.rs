@@ -902,10 +902,7 @@ fn hint_text(catalog: &Catalog, view: &View, legal: &[Action], screen: &Screen) 
         );
         return text;
     }
-    say!(
-        text,
-        "Hint — the search bot's preferred moves ({HINT_SAMPLES} sampled games):"
-    );
+    say!(text, "Hint — the search bot's preferred moves ({HINT_SAMPLES} sampled games):");
     for (i, a) in advice.iter().take(3).enumerate() {
         let line = format!(
             "  {}. {} — wins {:.0}% of {} games",
@@ -921,7 +918,7 @@ fn hint_text(catalog: &Catalog, view: &View, legal: &[Action], screen: &Screen) 
 
 /// A move named with its card, for a hint: `build Baths (free)`, `wonder stage 2 with Loom (1
 /// left)`, `discard Press`.
-fn advice_label(catalog: &Catalog, a: &Action, stage_no: u8) -> String {
+pub(crate) fn advice_label(catalog: &Catalog, a: &Action, stage_no: u8) -> String {
     let name = |c: CardId| catalog.card(c).name.clone();
     match *a {
         Action::Build { card, .. } => {
