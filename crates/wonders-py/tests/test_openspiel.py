@@ -30,7 +30,8 @@ def test_sizes_returns_and_serialization():
     game = pyspiel.load_game("python_wonders", {"players": 3, "seeds": 16})
     assert game.num_distinct_actions() == wonders.action_count()
     assert game.observation_tensor_size() == wonders.observation_size()
-    assert game.information_state_tensor_size() == wonders.observation_size() + 48 * wonders.action_count()
+    d, n = wonders.observation_size(), wonders.action_count()
+    assert game.information_state_tensor_size() == d + 48 * (d + n)
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 16
     state.apply_action(5)
@@ -48,9 +49,22 @@ def test_sizes_returns_and_serialization():
     assert state.returns() == [1.0 if r == 1 else 0.0 for r in g.ranks()[:3]]
     again = game.deserialize_state(state.serialize())
     assert again.history() == state.history() and again.returns() == state.returns()
-    # The information state remembers the seat's own decisions (one one-hot row each).
-    rows = np.asarray(state.information_state_tensor(0))[wonders.observation_size() :].reshape(48, -1)
-    assert rows.sum() >= 18
+    # The information state has perfect recall: the observation the seat had at each of its
+    # decisions, then what it chose there (one one-hot row each), replayed here on a second game.
+    info = np.asarray(state.information_state_tensor(0))
+    past = info[d : d + 48 * d].reshape(48, d)
+    rows = info[d + 48 * d :].reshape(48, n)
+    replay = wonders.Game(3, 5)
+    k = 0
+    for step, action in enumerate(state.history()[1:]):
+        seat = next(s for s in range(3) if replay.must_act(s))
+        if seat == 0:
+            assert np.array_equal(past[k], replay.observation(0)), f"decision {k}"
+            assert rows[k].sum() == 1 and rows[k][action] == 1
+            k += 1
+        replay.submit(seat, action)
+    assert k >= 18 and not past[k:].any() and not rows[k:].any()
+    assert np.array_equal(info[:d], g.observation(0))
 
 
 def test_resample_from_infostate_keeps_this_turns_choice():

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import ROOT
@@ -47,3 +48,24 @@ def test_ray_arena_equals_wonders_arena(local_ray, bots, games, seed):
         assert a["mean_rank"] == pytest.approx(b["mean_rank"])
         assert a["mean_total"] == pytest.approx(b["mean"]["total"])
     assert sum(b["seat_games"] for b in ours["bots"]) == games * len(names)
+
+
+def test_ray_selfplay_data_equals_the_same_tasks_run_here(local_ray):
+    """Each Ray task's trajectories are exactly what `collect` gives on this machine for the same
+    seeds; the arrays have the vector env's shapes, every action taken was legal, and the
+    finished games' scores came with rewards for their winners."""
+    selfplay = load("ray_selfplay")
+    data = selfplay.run(tasks=3, games=8, steps=60, seed=4, players=3)
+    assert len(data) == 3
+    for k, d in enumerate(data):
+        here = selfplay.collect(4 + k * 8, 8, 60, 3, None, selfplay.random_policy, 4 + k)
+        for key in ("observation", "action_mask", "action", "reward", "done", "scores"):
+            assert np.array_equal(d[key], here[key]), (k, key)
+        assert d["observation"].shape[:3] == (60, 8, 3) and d["action_mask"].shape[:3] == (60, 8, 3)
+        taken = np.take_along_axis(d["action_mask"], d["action"][..., None], axis=-1)
+        assert taken.all(), "every action legal in its mask"
+        # 3 players, 18 decisions a game (one "wait" step each): 60 steps finish every game once.
+        assert d["done"].sum() == len(d["scores"]) >= 8
+        assert d["reward"].sum() >= d["done"].sum()  # at least one winner per finished game
+    # Different tasks, different games.
+    assert not np.array_equal(data[0]["observation"], data[1]["observation"])

@@ -13,10 +13,11 @@ every later card follows from it. Actions are the indices of the fixed action sp
 
 - ``observation_tensor``/``observation_string``: the seat's observation vector
   (``wonders.observation_layout``) and its view;
-- ``information_state_tensor``: the observation vector, then the seat's own past decisions, one
-  one-hot row of the action space per decision (up to ``MAX_DECISIONS``);
-  ``information_state_string``: the seat's view at each of its decisions and what it chose there
-  (perfect recall);
+- ``information_state_tensor`` (perfect recall): the observation vector now, then for each of the
+  seat's past decisions (up to ``MAX_DECISIONS``, in order) the observation vector it had then,
+  then one one-hot row of the action space per decision: everything the seat saw when it chose and
+  what it chose; ``information_state_string``: the seat's view at each of its decisions and what
+  it chose there;
 - ``returns``: 1 to each winner (first place, shared or not; with ``teams`` the team's), else 0;
 - ``resample_from_infostate(player, sampler)``: the cards the seat cannot see dealt anew, the
   choices it made this turn kept;
@@ -112,8 +113,8 @@ class WondersState(pyspiel.State):
         super().__init__(game)
         self._g = game
         self.game_state: Game | None = None
-        # Per seat: its past decisions as (view JSON, index).
-        self.decisions: list[list[tuple[str, int]]] = [[] for _ in range(game.num_players())]
+        # Per seat: its past decisions as (view JSON, observation vector, index).
+        self.decisions: list[list[tuple[str, np.ndarray, int]]] = [[] for _ in range(game.num_players())]
 
     # -- the pyspiel API --
 
@@ -137,7 +138,8 @@ class WondersState(pyspiel.State):
             self.game_state = Game(g.players, int(action), edition=g.edition, expansions=g.expansions, teams=g.teams)
             return
         seat = self.current_player()
-        self.decisions[seat].append((json.dumps(self.game_state.view(seat), sort_keys=True), int(action)))
+        view = json.dumps(self.game_state.view(seat), sort_keys=True)
+        self.decisions[seat].append((view, np.asarray(self.game_state.observation(seat), np.float32), int(action)))
         self.game_state.submit(seat, int(action))
 
     def _action_to_string(self, player, action):
@@ -191,11 +193,13 @@ class WondersObserver:
         self.perfect_recall = perfect_recall
         self.game = game
         d, a = game.obs_size, game.num_actions
-        size = d + (MAX_DECISIONS * a if perfect_recall else 0)
+        size = d + (MAX_DECISIONS * (d + a) if perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor[:d]}
         if perfect_recall:
-            self.dict["decisions"] = self.tensor[d:].reshape(MAX_DECISIONS, a)
+            past = d + MAX_DECISIONS * d
+            self.dict["past_observations"] = self.tensor[d:past].reshape(MAX_DECISIONS, d)
+            self.dict["decisions"] = self.tensor[past:].reshape(MAX_DECISIONS, a)
 
     def set_from(self, state: WondersState, player: int):
         self.tensor.fill(0.0)
@@ -204,8 +208,9 @@ class WondersObserver:
         d = self.game.obs_size
         self.tensor[:d] = state.game_state.observation(player)
         if self.perfect_recall:
-            rows = self.dict["decisions"]
-            for k, (_, index) in enumerate(state.decisions[player][:MAX_DECISIONS]):
+            seen, rows = self.dict["past_observations"], self.dict["decisions"]
+            for k, (_, observation, index) in enumerate(state.decisions[player][:MAX_DECISIONS]):
+                seen[k] = observation
                 rows[k, index] = 1.0
 
     def string_from(self, state: WondersState, player: int) -> str:
@@ -214,7 +219,7 @@ class WondersObserver:
         now = json.dumps(state.game_state.view(player), sort_keys=True)
         if not self.perfect_recall:
             return now
-        past = "".join(f"{view}->{index}\n" for view, index in state.decisions[player])
+        past = "".join(f"{view}->{index}\n" for view, _, index in state.decisions[player])
         return past + now
 
 
