@@ -1,4 +1,4 @@
-//! Search iterations per second at 4 players in mid-game (issue 13):
+//! Search iterations per second at 4 players in mid-game:
 //! `cargo run --release -p wonders-bots --example search_speed -- [ITERATIONS] [REPEATS]`.
 //!
 //! The position: a 4-player 1st-edition game (seed 33) played by heuristic bots to Age II, turn 2;

@@ -860,7 +860,7 @@ struct Unsolved {
 }
 
 /// The action [`best`] picks among every legal action of `seat` in `game`, found without
-/// listing them (the search's rollouts, issue 13): a base-game turn (no Armada, no Edifice, no
+/// listing them (the search's rollouts): a base-game turn (no Armada, no Edifice, no
 /// Free City, a wonder stage without a choice), `None` otherwise (the caller lists the actions
 /// and asks [`best`]). `ctx` is [`Ctx::from_game`] of `game` and `seat`.
 ///

@@ -1,5 +1,5 @@
 //! Answers the rollout policy asks again and again during one search, kept across its decisions
-//! and iterations (issue 13). Every entry is a pure function of its key, so a search with the
+//! and iterations. Every entry is a pure function of its key, so a search with the
 //! memo plays exactly as one without it (`search::tests::root_statistics_are_pinned`); the memo
 //! only saves the work.
 //!

@@ -608,7 +608,7 @@ mod tests {
     #[test]
     fn root_statistics_are_pinned() {
         // Visits and values of a fixed-iteration root search in an Age II position, computed on
-        // commit 2f5154f before the speed work of issue 13: the search must stay the same
+        // the build before the speed work (2026-11-23): the search must stay the same
         // search, only faster.
         let mut game = Game::new(&Setup::new(4, 33)).unwrap();
         let mut bots: Vec<crate::HeuristicBot> = (0..4).map(|_| crate::HeuristicBot::new()).collect();

@@ -1,9 +1,9 @@
-//! Whole games pinned to the results the engine gave before its speed work (issue 13): the same
+//! Whole games pinned to the results the engine gave before its speed work: the same
 //! seeds must give the same games. Each game is summed up by every seat's final score sheet, its
 //! coins and a fingerprint of the whole public history, so any change in a legal list, its order,
 //! a payment or a resolution shows.
 //!
-//! The expected values were printed by this file on commit 2f5154f (before any optimization).
+//! The expected values were printed by this file before any optimization (the build of 2026-11-23).
 
 use wonders_bots::{HeuristicBot, RandomBot, play_out};
 use wonders_core::{Edition, Game, LogEntry, Setup, WonderDeal};

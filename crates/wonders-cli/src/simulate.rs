@@ -597,7 +597,7 @@ mod tests {
 
     #[test]
     fn totals_are_pinned() {
-        // Computed on commit 2f5154f, before the speed work of issue 13: the same seeds must keep
+        // Computed before the speed work (the build of 2026-11-23): the same seeds must keep
         // giving the same games.
         let mut legal = Vec::new();
         let base = ExpansionArgs::default();

@@ -374,7 +374,7 @@ fn cost_of_a_stage_and_taking_part() {
     assert!(text.contains("already holds a pawn of Age 1"), "{text}");
 }
 
-/// An Armada table (issue 9 item 13): Ann on board 1 with the rulebook's red step (1 wood).
+/// An Armada table: Ann on board 1 with the rulebook's red step (1 wood).
 fn armada_table() -> String {
     json!({"expansions": ["armada"],
         "players": [

@@ -2,7 +2,7 @@
 //!
 //! Every turn the game notes the hand each seat was shown (what the seat may remember of it,
 //! for its view), and every pass moves the hands round the table: a hand that is a 10-byte
-//! `Copy` value is copied in two moves instead of card by card (issue 13).
+//! `Copy` value is copied in two moves instead of card by card.
 
 use crate::card::CardId;
 use std::fmt;
@@ -76,7 +76,7 @@ impl Hand {
     pub fn take(&mut self, card: CardId) -> bool {
         // Without a branch on where the card is: in a random game that place is random, and a
         // loop searching for it (then one moving the later cards down) was mispredicted at its
-        // exit nearly every time (issue 13: resolve's largest share of cycles). The hand's bytes
+        // exit nearly every time (resolve's largest share of cycles). The hand's bytes
         // are read as one word; the first byte equal to the card is found by the zero-byte test,
         // and the bytes above it move down one place in one shift.
         const LOW: u128 = u128::from_le_bytes([1; 16]);

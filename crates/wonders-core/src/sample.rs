@@ -155,7 +155,7 @@ impl Game {
     }
 }
 
-/// [`Game::resample`] for many samples of one view (a search's determinizations, issue 13):
+/// [`Game::resample`] for many samples of one view (a search's determinizations):
 /// what every sample shares — the packets' known removals and snapshots, the decks, the earlier
 /// Ages' cards in no city, the copied history — is worked out once by [`Resampler::new`], and
 /// each [`Resampler::sample`] deals only the random parts. With the same random generator it

@@ -12,7 +12,7 @@
 //! Every deal is the same as with `rand`'s shuffle, which `every_length_and_seed_shuffles_as_rand_does`
 //! checks; slices longer than [`FAST_MAX`] items are handed to `rand`'s own.
 //!
-//! Dealing is a few per cent of a random game (issue 13): about 100 cards shuffled per
+//! Dealing is a few per cent of a random game: about 100 cards shuffled per
 //! 4-player game, each with a division of 10–20 cycles.
 //!
 //! ```

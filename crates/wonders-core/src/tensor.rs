@@ -504,7 +504,7 @@ impl Encoder {
         }
     }
 
-    /// Edifice's part (issue 8; edifice.md §5): the current Age's project, each project's pawns
+    /// Edifice's part (edifice.md §5): the current Age's project, each project's pawns
     /// left and outcome, and for each city its pawns, debt tokens, whether it took part this Age
     /// and its `edifice` points.
     fn observe_edifice(&self, view: &View, scores: &[Score], out: &mut [f32]) {
@@ -538,7 +538,7 @@ impl Encoder {
         }
     }
 
-    /// Armada's part (issue 9; armada.md §2): the 8th city's base block, the island decks'
+    /// Armada's part (armada.md §2): the 8th city's base block, the island decks'
     /// sizes, the exploration and Forgotten Port phases, the islands dealt to this seat while it
     /// explores and those it has seen, and for each city its board, ship steps, islands, naval
     /// tokens, naval strength, trade level, the coin losses noted for this turn, the incursion

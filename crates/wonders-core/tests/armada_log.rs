@@ -1,4 +1,4 @@
-//! Armada in the public log (issue 9 items 6–9; armada.md §2.3–§2.8; 000 回合結算), with values
+//! Armada in the public log (armada.md §2.3–§2.8; 000 回合結算), with values
 //! worked out by hand: a turn with two taxes and a piracy (who loses what), Misty Isle, a naval
 //! conflict and two incursions at an Age end, an exploration that logs only the island kept,
 //! Forgotten Port's opt-out, and whole games whose log accounts for every ship step, island and

@@ -1,4 +1,4 @@
-//! Invariants, hidden information and resampling with Armada on (issue 9 items 14 and 16):
+//! Invariants, hidden information and resampling with Armada on:
 //! random games of 3 to 8 players, with and without teams and Edifice, checked at every step.
 //!
 //! - cards are conserved: hands + built + under the wonders + discard pile = the Age decks dealt

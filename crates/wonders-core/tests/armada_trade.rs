@@ -1,4 +1,4 @@
-//! Armada's East and West Trading Zones in the payment (armada.md §5, §10.6; issue 9 item 9),
+//! Armada's East and West Trading Zones in the payment (armada.md §5, §10.6),
 //! through the game: legal payments, submission checks, resolution, records. Values worked out
 //! by hand from the rules: a neighbour's unit costs 2 coins (002 貿易), a 2nd player's unit 1
 //! coin (East: 1 unit from seat i−2, West: 2 units from seat i+2), every recipient counts for

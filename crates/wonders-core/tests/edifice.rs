@@ -474,7 +474,7 @@ fn a_replacement_data_file_changes_a_value() {
     assert!(err.contains("Money Changer") && err.contains("LOSE_COWS"), "{err}");
 }
 
-/// The table format for a physical game (issue 8 item 8): Belvedere completed (1 VP per own
+/// The table format for a physical game: Belvedere completed (1 VP per own
 /// stage), River Port failed, Agora completed. Ann: 2 stages → 2, Agora repeats her Workers
 /// Guild (Bob's and Cy's brown cards: 2), an Age II debt token −3: 1. Bob holds Belvedere's pawn
 /// with no stage: 0. Cy: debt tokens of Ages I and II: −5.

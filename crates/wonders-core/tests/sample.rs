@@ -249,7 +249,7 @@ fn fnv(s: &str) -> u64 {
 #[test]
 fn samples_are_pinned() {
     // The same seed gives the same samples as before the resampler worked out once what the
-    // samples of a view share (issue 13; values computed on commit ad14f9d): the search's
+    // samples of a view share (values computed before the speed work): the search's
     // iterations play the same deals.
     let setups = [
         Setup::new(4, 33),

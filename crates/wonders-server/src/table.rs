@@ -378,7 +378,7 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
     Ok(name.to_string())
 }
 
-/// Edifice (issue 8): a table's expansions are stored with its wonder mode, as `random+edifice`,
+/// Edifice: a table's expansions are stored with its wonder mode, as `random+edifice`,
 /// so the store's schema does not change. Splits a stored label into the mode and the expansions.
 /// The team variant is stored the same way, as a last `+teams`.
 fn split_label(label: &str) -> Result<(&str, Expansions, bool), ApiError> {

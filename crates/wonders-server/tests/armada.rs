@@ -1,4 +1,4 @@
-//! Armada tables over HTTP (issue 9 items 2 and 15): the table options (3–8 players, 8 only
+//! Armada tables over HTTP: the table options (3–8 players, 8 only
 //! with Armada, never with the 2-player Free City), the Armada part of every view (shipyards,
 //! islands, decks; the islands dealt while exploring stay the explorer's), the naval
 //! construction and the yellow discard among the legal actions, a whole game with bots whose

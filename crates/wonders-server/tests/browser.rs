@@ -1132,7 +1132,7 @@ async fn edifice_game_over(c: &Client, s: &TestServer, table: &str, ada: &str) {
     shot(c, "23-edifice-log.png").await;
 }
 
-/// Armada (issue 9 items 2 and 15): a 4-player Armada game created from the lobby and clicked
+/// Armada: a 4-player Armada game created from the lobby and clicked
 /// through to its end against bots.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_armada_game_in_headless_chromium() {

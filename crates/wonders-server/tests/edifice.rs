@@ -1,4 +1,4 @@
-//! Edifice tables over HTTP (issue 8): the option at creation, the projects in every view, the
+//! Edifice tables over HTTP: the option at creation, the projects in every view, the
 //! stage + take part actions, a whole game, a record that names the expansion and replays, and a
 //! restart that restores the table with its expansion.
 

@@ -1,4 +1,4 @@
-//! The terminal text of Armada (issue 9 item 15), shared by `play` and `replay`: each city's
+//! The terminal text of Armada, shared by `play` and `replay`: each city's
 //! shipyard, the log lines of the Armada events ([`wonders_core::armada::ArmadaEvent`]: ships
 //! moved, islands, taxes, piracies and each city's losses at the end of the turn), the
 //! exploration and Forgotten Port choices, and the Age-end block with the incursions and the

@@ -38,7 +38,7 @@ const _: () = assert!(ARMADA_HISTORY_BOUND <= ARMADA_HISTORY_MAX);
 
 /// The whole public log of a game with Armada, up to [`ARMADA_HISTORY_MAX`] entries, on the heap:
 /// a bounded list like the `ArrayVec` it replaces, so that [`ArmadaState`] stays small and a new
-/// game does not copy 14 KB of empty log into its box (issue 13: that copy was a twentieth of a
+/// game does not copy 14 KB of empty log into its box (that copy was a twentieth of a
 /// random Armada game's instructions).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ArmadaHistory(Vec<LogEntry>);
