@@ -172,8 +172,11 @@ fn a_closed_server_writes_nothing_more_and_the_next_one_finishes_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("close.db");
     let server = Server::open(&db).unwrap();
-    // Four bots play at once, in the background, as soon as the table exists.
-    let seats = json!([{"bot": "random"}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}]);
+    // Four bots play at once, in the background, as soon as the table exists. They think 10 ms
+    // a move, so that a whole game (72 moves or more) takes far longer than the few moves
+    // waited for below: random bots could finish it before the close on a busy machine.
+    let bot = json!({"bot": "search:10ms"});
+    let seats = json!([bot, bot, bot, bot]);
     let req: CreateTable = serde_json::from_value(json!({"players": 4, "seats": seats})).unwrap();
     let id = server.create_table(&req).unwrap().id;
     while stored_actions(&db, &id) < 8 {
