@@ -37,6 +37,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod coach;
 mod ctx;
 pub mod exec;
 pub mod heuristic;

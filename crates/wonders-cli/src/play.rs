@@ -21,6 +21,7 @@ use crate::simulate::{ExpansionArgs, bot_seed, edition_name, expansions_text, pa
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+use wonders_bots::coach::HINT_SAMPLES;
 use wonders_bots::{BOT_NAMES_HELP, Bot, RandomBot, bot_from_name, normalize_bot_name, notify_game_over};
 use wonders_core::armada::{ArmadaEvent, MoveCause};
 use wonders_core::edifice::{EdificeEvent, Outcome};
@@ -882,22 +883,13 @@ fn ask(
     }
 }
 
-/// The samples the search bot spends on a hint: a few tenths of a second, the same answer for
-/// the same position.
-const HINT_SAMPLES: u32 = 2000;
-
 /// A hint (`h` at a prompt, with `--hints`): the search bot's three preferred moves, each with
 /// the share of its sampled games the seat wins after it; or how to turn hints on.
 fn hint_text(catalog: &Catalog, view: &View, legal: &[Action], screen: &Screen) -> String {
     if !screen.hints {
         return "Hints are off: start the game with --hints to ask the search bot (h at a prompt).\n".into();
     }
-    let config = wonders_bots::SearchConfig {
-        budget: wonders_bots::search::Budget::Iterations(HINT_SAMPLES),
-        ..wonders_bots::SearchConfig::default()
-    };
-    let seed = 0x4849_4E54 ^ (u64::from(view.age) << 8) ^ u64::from(view.turn) ^ (u64::from(view.seat) << 16);
-    let advice = wonders_bots::SearchBot::new(config, seed).analyse(view, legal);
+    let advice = wonders_bots::coach::hint(view, legal, HINT_SAMPLES);
     let stage_no = view.cities.get(view.acting_city as usize).map_or(1, |c| c.stages + 1);
     let mut text = String::new();
     if advice.iter().all(|a| a.visits == 0) {
@@ -1809,10 +1801,7 @@ mod tests {
         let game = Game::new(&setup_for(Edition::First, 3, 11)).unwrap();
         let mut legal = Vec::new();
         game.legal_actions_into(0, &mut legal);
-        let config = wonders_bots::SearchConfig {
-            budget: wonders_bots::search::Budget::Iterations(HINT_SAMPLES),
-            ..wonders_bots::SearchConfig::default()
-        };
+        let config = wonders_bots::coach::config(HINT_SAMPLES);
         let view = game.view(0);
         let seed = 0x4849_4E54 ^ (1u64 << 8) ^ 1;
         let best = wonders_bots::SearchBot::new(config, seed).choose(&view, &legal);

@@ -9,9 +9,8 @@ use crate::play::{Screen, SeatNames, roman, say, wrap};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
-use wonders_bots::search::Budget;
-use wonders_bots::{SearchBot, SearchConfig};
-use wonders_core::{Action, Catalog, Game, Record, View};
+use wonders_bots::coach;
+use wonders_core::{Catalog, Game, Record};
 
 /// One decision of the reviewed seat.
 #[derive(Debug, Serialize, PartialEq)]
@@ -50,73 +49,32 @@ pub fn run(path: &Path, seat: usize, samples: u32, json: bool) -> Result<(), Str
     emit(&mut out, &review_text(&decisions, names.get(seat), samples, &Screen::stdout(false)))
 }
 
-/// The seat's decisions reviewed, in the order played. Refuses a seat the game has not.
+/// The seat's decisions reviewed, in the order played ([`wonders_bots::coach::review`], each
+/// move named in words). Refuses a seat the game has not.
 pub fn review(record: &Record, seat: usize, samples: u32) -> Result<Vec<Decision>, String> {
-    let setup = record.setup().map_err(|e| e.to_string())?;
-    let mut game = Game::new(&setup).map_err(|e| e.to_string())?;
-    if seat >= game.players() {
-        return Err(format!(
-            "--seat {seat} is out of range: this game has seats 0 to {}",
-            game.players() - 1
-        ));
-    }
-    if samples == 0 {
-        return Err("--samples must be at least 1".into());
-    }
-    let catalog = game.catalog();
-    let config = SearchConfig { budget: Budget::Iterations(samples), ..SearchConfig::default() };
-    let mut legal = Vec::new();
-    let mut decisions = Vec::new();
-    for (index, ra) in record.actions.iter().enumerate() {
-        let s = ra.seat as usize;
-        let action = ra.action.to_action_in(&game, s).map_err(|e| format!("action {index}: {e}"))?;
-        if s == seat {
-            game.legal_actions_into(seat, &mut legal);
-            if legal.len() > 1 {
-                let view = game.view(seat);
-                decisions.push(judge(catalog, &view, &legal, action, config, index as u64));
-            }
+    let decisions = coach::review(record, seat, samples).map_err(|e| match e {
+        coach::ReviewError::Seat { seat, players } => {
+            format!("--seat {seat} is out of range: this game has seats 0 to {}", players - 1)
         }
-        game.submit(s, action).map_err(|e| format!("action {index} (seat {s}): {e}"))?;
-    }
-    Ok(decisions)
+        coach::ReviewError::Samples => "--samples must be at least 1".into(),
+        other => other.to_string(),
+    })?;
+    let setup = record.setup().map_err(|e| e.to_string())?;
+    let game = Game::new(&setup).map_err(|e| e.to_string())?;
+    let catalog = game.catalog();
+    Ok(decisions.iter().map(|d| words(catalog, d)).collect())
 }
 
-/// Whether two moves are the same choice: the same kind with the same card (the way to pay
-/// aside: the search compares one payment per card and kind).
-fn same_choice(a: &Action, b: &Action) -> bool {
-    std::mem::discriminant(a) == std::mem::discriminant(b) && a.card() == b.card()
-}
-
-/// One decision: the search's preferred move, and the move played searched beside it.
-fn judge(
-    catalog: &Catalog,
-    view: &View,
-    legal: &[Action],
-    played: Action,
-    config: SearchConfig,
-    salt: u64,
-) -> Decision {
-    let seed = 0x5245_5649_4557 ^ salt;
-    let advice = SearchBot::new(config, seed).analyse(view, legal);
-    let best = advice[0];
-    let stage_no = view.cities.get(view.acting_city as usize).map_or(1, |c| c.stages + 1);
-    let (win_chance, best_win_chance) = if same_choice(&best.action, &played) {
-        (best.win_chance, best.win_chance)
-    } else {
-        // Each judged on its own, on the same number of fresh samples (the bandit of the search
-        // gives the moves it does not prefer too few for a fair estimate).
-        let mut judge = SearchBot::new(config, seed ^ 1);
-        (judge.evaluate(view, played).win_chance, judge.evaluate(view, best.action).win_chance)
-    };
+/// A reviewed decision with its moves named.
+fn words(catalog: &Catalog, d: &coach::Decision) -> Decision {
     Decision {
-        age: view.age,
-        turn: view.turn,
-        played: crate::play::advice_label(catalog, &played, stage_no),
-        best: crate::play::advice_label(catalog, &best.action, stage_no),
-        win_chance,
-        best_win_chance,
-        loss: (best_win_chance - win_chance).max(0.0),
+        age: d.age,
+        turn: d.turn,
+        played: crate::play::advice_label(catalog, &d.played, d.stage_no),
+        best: crate::play::advice_label(catalog, &d.best, d.stage_no),
+        win_chance: d.win_chance,
+        best_win_chance: d.best_win_chance,
+        loss: d.loss,
     }
 }
 
@@ -145,12 +103,33 @@ fn review_text(decisions: &[Decision], who: &str, samples: u32, screen: &Screen)
         total += d.loss;
     }
     say!(text, "Estimated chances lost in all: {}", pct(total));
+    // The biggest mistakes (at least 5 points each), marked on both charts.
+    let losses: Vec<f64> = decisions.iter().map(|d| d.loss).collect();
+    let mistakes = coach::biggest_mistakes(&losses, 3);
+    let chances: Vec<f64> = decisions.iter().map(|d| d.win_chance).collect();
+    let spark: Vec<char> = coach::sparkline(&chances).chars().collect();
+    let marks: Vec<char> =
+        (0..decisions.len()).map(|i| if mistakes.contains(&i) { '^' } else { ' ' }).collect();
+    const LEAD: &str = "Chances through the game: ";
+    let room = screen.width.saturating_sub(LEAD.len()).max(10);
+    for (k, (line, under)) in spark.chunks(room).zip(marks.chunks(room)).enumerate() {
+        let lead = if k == 0 { LEAD } else { "" };
+        say!(text, "{lead:>26}{}", line.iter().collect::<String>());
+        let under: String = under.iter().collect();
+        if !under.trim().is_empty() {
+            say!(text, "{:26}{}", "", under.trim_end());
+        }
+    }
+    if !mistakes.is_empty() {
+        say!(text, "{:26}^ the biggest mistakes (at least 5% lost)", "");
+    }
     say!(text, "Your chance of winning after each decision (each █ is 5%):");
-    for d in decisions {
+    for (i, d) in decisions.iter().enumerate() {
         let cells = (d.win_chance * 20.0).round() as usize;
+        let mark = if mistakes.contains(&i) { format!(" ◀ −{}", pct(d.loss)) } else { String::new() };
         let _ = writeln!(
             text,
-            "  {:<11} {:>4} {}",
+            "  {:<11} {:>4} {}{mark}",
             format!("Age {} t{}", roman(d.age), d.turn),
             pct(d.win_chance),
             "█".repeat(cells)
@@ -214,6 +193,46 @@ mod tests {
             text.matches('█').count() - 1, // (the key's own █)
             decisions.iter().map(|d| (d.win_chance * 20.0).round() as usize).sum::<usize>()
         );
+    }
+
+    #[test]
+    fn the_chances_are_drawn_as_a_sparkline_with_the_biggest_mistakes_marked() {
+        let d = |age, turn, win_chance: f64, loss: f64| Decision {
+            age,
+            turn,
+            played: "discard Baths".into(),
+            best: if loss > 0.0 { "build Baths (free)".into() } else { "discard Baths".into() },
+            win_chance,
+            best_win_chance: win_chance + loss,
+            loss,
+        };
+        let decisions = [
+            d(1, 1, 0.30, 0.0),
+            d(1, 2, 0.20, 0.10),
+            d(1, 3, 0.45, 0.02),
+            d(2, 1, 0.60, 0.0),
+            d(2, 2, 0.10, 0.40),
+            d(3, 1, 0.95, 0.06),
+            d(3, 2, 1.00, 0.07),
+        ];
+        let text = review_text(&decisions, "Ada", 300, &Screen::PLAIN);
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.starts_with("Chances through the game: ")).expect(&text);
+        // A bar an eighth: 30% ▃, 20% ▂, 45% ▄, 60% ▅, 10% ▁, 95% █, 100% █.
+        assert_eq!(lines[at], "Chances through the game: ▃▂▄▅▁██");
+        // The three biggest losses of 5% or more: 40% (t5), 10% (t2), 7% (t7); 6% is the fourth.
+        assert_eq!(lines[at + 1], format!("{:26} ^  ^ ^", ""));
+        assert_eq!(lines[at + 2], format!("{:26}^ the biggest mistakes (at least 5% lost)", ""));
+        let bars: Vec<&str> = lines[at + 4..].to_vec();
+        assert_eq!(bars.len(), 7, "{text}");
+        assert_eq!(bars[1], "  Age I t2     20% ████ ◀ −10%");
+        assert_eq!(bars[4], "  Age II t2    10% ██ ◀ −40%");
+        assert_eq!(bars[5], "  Age III t1   95% ███████████████████");
+        assert_eq!(bars[6], "  Age III t2  100% ████████████████████ ◀ −7%");
+        assert!(lines.iter().all(|l| crate::output::display_width(l) <= 80), "{text}");
+        // No mistakes: no marks.
+        let text = review_text(&decisions[..1], "Ada", 300, &Screen::PLAIN);
+        assert!(text.contains("Chances through the game: ▃\n") && !text.contains('^'), "{text}");
     }
 
     #[test]
