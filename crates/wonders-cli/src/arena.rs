@@ -18,9 +18,21 @@
 //! results are combined in game order, so with bots whose budgets are iterations (or no search at
 //! all) a seed gives the same report whatever the number of threads.
 //!
+//! **A pool** (`--pool`, free-for-all only): instead of one list, P ≥ N different bots, and each
+//! group of N games seats N different bots of the pool: the groups take every N-bot combination of
+//! the pool in turn (C(P, N) of them, in an order shuffled by the seed), each combination seated
+//! in a seeded order and rotated through the seats as above. After N·C(P, N) games every bot has
+//! met every other equally often, on the same deals.
+//!
 //! **Statistics.** A bot named several times is one bot, reported over all its seats. Its win
 //! share is the fraction of its seat-games it won (rank 1; a shared win counts as a win), so
 //! parity is 1/N; the interval is the Wilson score interval at 95%.
+//!
+//! **Ratings.** Every bot also gets a Weng-Lin rating (mean, uncertainty, and the conservative
+//! mean − 3σ) from every game it played, the games taken in game-index order whatever the order
+//! the threads finished them: see [`ratings`].
+
+mod ratings;
 
 use crate::play::say;
 use crate::simulate::{
@@ -48,8 +60,13 @@ pub struct ArenaArgs {
     /// heuristic, search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, plus :<K>t
     /// for K threads, e.g. search:200ms:2t), exec:COMMAND[:timeout=<T>] for a program speaking
     /// the bot protocol (`wonders bot-protocol`; the command cannot hold a comma).
-    #[arg(long, short = 'b', value_name = "LIST")]
-    pub bots: String,
+    #[arg(long, short = 'b', value_name = "LIST", required_unless_present = "pool", conflicts_with = "pool")]
+    pub bots: Option<String>,
+    /// Instead of --bots: N or more different bots, comma-separated; each group of N games seats N
+    /// of them (every combination in turn, in a seeded order), so every bot meets every other and
+    /// the ratings compare them all. Not with --teams.
+    #[arg(long, value_name = "LIST")]
+    pub pool: Option<String>,
     /// Number of games; a multiple of N gives every bot every seat equally often.
     #[arg(long, short = 'g', value_name = "G", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -63,8 +80,9 @@ pub struct ArenaArgs {
     /// The edition: 1e (random boards and sides) or 2e (random boards, the bots choose sides).
     #[arg(long, short = 'e', value_name = "EDITION", default_value = "1e", value_parser = parse_edition)]
     pub edition: Edition,
-    /// Print the report as JSON: `games`, and per bot `name`, `seats`, `seat_games`, `wins`,
-    /// `win_share`, `win_share_ci`, `mean` (points by category), `mean_rank`, `faults` (external
+    /// Print the report as JSON: `games`, and per bot `name`, `seats`, `games` (games played),
+    /// `seat_games`, `wins`, `win_share`, `win_share_ci`, `mean` (points by category), `mean_rank`,
+    /// `rating`, `sigma` and `conservative_rating` (Weng-Lin: rating − 3σ), `faults` (external
     /// bots' faults by kind and the moves their fallback played).
     #[arg(long)]
     pub json: bool,
@@ -117,6 +135,99 @@ pub(crate) fn parse_list(list: &str, players: usize) -> Result<Vec<String>, Stri
     Ok(names)
 }
 
+/// The most bots a `--pool` may hold (C(16, 8) = 12,870 combinations at most).
+const MAX_POOL: usize = 16;
+
+/// Splits a `--pool` list, refusing an unknown name, a bot named twice, or fewer bots than seats
+/// (each game seats different bots) before anything runs.
+pub(crate) fn parse_pool(list: &str, players: usize) -> Result<Vec<String>, String> {
+    let names: Vec<String> = list.split(',').map(normalize_bot_name).collect();
+    for (i, name) in names.iter().enumerate() {
+        if name.is_empty() {
+            return Err(format!("--pool has an empty name; known bots: {BOT_NAMES_HELP}"));
+        }
+        bot_from_name(name, 0)?;
+        if names[..i].contains(name) {
+            return Err(format!(
+                "--pool names `{name}` twice: a pool lists different bots (to seat a bot several times, \
+                 use --bots)"
+            ));
+        }
+    }
+    if names.len() < players {
+        return Err(format!(
+            "--pool has {} bot{} for {players} players: each game seats {players} different bots of \
+             the pool, so give at least {players} (or use --bots to seat a bot several times)",
+            names.len(),
+            if names.len() == 1 { "" } else { "s" }
+        ));
+    }
+    if names.len() > MAX_POOL {
+        return Err(format!("--pool has {} bots: at most {MAX_POOL}", names.len()));
+    }
+    Ok(names)
+}
+
+/// Every combination of `n` of `p` items (indices), in lexicographic order.
+pub(crate) fn combinations(p: usize, n: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    if n > p {
+        return out;
+    }
+    let mut c: Vec<usize> = (0..n).collect();
+    loop {
+        out.push(c.clone());
+        // The rightmost index that can still move right, then everything after it packed behind.
+        let Some(i) = (0..n).rev().find(|&i| c[i] < p - n + i) else {
+            return out;
+        };
+        c[i] += 1;
+        for j in i + 1..n {
+            c[j] = c[j - 1] + 1;
+        }
+    }
+}
+
+/// Who plays each group of games (the games sharing a deal).
+#[derive(Clone, Debug)]
+pub(crate) enum Lineup {
+    /// `--bots`: the bot (an index among the distinct names) of each list entry, in every group.
+    Fixed(Vec<usize>),
+    /// `--pool`: the pool's combinations in the order the groups take them, and the seed of each
+    /// group's seating.
+    Pool { combinations: Vec<Vec<usize>>, seed: u64 },
+}
+
+/// Separates the pool's draws from the deals' and the bots' seeds.
+const POOL_STREAM: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Lineup {
+    /// A pool of `p` bots for `n` seats: every combination, in an order shuffled by `seed`.
+    pub(crate) fn pool(p: usize, n: usize, seed: u64) -> Lineup {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let seed = game_seed(seed ^ POOL_STREAM, 0);
+        let mut combinations = combinations(p, n);
+        combinations.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        Lineup::Pool { combinations, seed }
+    }
+
+    /// The bot of each list entry in group `k` (entry `e` sits at seat `e` in the group's first
+    /// game, then the seats rotate).
+    pub(crate) fn entries(&self, k: u64) -> Vec<usize> {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        match self {
+            Lineup::Fixed(entries) => entries.clone(),
+            Lineup::Pool { combinations, seed } => {
+                let mut entries = combinations[(k % combinations.len() as u64) as usize].clone();
+                entries.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(game_seed(*seed, k + 1)));
+                entries
+            }
+        }
+    }
+}
+
 /// One seat of one finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SeatResult {
@@ -164,14 +275,20 @@ pub(crate) fn tally(bots: usize, games: &[Vec<SeatResult>]) -> Vec<Tally> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 struct BotReport {
     name: String,
-    /// Seats it held in each game.
+    /// Seats it held in each game it played.
     seats: usize,
+    /// Games it played.
+    games: u64,
     seat_games: u64,
     wins: u64,
     win_share: f64,
     win_share_ci: [f64; 2],
     mean: Mean,
     mean_rank: f64,
+    /// Its Weng-Lin rating: the mean, its uncertainty, and the mean less three uncertainties.
+    rating: f64,
+    sigma: f64,
+    conservative_rating: f64,
     faults: Faults,
 }
 
@@ -183,6 +300,9 @@ struct Report {
     edition: String,
     seed: u64,
     seconds: f64,
+    /// `--pool`: each group of games seated `players` different bots of the pool.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pool: bool,
     bots: Vec<BotReport>,
     /// The team variant: entries 2k and 2k+1 played together; a win is the team's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -195,19 +315,23 @@ struct Report {
     provisional: bool,
 }
 
-fn report_for(name: &str, seats: usize, t: &Tally, armada: bool) -> BotReport {
+fn report_for(name: &str, seats: usize, t: &Tally, rating: &ratings::Rating, armada: bool) -> BotReport {
     let n = t.seat_games.max(1) as f64;
     let m = t.points.map(|p| p as f64 / n);
     let (lo, hi) = wilson(t.wins, t.seat_games);
     BotReport {
         name: name.to_string(),
         seats,
+        games: rating.games,
         seat_games: t.seat_games,
         wins: t.wins,
         win_share: t.wins as f64 / n,
         win_share_ci: [lo, hi],
         mean: Mean::from_values(m, armada),
         mean_rank: t.rank_sum as f64 / n,
+        rating: rating.mu,
+        sigma: rating.sigma,
+        conservative_rating: rating.conservative(),
         faults: t.faults,
     }
 }
@@ -222,20 +346,21 @@ fn group_size(args: &ArenaArgs) -> usize {
 fn play_game(
     catalog: &'static Catalog,
     args: &ArenaArgs,
-    list: &[String],
-    index_of: &[usize],
+    names: &[String],
+    lineup: &Lineup,
     g: u64,
     legal: &mut Vec<wonders_core::Action>,
 ) -> Result<Vec<SeatResult>, String> {
     let n = args.players as usize;
     let group = group_size(args);
+    let index_of = lineup.entries(g / group as u64);
     let deal = game_seed(args.seed, g / group as u64);
     let mut game = args.exp.game(catalog, setup_for(args.edition, args.players, deal))?;
     // In teams the rotation moves by whole teams, keeping each team's two entries together.
     let rotation = (g % group as u64) as usize * (n / group);
     let seed = game_seed(args.seed, g);
     let mut bots: Vec<Box<dyn Bot + Send>> = (0..n)
-        .map(|seat| bot_from_name(&list[entry_at(seat, rotation, n)], bot_seed(seed, seat)))
+        .map(|seat| bot_from_name(&names[index_of[entry_at(seat, rotation, n)]], bot_seed(seed, seat)))
         .collect::<Result<_, _>>()?;
     play_out(&mut game, &mut bots, legal).map_err(|e| format!("game {g} (deal seed {deal}): {e}"))?;
     let scores = game.scores();
@@ -256,7 +381,14 @@ fn play_game(
 /// Runs `wonders arena`.
 pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let n = args.players as usize;
-    let list = parse_list(&args.bots, n)?;
+    let (list, pooled) = match (&args.bots, &args.pool) {
+        (_, Some(_)) if args.exp.teams => {
+            return Err("--pool plays free-for-all games: for teams, give the seats with --bots".into());
+        }
+        (None, Some(pool)) => (parse_pool(pool, n)?, true),
+        (Some(bots), None) => (parse_list(bots, n)?, false),
+        _ => return Err("give either --bots (one bot per seat) or --pool (a pool of bots)".into()),
+    };
     // Refuse an impossible setup (2 players in the 2nd edition) before starting.
     let catalog = args.exp.catalog(args.edition)?;
     let setup = Setup {
@@ -278,8 +410,12 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             }
         })
         .collect();
-    let seats: Vec<usize> =
-        (0..distinct.len()).map(|b| index_of.iter().filter(|&&i| i == b).count()).collect();
+    let seats: Vec<usize> = if pooled {
+        vec![1; distinct.len()]
+    } else {
+        (0..distinct.len()).map(|b| index_of.iter().filter(|&&i| i == b).count()).collect()
+    };
+    let lineup = if pooled { Lineup::pool(distinct.len(), n, args.seed) } else { Lineup::Fixed(index_of) };
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     let progress = progress_bar(args.games);
@@ -290,7 +426,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
             .map_init(
                 || Vec::with_capacity(128),
                 |legal, g| {
-                    let r = play_game(catalog, args, &list, &index_of, g, legal);
+                    let r = play_game(catalog, args, &distinct, &lineup, g, legal);
                     if let Some(pb) = &progress {
                         pb.inc(1);
                     }
@@ -305,6 +441,8 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let results = results?;
     let seconds = start.elapsed().as_secs_f64();
     let tallies = tally(distinct.len(), &results);
+    // In game-index order (`results` is), so the threads' timing never changes a rating.
+    let ratings = ratings::rate(distinct.len(), &results, args.exp.teams);
     let edifice = args.exp.expansions.edifice();
     let mut completed = [0u64; 3];
     for game in &results {
@@ -320,11 +458,12 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         edition: args.edition.code().to_string(),
         seed: args.seed,
         seconds,
+        pool: pooled,
         bots: distinct
             .iter()
             .zip(&seats)
-            .zip(&tallies)
-            .map(|((name, &s), t)| report_for(name, s, t, catalog.armada.is_some()))
+            .zip(tallies.iter().zip(&ratings))
+            .map(|((name, &s), (t, r))| report_for(name, s, t, r, catalog.armada.is_some()))
             .collect(),
         teams: args.exp.teams,
         projects_completed: edifice.then(|| completed.map(|c| c as f64 / args.games as f64)),
@@ -353,7 +492,15 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         if threads == 1 { "" } else { "s" },
     );
     say!(text, "{}", crate::play::wrap(&head, width));
-    say!(text, "seats of the first game: {}", list.join(", "));
+    if pooled {
+        let line = format!(
+            "pool: {}; each group of {n} games seats {n} of them (every combination in turn)",
+            list.join(", ")
+        );
+        say!(text, "{}", crate::play::wrap(&line, width));
+    } else {
+        say!(text, "seats of the first game: {}", list.join(", "));
+    }
     if args.exp.teams {
         let teams: Vec<String> = list.chunks(2).map(|t| t.join("+")).collect();
         let line =
@@ -361,7 +508,18 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
         say!(text, "{}", crate::play::wrap(&line, width));
     }
     let group = group_size(args) as u64;
-    if !args.games.is_multiple_of(group) {
+    if let Lineup::Pool { combinations, .. } = &lineup {
+        let cycle = group * combinations.len() as u64;
+        if !args.games.is_multiple_of(cycle) {
+            let line = format!(
+                "note: {} games is not a multiple of {cycle} ({group} seatings of each of the pool's {} \
+                 combinations): the bots have not all met equally often",
+                args.games,
+                combinations.len()
+            );
+            say!(text, "{}", crate::play::wrap(&line, width));
+        }
+    } else if !args.games.is_multiple_of(group) {
         say!(
             text,
             "note: {} games is not a multiple of {group}: the seats of the last {} are unbalanced",
@@ -378,6 +536,7 @@ pub fn run(args: &ArenaArgs) -> Result<(), String> {
     let shown: Vec<usize> =
         Score::shown(armada).filter(|&i| edifice || Score::CATEGORIES[i] != "edifice").collect();
     text.push_str(&bot_tables(&report.bots, &shown, width));
+    text.push_str(&rating_table(&report.bots, width));
     for b in report.bots.iter().filter(|b| b.faults.total() > 0) {
         say!(text, "faults of {}: {}", b.name, b.faults.describe());
     }
@@ -452,6 +611,24 @@ fn bot_tables(bots: &[BotReport], shown: &[usize], width: usize) -> String {
     text.push_str(&table);
     text.push('\n');
     text
+}
+
+/// The bots' ratings, best conservative rating first.
+fn rating_table(bots: &[BotReport], width: usize) -> String {
+    let mut order: Vec<&BotReport> = bots.iter().collect();
+    order.sort_by(|a, b| b.conservative_rating.total_cmp(&a.conservative_rating));
+    let mut rows = vec![["bot", "rating", "σ", "rating − 3σ", "games"].map(String::from).to_vec()];
+    rows.extend(order.iter().map(|b| {
+        vec![
+            b.name.clone(),
+            format!("{:.2}", b.rating),
+            format!("{:.2}", b.sigma),
+            format!("{:.2}", b.conservative_rating),
+            b.games.to_string(),
+        ]
+    }));
+    let head = "ratings (Weng-Lin, every game in order, from 25 ± 8.33; best rating − 3σ first):";
+    format!("{}\n{}\n", crate::play::wrap(head, width), crate::output::aligned_with(&rows, 2))
 }
 
 /// Line colours, distinct on white (the "category10" palette): one per seat of the largest
@@ -531,6 +708,8 @@ fn plot(path: &Path, names: &[String], tallies: &[Tally]) -> Result<(), String> 
 mod tests {
     use super::*;
 
+    const NEW: ratings::Rating = ratings::Rating { mu: 25.0, sigma: 25.0 / 3.0, games: 4 };
+
     #[test]
     fn wilson_interval_known_values() {
         let (lo, hi) = wilson(50, 100);
@@ -575,7 +754,7 @@ mod tests {
         assert_eq!((t[1].seat_games, t[1].wins, t[1].rank_sum), (4, 2, 7));
         assert_eq!(t[0].points[11], 80);
         assert_eq!(t[1].totals, vec![50, 40, 60, 45]);
-        let rep = report_for("b", 2, &t[1], false);
+        let rep = report_for("b", 2, &t[1], &NEW, false);
         assert_eq!(rep.win_share, 0.5);
         assert_eq!(rep.mean_rank, 1.75);
         assert_eq!(rep.mean.total, 48.75);
@@ -588,7 +767,8 @@ mod tests {
         }
         ArenaArgs {
             players,
-            bots: bots.into(),
+            bots: Some(bots.into()),
+            pool: None,
             games: 8,
             seed: 3,
             threads: Some(1),
@@ -632,7 +812,8 @@ mod tests {
     #[test]
     fn a_wide_terminal_keeps_one_table_a_narrow_one_gets_two() {
         let t = Tally { seat_games: 4, wins: 1, rank_sum: 9, ..Tally::default() };
-        let bots = [report_for("heuristic", 1, &t, false), report_for("search:200ms:2t", 1, &t, false)];
+        let bots =
+            [report_for("heuristic", 1, &t, &NEW, false), report_for("search:200ms:2t", 1, &t, &NEW, false)];
         let shown: Vec<usize> = Score::shown(false).filter(|&i| Score::CATEGORIES[i] != "edifice").collect();
         let wide = bot_tables(&bots, &shown, 200);
         assert_eq!(wide.lines().count(), 3, "{wide}");
@@ -644,6 +825,79 @@ mod tests {
         assert_eq!(lines[3], "mean points by category:");
         assert!(lines[4].starts_with("bot") && lines[4].ends_with("guild  total"), "{narrow}");
         assert!(lines.iter().all(|l| l.len() <= 80), "{narrow}");
+    }
+
+    #[test]
+    fn pools_are_checked() {
+        assert_eq!(
+            parse_pool("Random, heuristic,search:5it", 3).unwrap(),
+            vec!["random", "heuristic", "search:5it"]
+        );
+        let err = parse_pool("random,heuristic", 3).unwrap_err();
+        assert!(err.contains("2 bots for 3 players") && err.contains("at least 3"), "{err}");
+        assert!(parse_pool("random,Random,heuristic", 3).unwrap_err().contains("names `random` twice"));
+        assert!(parse_pool("random,oracle,heuristic", 3).unwrap_err().contains("unknown bot `oracle`"));
+        assert!(parse_pool("random,,heuristic", 3).unwrap_err().contains("empty name"));
+        let seventeen: Vec<String> = (1..=17).map(|k| format!("search:{k}it")).collect();
+        assert!(parse_pool(&seventeen.join(","), 4).unwrap_err().contains("at most 16"));
+    }
+
+    #[test]
+    fn combinations_are_all_there_once() {
+        assert_eq!(
+            combinations(4, 2),
+            vec![vec![0, 1], vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]
+        );
+        assert_eq!(combinations(3, 3), vec![vec![0, 1, 2]]);
+        assert!(combinations(2, 3).is_empty());
+        // C(7, 4) = 35 and C(16, 8) = 12,870, each distinct and sorted.
+        assert_eq!(combinations(7, 4).len(), 35);
+        let big = combinations(16, 8);
+        assert_eq!(big.len(), 12_870);
+        let set: std::collections::HashSet<_> = big.iter().collect();
+        assert_eq!(set.len(), big.len());
+        assert!(big.iter().all(|c| c.windows(2).all(|w| w[0] < w[1])));
+    }
+
+    #[test]
+    fn a_pool_seats_every_combination_once_per_cycle() {
+        let lineup = Lineup::pool(6, 4, 9);
+        // Over C(6, 4) = 15 groups each combination comes once, seated in some order; every pair
+        // of bots meets in C(4, 2) = 6 of them.
+        let groups: Vec<Vec<usize>> = (0..15).map(|k| lineup.entries(k)).collect();
+        let mut sorted: Vec<Vec<usize>> = groups
+            .iter()
+            .map(|g| {
+                let mut g = g.clone();
+                g.sort();
+                g
+            })
+            .collect();
+        sorted.sort();
+        assert_eq!(sorted, combinations(6, 4));
+        for a in 0..6 {
+            for b in a + 1..6 {
+                let met = groups.iter().filter(|g| g.contains(&a) && g.contains(&b)).count();
+                assert_eq!(met, 6, "{a} {b}");
+            }
+        }
+        // The next cycle takes the combinations in the same order, the seat order drawn afresh;
+        // and the same seed gives the same groups.
+        let mut again = lineup.entries(15);
+        again.sort();
+        assert_eq!(again, sorted_first(&groups[0]));
+        assert_eq!(Lineup::pool(6, 4, 9).entries(7), groups[7]);
+        // Another seed, another order.
+        assert_ne!((0..15).map(|k| Lineup::pool(6, 4, 10).entries(k)).collect::<Vec<_>>(), groups);
+        // A fixed list is the same in every group.
+        let fixed = Lineup::Fixed(vec![0, 1, 1]);
+        assert_eq!((fixed.entries(0), fixed.entries(5)), (vec![0, 1, 1], vec![0, 1, 1]));
+    }
+
+    fn sorted_first(g: &[usize]) -> Vec<usize> {
+        let mut g = g.to_vec();
+        g.sort();
+        g
     }
 
     #[test]

@@ -170,3 +170,126 @@ fn the_text_report_fits_80_columns_with_the_categories_in_play() {
         assert!(!hasnt.iter().any(|c| categories.contains(c)), "{expansions}: {stdout}");
     }
 }
+
+/// The Weng-Lin update (Bradley-Terry, full pairing: Weng and Lin's Algorithm 1, β = 25/6, κ =
+/// 10⁻⁶) of one bot holding `seats` seats, each compared with one opponent rated `(mu_o, s_o)`
+/// with result `score` (1 win, 0 loss).
+fn weng_lin(me: (f64, f64), other: (f64, f64), seats: f64, score: f64) -> (f64, f64) {
+    let ((mu, s), (mu_o, s_o)) = (me, other);
+    let c = (s * s + s_o * s_o + 2.0 * (25.0f64 / 6.0).powi(2)).sqrt();
+    let p = (mu / c).exp() / ((mu / c).exp() + (mu_o / c).exp());
+    let omega = seats * s * s / c * (score - p);
+    let delta = seats * (s / c) * s * s / (c * c) * p * (1.0 - p);
+    (mu + omega, s * (1.0 - delta).max(1e-6).sqrt())
+}
+
+#[test]
+fn ratings_follow_every_game_in_order() {
+    let args =
+        ["arena", "--players", "3", "--bots", "heuristic,random,random", "--games", "9", "--seed", "4"];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let report = json(&with_json);
+    let (h, r) = (bot(&report, "heuristic"), bot(&report, "random"));
+    // The heuristic won every game outright (it always does against random play: 100% of 2,000
+    // games in the guide), so each game is a win of its one seat over each random seat; the two
+    // random seats are not compared with each other (one bot).
+    assert_eq!(
+        (h["wins"].as_u64(), h["mean_rank"].as_f64(), r["wins"].as_u64()),
+        (Some(9), Some(1.0), Some(0))
+    );
+    let (mut hr, mut rr) = ((25.0, 25.0 / 3.0), (25.0, 25.0 / 3.0));
+    for _ in 0..9 {
+        (hr, rr) = (weng_lin(hr, rr, 2.0, 1.0), weng_lin(rr, hr, 2.0, 0.0));
+    }
+    for (b, (mu, sigma)) in [(h, hr), (r, rr)] {
+        let got = (b["rating"].as_f64().unwrap(), b["sigma"].as_f64().unwrap());
+        assert!((got.0 - mu).abs() < 1e-9 && (got.1 - sigma).abs() < 1e-9, "{got:?} against {mu} ± {sigma}");
+        let conservative = b["conservative_rating"].as_f64().unwrap();
+        assert!((conservative - (mu - 3.0 * sigma)).abs() < 1e-9);
+        assert_eq!(b["games"], 9);
+    }
+    assert!(hr.0 > 30.0 && rr.0 < 20.0, "{hr:?} {rr:?}");
+    // The text report has them too, best first.
+    let out = wonders(&args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success());
+    let at = stdout.find("ratings (Weng-Lin").expect("a ratings table");
+    let rows: Vec<Vec<&str>> = stdout[at..].lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+    let expect = |name: &str, (mu, s): (f64, f64)| {
+        vec![
+            name.to_string(),
+            format!("{mu:.2}"),
+            format!("{s:.2}"),
+            format!("{:.2}", mu - 3.0 * s),
+            "9".into(),
+        ]
+    };
+    assert_eq!(rows[0], expect("heuristic", hr), "{stdout}");
+    assert_eq!(rows[1], expect("random", rr), "{stdout}");
+}
+
+#[test]
+fn a_pool_seats_every_combination_and_rates_every_bot() {
+    // 4 bots, 3 seats: C(4, 3) = 4 combinations, each seated 3 times on one deal: 12 games, 9 for
+    // each bot, every pair meeting in 2 combinations.
+    let args = [
+        "arena",
+        "--players",
+        "3",
+        "--pool",
+        "random,card-first,heuristic,search:3it",
+        "--games",
+        "12",
+        "--seed",
+        "2",
+        "--json",
+    ];
+    let mut two = args.to_vec();
+    two.extend(["--threads", "2"]);
+    let report = json(&two);
+    assert_eq!(report["pool"], true);
+    assert_eq!(report["bots"].as_array().unwrap().len(), 4);
+    for name in ["random", "card-first", "heuristic", "search:3it"] {
+        let b = bot(&report, name);
+        assert_eq!(
+            (b["games"].as_u64(), b["seat_games"].as_u64(), b["seats"].as_u64()),
+            (Some(9), Some(9), Some(1))
+        );
+        let (mu, s) = (b["rating"].as_f64().unwrap(), b["sigma"].as_f64().unwrap());
+        assert!(s < 25.0 / 3.0 && (b["conservative_rating"].as_f64().unwrap() - (mu - 3.0 * s)).abs() < 1e-9);
+    }
+    let rating = |name| bot(&report, name)["rating"].as_f64().unwrap();
+    assert!(rating("heuristic") > rating("random") && rating("heuristic") > rating("card-first"));
+    // Whatever the threads, the same games in the same order: the same ratings.
+    let mut one = args.to_vec();
+    one.extend(["--threads", "1"]);
+    assert_eq!(json(&one)["bots"], report["bots"]);
+    // The text names the pool; 10 games do not complete the cycle of 12, and it says so.
+    let out = wonders(&["arena", "-p", "3", "--pool", "random,card-first,heuristic,search:3it", "-g", "10"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("pool: random, card-first, heuristic, search:3it;"), "{stdout}");
+    assert!(stdout.contains("not a multiple of 12"), "{stdout}");
+}
+
+#[test]
+fn bad_pools_are_refused_with_a_reason() {
+    for (extra, why) in [
+        (&["--pool", "random,oracle,heuristic"][..], "unknown bot `oracle`"),
+        (&["--pool", "random,heuristic"], "2 bots for 3 players"),
+        (&["--pool", "random,heuristic,Random"], "names `random` twice"),
+        (&["--pool", "random,heuristic,card-first", "--bots", "random,random,random"], "cannot be used with"),
+        (&[], "--bots"),
+    ] {
+        let mut args = vec!["arena", "--players", "3", "--games", "3"];
+        args.extend(extra);
+        let out = wonders(&args);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(text(&out.stderr).contains(why), "{extra:?}: {}", text(&out.stderr));
+    }
+    let out =
+        wonders(&["arena", "--players", "4", "--teams", "--pool", "random,heuristic,card-first,search:3it"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("for teams, give the seats with --bots"), "{}", text(&out.stderr));
+}
