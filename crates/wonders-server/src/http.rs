@@ -17,6 +17,7 @@
 //! | `GET /score` | the score pad page |
 //! | `POST /api/tables/{id}/rematch` | the rematch of a finished game (created once), for one of its players (`Authorization: Bearer`) |
 //! | `GET /api/tables/{id}/record` | a finished game's record, with scores |
+//! | `GET /api/tables/{id}/review?seat=N` | a finished game reviewed for a seat by the search bot, for a player of the game (`Authorization: Bearer`; [`crate::review`]); `seat` defaults to the token's |
 //! | `GET /api/tables/{id}/ws` | the WebSocket ([`crate::ws`]) |
 //! | `GET /healthz` | `{"status": "ok"}` while serving |
 //! | `GET /metrics` | Prometheus metrics ([`crate::metrics`]) |
@@ -79,6 +80,7 @@ pub fn router_with(net: Arc<Net>) -> Router {
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/retract", post(retract))
         .route("/api/tables/{id}/hint", get(hint))
+        .route("/api/tables/{id}/review", get(review))
         .route("/api/score", post(score))
         .route("/score", get(ui::index))
         .route("/api/tables/{id}/rematch", post(rematch))
@@ -270,9 +272,6 @@ async fn retract(
     Ok(json(StatusCode::OK, &serde_json::json!({"retracted": true, "turn_id": turn_id})))
 }
 
-/// The games a hint samples: a few tenths of a second on one core.
-const HINT_SAMPLES: u32 = 2000;
-
 async fn hint(
     State(server): State<Server>,
     Path(id): Path<String>,
@@ -281,8 +280,32 @@ async fn hint(
     let token = bearer(&headers)?.ok_or_else(|| {
         ApiError::Forbidden("a hint is for the holder of a seat (Authorization: Bearer …)".into())
     })?;
-    let hint = blocking(move || server.hint(&id, &token, HINT_SAMPLES)).await?;
+    let hint = blocking(move || server.hint(&id, &token, wonders_bots::coach::HINT_SAMPLES)).await?;
     Ok(json(StatusCode::OK, &hint))
+}
+
+async fn review(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::Forbidden("a review is for the players of the game (Authorization: Bearer …)".into())
+    })?;
+    let mut seat = None;
+    for pair in query.as_deref().unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=').unwrap_or((pair, "")) {
+            ("seat", value) => {
+                seat = Some(value.parse::<u8>().map_err(|_| {
+                    ApiError::BadRequest(format!("`seat` must be a seat number, not `{value}`"))
+                })?)
+            }
+            (key, _) => return Err(ApiError::BadRequest(format!("unknown parameter `{key}` (seat)"))),
+        }
+    }
+    let review = blocking(move || server.review(&id, &token, seat)).await?;
+    Ok(json(StatusCode::OK, &*review))
 }
 
 async fn score(body: Bytes) -> Result<Response, ApiError> {

@@ -48,6 +48,7 @@ pub mod net;
 pub mod pgtemp;
 pub mod pool;
 pub mod postgres;
+pub mod review;
 pub mod scorepad;
 pub mod security;
 pub mod server;

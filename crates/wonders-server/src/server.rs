@@ -54,6 +54,8 @@ pub struct ServerConfig {
     /// A table waiting for players with no person in it ([`Table::is_empty_waiting`]) is deleted
     /// this long after its creation (`None`: only after `waiting_expiry`).
     pub empty_expiry: Option<Duration>,
+    /// The games the search bot samples per move judged in a review ([`Server::review`]).
+    pub review_samples: u32,
 }
 
 /// The caps on open tables a new table must fit ([`crate::limits::Limits`]).
@@ -69,7 +71,8 @@ impl Default for ServerConfig {
     /// Waiting tables expire after 30 minutes, finished games leave memory after 2 minutes,
     /// rematch seats are held 2 minutes, a table nobody sat at expires after 3 minutes, checked
     /// every 250 ms; bots think on one thread less
-    /// than the machine has cores (at least one, [`crate::pool::default_threads`]).
+    /// than the machine has cores (at least one, [`crate::pool::default_threads`]); a review
+    /// samples [`wonders_bots::coach::REVIEW_SAMPLES`] games a move.
     fn default() -> Self {
         ServerConfig {
             waiting_expiry: Some(Duration::from_secs(30 * 60)),
@@ -78,6 +81,7 @@ impl Default for ServerConfig {
             tick: Duration::from_millis(250),
             bot_threads: crate::pool::default_threads(),
             empty_expiry: Some(Duration::from_secs(3 * 60)),
+            review_samples: wonders_bots::coach::REVIEW_SAMPLES,
         }
     }
 }
@@ -227,6 +231,8 @@ struct Inner {
     /// Tables taken over from other servers, and tables other servers took from this one.
     takeovers: std::sync::atomic::AtomicU64,
     moved_away: std::sync::atomic::AtomicU64,
+    /// The reviews of finished games computed so far ([`Server::review`]).
+    reviews: crate::review::Reviews,
 }
 
 /// How long after the lobby was last asked for a server goes on reading the other servers'
@@ -327,6 +333,7 @@ impl Server {
                 heartbeat: Mutex::new((None, false)),
                 takeovers: Default::default(),
                 moved_away: Default::default(),
+                reviews: Default::default(),
             }),
         };
         let mut tables = HashMap::new();
@@ -962,12 +969,7 @@ impl Server {
         let mut legal = Vec::new();
         game.legal_actions_into(seat, &mut legal);
         let view = game.view(seat);
-        let config = wonders_bots::SearchConfig {
-            budget: wonders_bots::search::Budget::Iterations(samples),
-            ..wonders_bots::SearchConfig::default()
-        };
-        let seed = 0x4849_4E54 ^ (u64::from(view.age) << 8) ^ u64::from(view.turn) ^ ((seat as u64) << 16);
-        let advice = wonders_bots::SearchBot::new(config, seed).analyse(&view, &legal);
+        let advice = wonders_bots::coach::hint(&view, &legal, samples);
         let catalog = game.catalog();
         Ok(crate::msg::HintMsg {
             samples,
@@ -981,6 +983,42 @@ impl Server {
                 })
                 .collect(),
         })
+    }
+
+    /// The review of `seat` (the token's own seat when `None`) in a finished game, each move
+    /// judged on [`ServerConfig::review_samples`] sampled games, for a player of the game (the
+    /// holder of `token`; see [`crate::review`]): `Conflict` before the game is over, `Forbidden`
+    /// for a token that holds no seat, `BadRequest` for a seat the game has not. Computed once
+    /// (this thread blocks for seconds), then kept.
+    pub fn review(
+        &self,
+        id: &str,
+        token: &str,
+        seat: Option<u8>,
+    ) -> Result<Arc<crate::review::ReviewMsg>, ApiError> {
+        let cell = self.table(id)?;
+        let (record, seat) = {
+            let table = cell.lock();
+            if !table.is_over() {
+                return Err(ApiError::Conflict(format!(
+                    "table `{id}` is {}: a review is made once the game is over",
+                    table.status()
+                )));
+            }
+            let mine = table.seat_of_token(token).ok_or_else(|| {
+                ApiError::Forbidden(format!(
+                    "a review is for the players of table `{id}`, and this token holds none of its seats"
+                ))
+            })?;
+            (table.record()?, seat.unwrap_or(mine))
+        };
+        if seat >= record.players {
+            return Err(ApiError::BadRequest(format!(
+                "seat {seat} is out of range: this game has seats 0 to {}",
+                record.players - 1
+            )));
+        }
+        self.inner.reviews.get(id, &record, seat, self.inner.config.review_samples)
     }
 
     /// The state for the holder of `token`, or a spectator's without one; a wrong token is

@@ -708,6 +708,24 @@ class TablePage {
     this.render();
   }
 
+  // Asks the server for the review of this finished game for this seat (a player of it only):
+  // the search bot's view of each decision; computed once, a few seconds.
+  async askReview() {
+    const mine = store.token(this.id);
+    if (!mine || this.reviewing) return;
+    this.reviewing = true;
+    this.render();
+    try {
+      this.review = await api('GET', `/api/tables/${this.id}/review`, undefined, mine.token);
+    } catch (e) {
+      banner(cleanMessage(e.message));
+    }
+    this.reviewing = false;
+    this.render();
+    const panel = document.getElementById('review');
+    if (panel && panel.scrollIntoView) panel.scrollIntoView({ block: 'start' });
+  }
+
   retract() {
     if (this.pending || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
     this.pending = true;
@@ -816,6 +834,7 @@ class TablePage {
     return [h('div', { class: 'over-layout' },
       h('div', { class: 'table-bar' }, this.header()),
       this.gameOverPanel(),
+      this.review ? reviewPanel(this) : null,
       this.ageEndPanel(),
       v.projects ? edificePanel(this) : null,
       v.armada ? armadaPanel(this) : null,
@@ -1526,7 +1545,13 @@ class TablePage {
       h('div', { class: 'after' },
         h('button', { class: 'primary', id: 'rematch', type: 'button', onclick: () => this.rematch() },
           rematchId ? t('joinRematch') : t('rematch')),
-        ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record'))));
+        ' ', h('a', { href: `/api/tables/${this.id}/record`, download: `wonders-${this.id}.json`, id: 'record' }, '⬇ ' + t('record')),
+        store.token(this.id) && !this.review
+          ? h('button', { type: 'button', id: 'review-button', disabled: this.reviewing,
+            title: ed('Each of your decisions beside the search bot\'s preferred move, and your estimated chances through the game',
+              '你的每個決定與搜尋電腦的首選對照，以及整局的估計勝率'),
+            onclick: () => this.askReview() }, this.reviewing ? ed('Reviewing… (a few seconds)', '分析中…（數秒）') : ed('📈 Review my game', '📈 復盤我的對局'))
+          : null));
   }
 
   async rematch() {
@@ -1892,6 +1917,120 @@ function scoreChart(page, lines, cats, labelOf) {
   return s('svg', { class: 'chart', id: 'score-chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chart') },
     rows, s('line', { x1: x0, x2: x0, y1: 0, y2: lines.length * rowH, stroke: '#2b2418' }), legend);
 }
+
+// ---------------------------------------------------------------- the review
+// A finished game reviewed for a seat by the search bot (GET /api/tables/{id}/review): each
+// decision beside the bot's preferred move with the estimated loss, and a chart of the seat's
+// estimated chances of winning through the game with the biggest mistakes marked.
+
+// A move of the review, named by its kind and card (the payment aside).
+function reviewMove(page, a, stage) {
+  const card = () => cardName(page.cat, a.card, a.age);
+  switch (a.type) {
+    case 'build': return `${t('build')} ${card()}`;
+    case 'wonder': return `${t('buildStage')} ${stage} · ${card()}`;
+    case 'discard': return ed(`Discard ${card()}`, `棄 ${card()}`);
+    default: return page.genericLabel(a);
+  }
+}
+
+function reviewPanel(page) {
+  const r = page.review;
+  const st = page.state;
+  const pct = x => Math.round(x * 100) + '%';
+  const yours = r.seat === st.you;
+  const who = page.cityLabel(r.seat);
+  const rows = r.decisions.map((d, k) => {
+    const m = r.mistakes.indexOf(k);
+    return h('li', { class: 'review-row' + (m >= 0 ? ' mistake' : '') + (d.same ? ' agreed' : ''), dataset: { decision: k } },
+      h('span', { class: 'review-when' }, m >= 0 ? h('span', { class: 'mistake-mark', title: ed('one of the biggest mistakes', '最大失誤之一') }, m + 1) : null,
+        `${ROMAN[d.age] || d.age}·${d.turn}`),
+      h('span', { class: 'review-played' }, reviewMove(page, d.played, d.stage), ' ', h('b', { class: 'review-chance' }, pct(d.win_chance))),
+      d.same
+        ? h('span', { class: 'review-best muted' }, ed('✓ the bot agrees', '✓ 電腦同意'))
+        : h('span', { class: 'review-best' }, h('span', { class: 'muted' }, ed('bot: ', '電腦：')), reviewMove(page, d.best, d.stage), ' ',
+          h('b', { class: 'review-chance' }, pct(d.best_win_chance))),
+      h('span', { class: 'review-loss' + (d.loss >= 0.05 ? ' big' : '') }, d.loss > 0.005 ? '−' + pct(d.loss) : ''));
+  });
+  const title = yours ? ed('Your game, reviewed', '你的對局復盤') : ed(`${who}'s game, reviewed`, `${who} 的對局復盤`);
+  return h('section', { class: 'panel review', id: 'review' },
+    h('div', { class: 'panel-head' }, h('h2', {}, '📈 ' + title),
+      h('button', { type: 'button', class: 'close', 'aria-label': ed('Close the review', '關閉復盤'), onclick: () => { page.review = null; page.render(); } }, '✕')),
+    h('p', { class: 'review-summary' },
+      ed(`${r.decisions.length} decisions · estimated chances lost in all: `, `${r.decisions.length} 個決定 · 估計共損失勝率 `), h('b', {}, pct(r.total_loss)),
+      h('span', { class: 'muted' }, ed(` · estimates of the search bot, ${r.samples} sampled games a move`, ` · 搜尋電腦的估計，每步抽樣 ${r.samples} 局`))),
+    reviewChart(page, r),
+    h('ol', { class: 'review-list', id: 'review-list' },
+      h('li', { class: 'review-row review-head', 'aria-hidden': 'true' },
+        h('span', { class: 'review-when' }, ed('Turn', '回合')), h('span', { class: 'review-played' }, ed('played · chance to win', '所選 · 勝率')),
+        h('span', { class: 'review-best' }, ed("the bot's choice", '電腦的首選')), h('span', { class: 'review-loss' }, ed('lost', '損失'))),
+      rows));
+}
+
+// The chart: the estimated chance of winning at the start and after each decision, a band per
+// Age, an even chance (one in the number of players) dashed, the biggest mistakes marked with
+// their number and what the bot's move would have kept.
+function reviewChart(page, r) {
+  const pts = r.chart;
+  const W = Math.max(300, Math.min(1000, (window.innerWidth || 720) - 60));
+  const H = W < 480 ? 190 : 220;
+  const L = 34, R = 10, T = 14, B = 24, font = 11;
+  const n = pts.length;
+  if (n < 2) return h('p', { class: 'muted' }, ed('No decision to chart.', '沒有可繪製的決定。'));
+  const x = i => L + i * (W - L - R) / (n - 1);
+  const y = v => T + (1 - v) * (H - T - B);
+  const parts = [];
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    parts.push(s('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#d9c9a8', 'stroke-width': 1 }));
+    parts.push(s('text', { x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': font, fill: '#746852' }, Math.round(v * 100) + '%'));
+  }
+  // The Ages: point 0 is the start, point k + 1 follows decision k.
+  let from = 0;
+  const ageOf = i => (i === 0 ? r.decisions[0] : r.decisions[i - 1]).age;
+  for (let i = 1; i <= n; i++) {
+    if (i < n && ageOf(i) === ageOf(from)) continue;
+    const a = ageOf(from);
+    const x0 = from === 0 ? L : (x(from - 1) + x(from)) / 2, x1 = i === n ? W - R : (x(i - 1) + x(i)) / 2;
+    if (a % 2 === 0) parts.push(s('rect', { x: x0, y: T, width: x1 - x0, height: H - T - B, fill: '#f3ead6' }));
+    if (from > 0) parts.push(s('line', { x1: x0, x2: x0, y1: T, y2: H - B, stroke: '#c9b48a', 'stroke-dasharray': '3 3' }));
+    parts.push(s('text', { x: (x0 + x1) / 2, y: H - 8, 'text-anchor': 'middle', 'font-size': font, fill: '#746852' }, `${ed('Age', '時代')} ${ROMAN[a] || a}`));
+    from = i;
+  }
+  const even = 1 / page.state.view.cities.length;
+  parts.push(s('line', { class: 'even', x1: L, x2: W - R, y1: y(even), y2: y(even), stroke: '#746852', 'stroke-dasharray': '5 4', 'stroke-width': 1 },
+    s('title', {}, ed(`an even chance: ${Math.round(even * 100)}%`, `平均勝率：${Math.round(even * 100)}%`))));
+  const line = pts.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  parts.push(s('polygon', { points: `${x(0)},${y(0)} ${line} ${x(n - 1)},${y(0)}`, fill: 'rgba(194, 116, 31, .14)' }));
+  parts.push(s('polyline', { class: 'chances', points: line, fill: 'none', stroke: '#9a4d12', 'stroke-width': 2, 'stroke-linejoin': 'round' }));
+  pts.forEach((v, i) => {
+    const d = i > 0 ? r.decisions[i - 1] : null;
+    const tip = d ? `${ROMAN[d.age]}·${d.turn}: ${reviewMove(page, d.played, d.stage)} — ${Math.round(v * 100)}%` : ed(`the start: ${Math.round(v * 100)}%`, `開局：${Math.round(v * 100)}%`);
+    parts.push(s('circle', { class: 'point', cx: x(i), cy: y(v), r: 2.5, fill: '#9a4d12' }, s('title', {}, tip)));
+  });
+  r.mistakes.forEach((k, m) => {
+    const d = r.decisions[k];
+    const cx = x(k + 1);
+    parts.push(s('line', { x1: cx, x2: cx, y1: y(d.best_win_chance), y2: y(d.win_chance), stroke: '#b8322a', 'stroke-width': 2, 'stroke-dasharray': '2 2' }));
+    parts.push(s('circle', { cx, cy: y(d.best_win_chance), r: 3.5, fill: '#fff', stroke: '#b8322a', 'stroke-width': 1.5 },
+      s('title', {}, ed(`the bot's move: ${Math.round(d.best_win_chance * 100)}%`, `電腦的首選：${Math.round(d.best_win_chance * 100)}%`))));
+    parts.push(s('g', { class: 'mistake', 'data-decision': k },
+      s('circle', { cx, cy: y(d.win_chance), r: 7, fill: '#b8322a' }),
+      s('text', { x: cx, y: y(d.win_chance) + 3.5, 'text-anchor': 'middle', 'font-size': 10, 'font-weight': 700, fill: '#fff' }, m + 1),
+      s('title', {}, `${ROMAN[d.age]}·${d.turn}: −${Math.round(d.loss * 100)}%`)));
+    const right = cx + 60 < W - R;
+    parts.push(s('text', { x: right ? cx + 10 : cx - 10, y: y(d.win_chance) + 4, 'text-anchor': right ? 'start' : 'end', 'font-size': 10, 'font-weight': 700,
+      fill: '#b8322a', stroke: '#fffcf5', 'stroke-width': 3, 'paint-order': 'stroke' }, `−${Math.round(d.loss * 100)}%`));
+  });
+  return s('svg', { class: 'chart review-chart', id: 'review-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
+    'aria-label': ed('Your estimated chance of winning through the game', '整局的估計勝率') }, parts);
+}
+
+// The review's chart is drawn for the window's width: drawn again when it changes.
+let reviewResize = null;
+window.addEventListener('resize', () => {
+  clearTimeout(reviewResize);
+  reviewResize = setTimeout(() => { if (current && current.review) current.render(); }, 150);
+});
 
 // ---------------------------------------------------------------- Edifice
 // Self-contained: the lobby option, the projects panel, the stage + take part marks of the

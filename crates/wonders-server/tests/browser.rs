@@ -2269,3 +2269,122 @@ async fn both_sizes(c: &Client, name: &str) {
     c.set_window_size(1366, 768).await.unwrap();
     wait_for(c, "the laptop layout", "!matchMedia('(max-width: 720px)').matches").await;
 }
+
+/// What keeps the review from fitting the window: the page scrolling sideways, the chart or a
+/// row of decisions wider than the window, a row's parts overlapping.
+const REVIEW_FITS: &str = "const vw = document.documentElement.clientWidth, out = [];
+  if (document.documentElement.scrollWidth > vw) out.push('the page scrolls sideways by ' + (document.documentElement.scrollWidth - vw));
+  const chart = document.getElementById('review-chart').getBoundingClientRect();
+  if (chart.right > vw + 1 || chart.left < -1) out.push('the chart is wider than the window: ' + chart.left + '..' + chart.right);
+  for (const row of document.querySelectorAll('#review-list .review-row')) {
+    const r = row.getBoundingClientRect();
+    if (r.right > vw + 1) out.push('a row is wider than the window: ' + row.textContent);
+    const parts = [...row.children].map(e => e.getBoundingClientRect()).filter(b => b.width > 0);
+    for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+      const a = parts[i], b = parts[j];
+      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push('parts overlap in ' + row.textContent);
+    }
+  }
+  return out";
+
+/// The coach in the browser: at a table against bots, a hint (the search bot's three preferred
+/// moves with their chances); once the game is over, the review of the player's game: a row per
+/// decision (the move played, the bot's, the loss) as the server computed it, and the chart of
+/// the chances through the game with the biggest mistakes marked; both fit a laptop's and a
+/// phone's window.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_and_a_review_in_headless_chromium() {
+    let _one = BROWSER.lock().await;
+    let Some(b) = browser().await else {
+        return;
+    };
+    let c = b.client.clone();
+    let (_dir, db) = temp_db();
+    let config = wonders_server::server::ServerConfig {
+        review_samples: 100,
+        bot_threads: 1,
+        ..wonders_server::server::ServerConfig::default()
+    };
+    let s = TestServer::start_with(&db, config).await;
+    let table = s.create(3, "1e", "A", &[None, Some("heuristic"), Some("heuristic")]).await;
+    let ada = s.take(&table, 0, "Ada").await;
+    c.set_window_size(1366, 768).await.unwrap();
+    sit(&c, &s, &table, 0, &ada).await;
+    wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
+    c.execute("document.getElementById('hint').click()", vec![]).await.unwrap();
+    wait_for(&c, "the hint", "document.querySelectorAll('#hint-list li').length === 3").await;
+    let (_, hint) = s.get(&format!("/api/tables/{table}/hint"), Some(&ada)).await;
+    let shown =
+        js(&c, "return [...document.querySelectorAll('#hint-list li b')].map(b => b.textContent)").await;
+    let expected: Vec<String> = hint["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("wins {}%", (m["win_chance"].as_f64().unwrap() * 100.0).round()))
+        .collect();
+    assert_eq!(shown, json!(expected), "the hint shows the server's chances");
+    both_sizes(&c, "45-hint").await;
+
+    // The game to its end (the page follows it), then the review.
+    advance(&s, &table, &ada, |st| st["table"]["status"] == "over").await;
+    wait_for(&c, "the review button", "document.getElementById('review-button')").await;
+    let started = Instant::now();
+    c.execute("document.getElementById('review-button').click()", vec![]).await.unwrap();
+    wait_for(&c, "the review", "document.querySelector('#review-chart polyline.chances')").await;
+    println!("the review (100 samples a move, debug build) came in {:?}", started.elapsed());
+    let (status, review) = s.get(&format!("/api/tables/{table}/review"), Some(&ada)).await;
+    assert_eq!(status, 200, "{review}");
+    let decisions = review["decisions"].as_array().unwrap();
+    // A row per decision, each with the server's figures; the biggest mistakes marked 1, 2, 3.
+    let rows = js(
+        &c,
+        "return [...document.querySelectorAll('#review-list .review-row:not(.review-head)')].map(r =>
+           [r.querySelector('.review-chance').textContent, r.querySelector('.review-loss').textContent,
+            (r.querySelector('.mistake-mark') || {}).textContent || ''])",
+    )
+    .await;
+    let pct = |x: &Value| format!("{}%", (x.as_f64().unwrap() * 100.0).round());
+    let mistakes: Vec<usize> =
+        review["mistakes"].as_array().unwrap().iter().map(|m| m.as_u64().unwrap() as usize).collect();
+    let expected: Vec<Value> = decisions
+        .iter()
+        .enumerate()
+        .map(|(k, d)| {
+            let loss = d["loss"].as_f64().unwrap();
+            let loss = if loss > 0.005 { format!("−{}", pct(&d["loss"])) } else { String::new() };
+            let mark = mistakes.iter().position(|&m| m == k).map_or(String::new(), |m| (m + 1).to_string());
+            json!([pct(&d["win_chance"]), loss, mark])
+        })
+        .collect();
+    assert_eq!(rows, json!(expected), "the rows of the review");
+    // The chart: a point at the start and after each decision, a mark per biggest mistake.
+    let chart = js(
+        &c,
+        "const svg = document.getElementById('review-chart');
+         return [svg.querySelector('polyline.chances').getAttribute('points').trim().split(' ').length,
+                 svg.querySelectorAll('circle.point').length, svg.querySelectorAll('g.mistake').length]",
+    )
+    .await;
+    let n = decisions.len() + 1;
+    assert_eq!(chart, json!([n, n, mistakes.len()]), "the review's chart");
+    // It fits a laptop's window and a phone's, nothing overlapping.
+    for (w, h, name) in [(1366, 768, "46-review-1366.png"), (390, 844, "46-review-390.png")] {
+        c.set_window_size(w, h).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        wait_for(&c, "the review drawn again", "document.getElementById('review-chart')").await;
+        js(&c, "document.getElementById('review').scrollIntoView(); return true").await;
+        assert_eq!(js(&c, REVIEW_FITS).await, json!([]), "the review at {w}×{h}");
+        shot(&c, name).await;
+    }
+    // Closed, the button comes back.
+    js(&c, "document.querySelector('#review .close').click(); return true").await;
+    wait_for(
+        &c,
+        "the button again",
+        "!document.getElementById('review') && document.getElementById('review-button')",
+    )
+    .await;
+    c.set_window_size(1280, 1100).await.unwrap();
+    c.close().await.unwrap();
+    s.stop().await;
+}
