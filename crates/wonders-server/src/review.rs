@@ -68,10 +68,13 @@ pub struct ReviewedDecision {
     pub loss: f64,
 }
 
+/// One table's reviews, per seat; locked while one of them is computed.
+type TableReviews = Arc<Mutex<HashMap<u8, Arc<ReviewMsg>>>>;
+
 /// The reviews computed, per table and seat, and the lock of each table's computing.
 #[derive(Default)]
 pub struct Reviews {
-    tables: Mutex<Vec<(String, Arc<Mutex<HashMap<u8, Arc<ReviewMsg>>>>)>>,
+    tables: Mutex<Vec<(String, TableReviews)>>,
 }
 
 impl Reviews {

@@ -1550,7 +1550,7 @@ class TablePage {
           ? h('button', { type: 'button', id: 'review-button', disabled: this.reviewing,
             title: ed('Each of your decisions beside the search bot\'s preferred move, and your estimated chances through the game',
               '你的每個決定與搜尋電腦的首選對照，以及整局的估計勝率'),
-            onclick: () => this.askReview() }, this.reviewing ? ed('Reviewing… (a few seconds)', '分析中…（數秒）') : ed('📈 Review my game', '📈 復盤我的對局'))
+            onclick: () => this.askReview() }, this.reviewing ? ed('Reviewing… (a few seconds)', '分析中…（數秒）') : ed('Review my game', '復盤我的對局'))
           : null));
   }
 
@@ -1942,7 +1942,7 @@ function reviewPanel(page) {
   const who = page.cityLabel(r.seat);
   const rows = r.decisions.map((d, k) => {
     const m = r.mistakes.indexOf(k);
-    return h('li', { class: 'review-row' + (m >= 0 ? ' mistake' : '') + (d.same ? ' agreed' : ''), dataset: { decision: k } },
+    return h('li', { class: 'review-row' + (m >= 0 ? ' mistake' : '') + (d.same ? ' agreed' : d.loss <= 0.005 ? ' no-loss' : ''), dataset: { decision: k } },
       h('span', { class: 'review-when' }, m >= 0 ? h('span', { class: 'mistake-mark', title: ed('one of the biggest mistakes', '最大失誤之一') }, m + 1) : null,
         `${ROMAN[d.age] || d.age}·${d.turn}`),
       h('span', { class: 'review-played' }, reviewMove(page, d.played, d.stage), ' ', h('b', { class: 'review-chance' }, pct(d.win_chance))),
@@ -1954,7 +1954,7 @@ function reviewPanel(page) {
   });
   const title = yours ? ed('Your game, reviewed', '你的對局復盤') : ed(`${who}'s game, reviewed`, `${who} 的對局復盤`);
   return h('section', { class: 'panel review', id: 'review' },
-    h('div', { class: 'panel-head' }, h('h2', {}, '📈 ' + title),
+    h('div', { class: 'panel-head' }, h('h2', {}, title),
       h('button', { type: 'button', class: 'close', 'aria-label': ed('Close the review', '關閉復盤'), onclick: () => { page.review = null; page.render(); } }, '✕')),
     h('p', { class: 'review-summary' },
       ed(`${r.decisions.length} decisions · estimated chances lost in all: `, `${r.decisions.length} 個決定 · 估計共損失勝率 `), h('b', {}, pct(r.total_loss)),
