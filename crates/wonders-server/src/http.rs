@@ -22,10 +22,10 @@
 //! | `GET /healthz` | `{"status": "ok"}` while serving |
 //! | `GET /metrics` | Prometheus metrics ([`crate::metrics`]) |
 //!
-//! Every request first goes through [`crate::net::guard`]: state-changing requests must be
-//! `application/json` from the server's own origin, bodies are limited in size, creating tables,
-//! taking seats and rematches are rate-limited per IP address ([`crate::limits`]). Request bodies
-//! are JSON objects; unknown fields are refused.
+//! Every request first goes through the middleware of [`crate::net::layered`]: state-changing
+//! requests must be `application/json` from the server's own origin, bodies are limited in size,
+//! creating tables, taking seats and rematches are rate-limited per IP address
+//! ([`crate::limits`]). Request bodies are JSON objects; unknown fields are refused.
 //!
 //! Errors are `{"error": {"code": …, "message": …}}` with a 4xx/5xx status; see [`ApiError`].
 
@@ -40,7 +40,7 @@ use axum::extract::{Path, RawQuery, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Extension, Router, middleware};
+use axum::{Extension, Router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
@@ -67,7 +67,7 @@ pub fn router_with(net: Arc<Net>) -> Router {
         .route("/static/app.js", get(ui::script))
         .route("/static/style.css", get(ui::style))
         .layer(tower_http::compression::CompressionLayer::new());
-    Router::new()
+    let routes = Router::new()
         .route("/", get(ui::index))
         .route("/t/{id}", get(ui::index))
         .merge(statics)
@@ -89,9 +89,8 @@ pub fn router_with(net: Arc<Net>) -> Router {
         .route("/healthz", get(net::healthz))
         .route("/metrics", get(net::metrics))
         .fallback(not_found)
-        .layer(Extension(net.clone()))
-        .layer(middleware::from_fn_with_state(net, net::guard))
-        .with_state(server)
+        .layer(Extension(net.clone()));
+    net::layered(routes, net).with_state(server)
 }
 
 async fn not_found() -> ApiError {

@@ -4,11 +4,13 @@
 //! Every limit is set on `wonders serve` by a flag of the same name (`--max-connections`,
 //! `--tables-per-minute`, …); `wonders serve --help` lists them.
 
+use governor::clock::{Clock, MonotonicClock};
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Every limit of the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,11 +164,11 @@ fn open_files_limit() -> Option<usize> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quota {
     /// `POST /api/tables`.
-    CreateTable,
+    CreateTable = 0,
     /// `POST /api/tables/{id}/seats/{seat}`.
-    TakeSeat,
+    TakeSeat = 1,
     /// `POST /api/tables/{id}/rematch`.
-    Rematch,
+    Rematch = 2,
 }
 
 impl Quota {
@@ -188,50 +190,73 @@ impl Quota {
     }
 }
 
-/// A token bucket: `capacity` tokens, refilled at `capacity` per minute.
-#[derive(Clone, Copy, Debug)]
-struct Bucket {
-    tokens: f64,
-    at: Instant,
+/// A per-address limiter of one kind of request: a GCRA bucket per IP address (a burst of the
+/// limit's count, then one more every 60/N seconds), from the `governor` crate.
+type Keyed<C> = governor::RateLimiter<
+    IpAddr,
+    governor::state::keyed::DashMapStateStore<IpAddr>,
+    C,
+    governor::middleware::NoOpMiddleware<<C as Clock>::Instant>,
+>;
+
+/// Addresses remembered by one limiter before those whose bucket is full again (which hold
+/// nothing a new bucket would not) are forgotten.
+const MAX_ADDRESSES: usize = 100_000;
+
+/// Per-IP rate limits for each [`Quota`] (`governor`'s keyed limiters; none for a limit of 0).
+pub struct RateLimiter<C: Clock + Clone = MonotonicClock> {
+    clock: C,
+    limiters: [Option<Keyed<C>>; 3],
 }
 
-/// Per-IP token buckets for each [`Quota`].
-#[derive(Debug, Default)]
-pub struct RateLimiter {
-    buckets: Mutex<HashMap<(IpAddr, Quota), Bucket>>,
+impl std::fmt::Debug for RateLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RateLimiter").finish_non_exhaustive()
+    }
 }
 
 impl RateLimiter {
-    /// Takes one token of `quota` for `ip` at time `now`; when none is left, `Err` holds the
-    /// seconds until the next one.
-    pub fn take(&self, limits: &Limits, ip: IpAddr, quota: Quota, now: Instant) -> Result<(), u64> {
-        let per_minute = quota.per_minute(limits);
-        if per_minute == 0 {
+    /// The rate limits of `limits`, on the system's monotonic clock.
+    pub fn new(limits: &Limits) -> Self {
+        RateLimiter::with_clock(limits, MonotonicClock)
+    }
+}
+
+impl<C: Clock + Clone> RateLimiter<C> {
+    /// The rate limits of `limits`, on `clock`.
+    pub fn with_clock(limits: &Limits, clock: C) -> Self {
+        let limiter = |quota: Quota| {
+            NonZeroU32::new(quota.per_minute(limits)).map(|n| {
+                governor::RateLimiter::dashmap_with_clock(governor::Quota::per_minute(n), clock.clone())
+            })
+        };
+        let limiters = [Quota::CreateTable, Quota::TakeSeat, Quota::Rematch].map(limiter);
+        RateLimiter { clock, limiters }
+    }
+
+    /// Takes one request of `quota` for `ip`; when it is over the limit, `Err` holds the whole
+    /// seconds until the next one is allowed (at least 1: the `Retry-After` of the refusal).
+    pub fn take(&self, ip: IpAddr, quota: Quota) -> Result<(), u64> {
+        let Some(limiter) = &self.limiters[quota as usize] else {
             return Ok(());
+        };
+        if limiter.len() > MAX_ADDRESSES {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
         }
-        let capacity = f64::from(per_minute);
-        let rate = capacity / 60.0;
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() > 100_000 {
-            // Forget the buckets that are full again (they hold nothing a new one would not).
-            buckets.retain(|_, b| {
-                b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * rate < capacity
-            });
-        }
-        let bucket = buckets.entry((ip, quota)).or_insert(Bucket { tokens: capacity, at: now });
-        let refilled = bucket.tokens + now.saturating_duration_since(bucket.at).as_secs_f64() * rate;
-        bucket.tokens = refilled.min(capacity);
-        bucket.at = now;
-        if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(((1.0 - bucket.tokens) / rate - 1e-6).ceil().max(1.0) as u64)
-        }
+        limiter.check_key(&ip).map_err(|later| {
+            let wait = later.wait_time_from(self.clock.now());
+            (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+        })
     }
 }
 
 /// Counts open connections, globally and per IP address.
+///
+/// Written here rather than taken from a crate: the caps count sockets from their accept to their
+/// close (WebSockets included), and a connection over one is answered before hyper or any
+/// middleware sees it (`net::refuse`); tower's `ConcurrencyLimit` and `governor` count requests
+/// in progress or per unit of time, not open sockets per address.
 #[derive(Debug, Default)]
 pub struct Connections {
     total: AtomicUsize,
@@ -299,26 +324,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_bucket_gives_its_burst_then_one_token_per_interval() {
-        let limits = Limits { tables_per_minute: 3, ..Limits::default() };
-        let rl = RateLimiter::default();
+    fn a_bucket_gives_its_burst_then_one_request_per_interval() {
+        let limits = Limits {
+            tables_per_minute: 3,
+            seats_per_minute: 1,
+            rematches_per_minute: 0,
+            ..Limits::default()
+        };
+        let clock = governor::clock::FakeRelativeClock::default();
+        let rl = RateLimiter::with_clock(&limits, clock.clone());
         let ip: IpAddr = "10.0.0.1".parse().unwrap();
         let other: IpAddr = "10.0.0.2".parse().unwrap();
-        let t0 = Instant::now();
         for _ in 0..3 {
-            assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0), Ok(()));
+            assert_eq!(rl.take(ip, Quota::CreateTable), Ok(()));
         }
-        // 3 per minute: the next token comes 20 s after the burst.
-        assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0), Err(20));
+        // 3 per minute: the next one comes 20 s after the burst.
+        assert_eq!(rl.take(ip, Quota::CreateTable), Err(20));
         // Another address and another kind of request have their own buckets.
-        assert_eq!(rl.take(&limits, other, Quota::CreateTable, t0), Ok(()));
-        assert_eq!(rl.take(&limits, ip, Quota::TakeSeat, t0), Ok(()));
-        assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0 + Duration::from_secs(10)), Err(10));
-        assert_eq!(rl.take(&limits, ip, Quota::CreateTable, t0 + Duration::from_secs(21)), Ok(()));
+        assert_eq!(rl.take(other, Quota::CreateTable), Ok(()));
+        assert_eq!(rl.take(ip, Quota::TakeSeat), Ok(()));
+        assert_eq!(rl.take(ip, Quota::TakeSeat), Err(60));
+        clock.advance(Duration::from_secs(10));
+        assert_eq!(rl.take(ip, Quota::CreateTable), Err(10));
+        // A part of a second left is a whole second to wait.
+        clock.advance(Duration::from_millis(9_500));
+        assert_eq!(rl.take(ip, Quota::CreateTable), Err(1));
+        clock.advance(Duration::from_millis(500));
+        assert_eq!(rl.take(ip, Quota::CreateTable), Ok(()));
+        assert_eq!(rl.take(ip, Quota::CreateTable), Err(20));
+        // A minute later the whole burst is back.
+        clock.advance(Duration::from_secs(60));
+        for _ in 0..3 {
+            assert_eq!(rl.take(ip, Quota::CreateTable), Ok(()));
+        }
+        assert_eq!(rl.take(ip, Quota::CreateTable), Err(20));
         // 0 is no limit.
-        let open = Limits { tables_per_minute: 0, ..Limits::default() };
         for _ in 0..100 {
-            assert_eq!(rl.take(&open, ip, Quota::CreateTable, t0), Ok(()));
+            assert_eq!(rl.take(ip, Quota::Rematch), Ok(()));
+        }
+        let open = RateLimiter::new(&Limits { tables_per_minute: 0, ..Limits::default() });
+        for _ in 0..100 {
+            assert_eq!(open.take(ip, Quota::CreateTable), Ok(()));
         }
     }
 

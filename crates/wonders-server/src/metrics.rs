@@ -11,26 +11,51 @@
 //! | `wonders_connections_refused_total` | counter | connections refused by a connection cap |
 //! | `wonders_rate_limited_total` | counter | requests refused by a per-IP rate limit or the open-table cap |
 //! | `wonders_http_responses_total{class}` | counter | HTTP answers by status class (`2xx` … `5xx`) |
+//!
+//! They are kept by the [`metrics`] crate's handles in a recorder of
+//! [`metrics_exporter_prometheus`], which writes the text; each server has its own recorder (not
+//! the process's global one), so that several servers in one process (the tests) keep their own
+//! counts. The table counts and the open connections are read at each scrape and set as gauges
+//! before the text is written.
+//!
+//! The store's series (`wonders_store_info`, and for a store several servers share
+//! `wonders_tables_owned`, `wonders_lease_ok`, …) follow, written as text by
+//! [`crate::Server::store_metrics`]: they are a snapshot of the store's state that the
+//! [`crate::Server`] holds (its lease, its heartbeat, the node's name as a label), read at each
+//! scrape rather than counted here, and a store that is not shared has none of them.
 
-use std::fmt::Write;
+use metrics::{Counter, Gauge, Histogram, Key, KeyName, Label, Level, Metadata, Recorder, SharedString};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Upper bounds of the acknowledgment-time buckets, in seconds.
 const ACK_BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
 
-/// The counters; shared by every connection.
-#[derive(Debug, Default)]
+/// The status classes of `wonders_http_responses_total`, from 1xx to 5xx.
+const CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
+
+/// The statuses of `wonders_tables`, in the order of [`TableCounts`]' fields.
+const STATUSES: [&str; 4] = ["waiting", "playing", "over", "broken"];
+
+/// The metrics of one server; shared by every connection.
 pub struct Metrics {
-    actions: AtomicU64,
-    ack_buckets: [AtomicU64; ACK_BUCKETS.len()],
-    ack_count: AtomicU64,
-    ack_micros: AtomicU64,
-    websockets: AtomicU64,
-    refused: AtomicU64,
-    rate_limited: AtomicU64,
-    responses: [AtomicU64; 5],
+    handle: PrometheusHandle,
+    actions: Counter,
+    ack: Histogram,
+    websockets: Gauge,
+    refused: Counter,
+    rate_limited: Counter,
+    responses: [Counter; 5],
+    tables: [Gauge; 4],
+    games: Gauge,
+    connections: Gauge,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
 }
 
 /// Table counts at the time of a scrape.
@@ -52,117 +77,128 @@ pub struct WsGuard(Arc<Metrics>);
 
 impl Drop for WsGuard {
     fn drop(&mut self) {
-        self.0.websockets.fetch_sub(1, Ordering::Relaxed);
+        self.0.websockets.decrement(1.0);
+    }
+}
+
+/// Registers the metrics of a recorder, each with its description (`# HELP`).
+struct Register<'a> {
+    recorder: &'a PrometheusRecorder,
+}
+
+const METADATA: Metadata<'static> = Metadata::new(module_path!(), Level::INFO, Some(module_path!()));
+
+impl Register<'_> {
+    fn key(name: &'static str, labels: &[(&'static str, &'static str)]) -> Key {
+        Key::from_parts(name, labels.iter().map(|&(k, v)| Label::new(k, v)).collect::<Vec<_>>())
+    }
+
+    fn counter(
+        &self,
+        name: &'static str,
+        labels: &[(&'static str, &'static str)],
+        help: &'static str,
+    ) -> Counter {
+        self.recorder.describe_counter(KeyName::from(name), None, SharedString::from(help));
+        self.recorder.register_counter(&Self::key(name, labels), &METADATA)
+    }
+
+    fn gauge(
+        &self,
+        name: &'static str,
+        labels: &[(&'static str, &'static str)],
+        help: &'static str,
+    ) -> Gauge {
+        self.recorder.describe_gauge(KeyName::from(name), None, SharedString::from(help));
+        self.recorder.register_gauge(&Self::key(name, labels), &METADATA)
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Full("wonders_ack_seconds".into()), &ACK_BUCKETS)
+            .expect("the buckets are not empty")
+            .build_recorder();
+        let r = Register { recorder: &recorder };
+        recorder.describe_histogram(
+            KeyName::from("wonders_ack_seconds"),
+            None,
+            SharedString::from("Time from an action's arrival to its acknowledgment."),
+        );
+        let ack = recorder.register_histogram(&Key::from_name("wonders_ack_seconds"), &METADATA);
+        Metrics {
+            tables: STATUSES
+                .map(|s| r.gauge("wonders_tables", &[("status", s)], "Tables in memory by status.")),
+            games: r.gauge("wonders_games_in_progress", &[], "Games being played."),
+            actions: r.counter("wonders_actions_total", &[], "Players' actions accepted."),
+            ack,
+            websockets: r.gauge("wonders_websockets", &[], "WebSocket connections open."),
+            connections: r.gauge("wonders_connections", &[], "TCP connections open."),
+            refused: r.counter(
+                "wonders_connections_refused_total",
+                &[],
+                "Connections refused by a connection cap.",
+            ),
+            rate_limited: r.counter(
+                "wonders_rate_limited_total",
+                &[],
+                "Requests refused by a rate limit or the open-table cap.",
+            ),
+            responses: CLASSES.map(|c| {
+                r.counter("wonders_http_responses_total", &[("class", c)], "HTTP answers by status class.")
+            }),
+            handle: recorder.handle(),
+        }
     }
 }
 
 impl Metrics {
     /// An accepted action, acknowledged `ack` after it arrived.
     pub fn action(&self, ack: Duration) {
-        self.actions.fetch_add(1, Ordering::Relaxed);
-        let secs = ack.as_secs_f64();
-        for (bound, count) in ACK_BUCKETS.iter().zip(&self.ack_buckets) {
-            if secs <= *bound {
-                count.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        self.ack_count.fetch_add(1, Ordering::Relaxed);
-        self.ack_micros.fetch_add(ack.as_micros() as u64, Ordering::Relaxed);
+        self.actions.increment(1);
+        self.ack.record(ack.as_secs_f64());
     }
 
     /// Counts a WebSocket until the guard is dropped.
     pub fn websocket(self: &Arc<Self>) -> WsGuard {
-        self.websockets.fetch_add(1, Ordering::Relaxed);
+        self.websockets.increment(1.0);
         WsGuard(self.clone())
     }
 
     /// A connection refused by a cap.
     pub fn refused(&self) {
-        self.refused.fetch_add(1, Ordering::Relaxed);
+        self.refused.increment(1);
     }
 
     /// A request refused by a rate limit.
     pub fn rate_limited(&self) {
-        self.rate_limited.fetch_add(1, Ordering::Relaxed);
+        self.rate_limited.increment(1);
     }
 
     /// An HTTP answer with this status.
     pub fn response(&self, status: u16) {
         if let Some(c) = self.responses.get(usize::from(status / 100).wrapping_sub(1)) {
-            c.fetch_add(1, Ordering::Relaxed);
+            c.increment(1);
         }
     }
 
-    /// The text exposition of every metric.
+    /// Folds the acknowledgment times recorded since the last call (or scrape) into the
+    /// histogram's buckets: the recorder keeps each time until then, so the server calls this
+    /// every few seconds ([`crate::net::serve_with`]) to bound that memory between scrapes.
+    pub fn upkeep(&self) {
+        self.handle.run_upkeep();
+    }
+
+    /// The text exposition of every metric, with the table counts and open connections of now.
     pub fn render(&self, tables: TableCounts, connections: usize) -> String {
-        let mut out = String::with_capacity(2048);
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        let _ =
-            writeln!(out, "# HELP wonders_tables Tables in memory by status.\n# TYPE wonders_tables gauge");
-        for (status, n) in [
-            ("waiting", tables.waiting),
-            ("playing", tables.playing),
-            ("over", tables.over),
-            ("broken", tables.broken),
-        ] {
-            let _ = writeln!(out, "wonders_tables{{status=\"{status}\"}} {n}");
+        let counts = [tables.waiting, tables.playing, tables.over, tables.broken];
+        for (gauge, n) in self.tables.iter().zip(counts) {
+            gauge.set(n as f64);
         }
-        let _ = writeln!(
-            out,
-            "# HELP wonders_games_in_progress Games being played.\n# TYPE wonders_games_in_progress gauge\n\
-             wonders_games_in_progress {}",
-            tables.playing
-        );
-        let _ = writeln!(
-            out,
-            "# HELP wonders_actions_total Players' actions accepted.\n# TYPE wonders_actions_total counter\n\
-             wonders_actions_total {}",
-            get(&self.actions)
-        );
-        let _ = writeln!(
-            out,
-            "# HELP wonders_ack_seconds Time from an action's arrival to its acknowledgment.\n\
-             # TYPE wonders_ack_seconds histogram"
-        );
-        for (bound, count) in ACK_BUCKETS.iter().zip(&self.ack_buckets) {
-            let _ = writeln!(out, "wonders_ack_seconds_bucket{{le=\"{bound}\"}} {}", get(count));
-        }
-        let count = get(&self.ack_count);
-        let _ = writeln!(out, "wonders_ack_seconds_bucket{{le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "wonders_ack_seconds_sum {}", get(&self.ack_micros) as f64 / 1e6);
-        let _ = writeln!(out, "wonders_ack_seconds_count {count}");
-        let _ = writeln!(
-            out,
-            "# HELP wonders_websockets WebSocket connections open.\n# TYPE wonders_websockets gauge\n\
-             wonders_websockets {}",
-            get(&self.websockets)
-        );
-        let _ = writeln!(
-            out,
-            "# HELP wonders_connections TCP connections open.\n# TYPE wonders_connections gauge\n\
-             wonders_connections {connections}"
-        );
-        let _ = writeln!(
-            out,
-            "# HELP wonders_connections_refused_total Connections refused by a connection cap.\n\
-             # TYPE wonders_connections_refused_total counter\nwonders_connections_refused_total {}",
-            get(&self.refused)
-        );
-        let _ = writeln!(
-            out,
-            "# HELP wonders_rate_limited_total Requests refused by a rate limit or the open-table cap.\n\
-             # TYPE wonders_rate_limited_total counter\nwonders_rate_limited_total {}",
-            get(&self.rate_limited)
-        );
-        let _ = writeln!(
-            out,
-            "# HELP wonders_http_responses_total HTTP answers by status class.\n\
-             # TYPE wonders_http_responses_total counter"
-        );
-        for (i, c) in self.responses.iter().enumerate() {
-            let _ = writeln!(out, "wonders_http_responses_total{{class=\"{}xx\"}} {}", i + 1, get(c));
-        }
-        out
+        self.games.set(tables.playing as f64);
+        self.connections.set(connections as f64);
+        self.handle.render()
     }
 }
 
@@ -170,36 +206,74 @@ impl Metrics {
 mod tests {
     use super::*;
 
+    /// The value of the metric line `name{labels} value` in `text`.
+    fn value(text: &str, name: &str) -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+            .unwrap_or_else(|| panic!("no `{name}` in\n{text}"))
+            .parse()
+            .unwrap()
+    }
+
     #[test]
     fn the_histogram_is_cumulative_and_the_gauges_follow_their_guards() {
         let m = Arc::new(Metrics::default());
         m.action(Duration::from_micros(700));
         m.action(Duration::from_millis(30));
+        m.upkeep();
         m.action(Duration::from_secs(5));
         let ws = m.websocket();
         m.response(201);
         m.response(429);
+        m.rate_limited();
         let text = m.render(TableCounts { waiting: 2, playing: 1, over: 4, broken: 0 }, 3);
+        for (line, n) in [
+            ("wonders_tables{status=\"waiting\"}", 2.0),
+            ("wonders_tables{status=\"over\"}", 4.0),
+            ("wonders_tables{status=\"broken\"}", 0.0),
+            ("wonders_games_in_progress", 1.0),
+            ("wonders_actions_total", 3.0),
+            ("wonders_ack_seconds_bucket{le=\"0.0005\"}", 0.0),
+            ("wonders_ack_seconds_bucket{le=\"0.001\"}", 1.0),
+            ("wonders_ack_seconds_bucket{le=\"0.025\"}", 1.0),
+            ("wonders_ack_seconds_bucket{le=\"0.05\"}", 2.0),
+            ("wonders_ack_seconds_bucket{le=\"1\"}", 2.0),
+            ("wonders_ack_seconds_bucket{le=\"2.5\"}", 2.0),
+            ("wonders_ack_seconds_bucket{le=\"+Inf\"}", 3.0),
+            ("wonders_ack_seconds_count", 3.0),
+            ("wonders_websockets", 1.0),
+            ("wonders_connections", 3.0),
+            ("wonders_connections_refused_total", 0.0),
+            ("wonders_rate_limited_total", 1.0),
+            ("wonders_http_responses_total{class=\"2xx\"}", 1.0),
+            ("wonders_http_responses_total{class=\"4xx\"}", 1.0),
+            ("wonders_http_responses_total{class=\"5xx\"}", 0.0),
+        ] {
+            assert_eq!(value(&text, line), n, "`{line}` in\n{text}");
+        }
+        // 0.0007 + 0.03 + 5 seconds.
+        assert!((value(&text, "wonders_ack_seconds_sum") - 5.0307).abs() < 1e-9, "{text}");
         for line in [
-            "wonders_tables{status=\"waiting\"} 2",
-            "wonders_games_in_progress 1",
-            "wonders_actions_total 3",
-            "wonders_ack_seconds_bucket{le=\"0.0005\"} 0",
-            "wonders_ack_seconds_bucket{le=\"0.001\"} 1",
-            "wonders_ack_seconds_bucket{le=\"0.025\"} 1",
-            "wonders_ack_seconds_bucket{le=\"0.05\"} 2",
-            "wonders_ack_seconds_bucket{le=\"2.5\"} 2",
-            "wonders_ack_seconds_bucket{le=\"+Inf\"} 3",
-            "wonders_ack_seconds_sum 5.0307",
-            "wonders_ack_seconds_count 3",
-            "wonders_websockets 1",
-            "wonders_connections 3",
-            "wonders_http_responses_total{class=\"2xx\"} 1",
-            "wonders_http_responses_total{class=\"4xx\"} 1",
+            "# TYPE wonders_ack_seconds histogram",
+            "# TYPE wonders_actions_total counter",
+            "# TYPE wonders_tables gauge",
+            "# HELP wonders_tables Tables in memory by status.",
         ] {
             assert!(text.lines().any(|l| l == line), "missing `{line}` in\n{text}");
         }
         drop(ws);
-        assert!(m.render(TableCounts::default(), 0).contains("wonders_websockets 0\n"));
+        let text = m.render(TableCounts::default(), 0);
+        assert_eq!(value(&text, "wonders_websockets"), 0.0);
+        // Counts survive scrapes: the histogram is cumulative.
+        assert_eq!(value(&text, "wonders_ack_seconds_count"), 3.0);
+        assert_eq!(value(&text, "wonders_tables{status=\"waiting\"}"), 0.0);
+    }
+
+    #[test]
+    fn each_server_counts_its_own() {
+        let (a, b) = (Metrics::default(), Metrics::default());
+        a.action(Duration::from_millis(1));
+        assert_eq!(value(&a.render(TableCounts::default(), 0), "wonders_actions_total"), 1.0);
+        assert_eq!(value(&b.render(TableCounts::default(), 0), "wonders_actions_total"), 0.0);
     }
 }

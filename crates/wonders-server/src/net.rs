@@ -12,7 +12,11 @@
 //!
 //! Every request gets an id (`X-Request-Id` in the answer; behind a proxy, the proxy's own is
 //! kept) and a `tracing` span with its method, path and client address; its answer is logged
-//! with the status and the time taken.
+//! with the status and the time taken. The middleware is `tower_http`'s where it does the job
+//! (request ids, spans, security headers, the body limit, the request timeout: [`layered`]);
+//! the checks no crate makes are [`guard`]'s. The connection caps, the header-size limit, the
+//! idle timeout and the refusal of a connection over a cap are this module's own: they act on
+//! sockets, before hyper parses a request or between requests, where no middleware runs.
 //!
 //! On shutdown the listener closes, idle connections close, requests in progress finish (an
 //! action being written is stored and acknowledged), WebSockets get a `1001 going away` close,
@@ -25,9 +29,9 @@ use crate::security;
 use crate::server::Server;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, header};
-use axum::middleware::Next;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -42,8 +46,13 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
-use tower::ServiceExt;
-use tracing::Instrument;
+use tower::{ServiceBuilder, ServiceExt};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::map_request_body::MapRequestBodyLayer;
+use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
 
 /// The network state shared by every connection: the limits and what enforces them, the
 /// metrics, and the shutdown signal.
@@ -66,10 +75,11 @@ pub struct Net {
 impl Net {
     /// The network state of `server` under `limits`.
     pub fn new(server: Server, limits: Limits) -> Arc<Net> {
+        let rates = RateLimiter::new(&limits);
         Arc::new(Net {
             server,
             limits,
-            rates: RateLimiter::default(),
+            rates,
             conns: Arc::default(),
             metrics: Arc::default(),
             shutdown: watch::channel(false).0,
@@ -113,10 +123,11 @@ pub struct ClientAddr(pub SocketAddr);
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub IpAddr);
 
-/// The address rate limits count a request against.
-fn client_ip(net: &Net, req: &Request) -> IpAddr {
+/// The address rate limits count a request against: behind a proxy, the last address of
+/// `X-Forwarded-For`; else the connection's.
+fn client_ip<B>(behind_proxy: bool, req: &axum::http::Request<B>) -> IpAddr {
     let peer = req.extensions().get::<ClientAddr>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    if net.limits.behind_proxy
+    if behind_proxy
         && let Some(forwarded) = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok())
         && let Some(Ok(ip)) = forwarded.rsplit(',').next().map(|s| s.trim().parse::<IpAddr>())
     {
@@ -125,59 +136,145 @@ fn client_ip(net: &Net, req: &Request) -> IpAddr {
     peer
 }
 
-/// The request's id: the proxy's `X-Request-Id` behind a proxy (when short and plain), else
-/// a number of this process.
-fn request_id(net: &Net, req: &Request) -> String {
-    if net.limits.behind_proxy
-        && let Some(id) = req.headers().get("x-request-id").and_then(|v| v.to_str().ok())
+/// Whether a request id a client sent is kept: behind a proxy only (the proxy's own id), and only
+/// when short and plain (letters, digits, `-_.:`, at most 64 characters).
+fn trusted_request_id(behind_proxy: bool, id: &HeaderValue) -> bool {
+    behind_proxy
         && !id.is_empty()
         && id.len() <= 64
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
-    {
-        return id.to_string();
-    }
-    format!("{:x}", net.next_request.fetch_add(1, Ordering::Relaxed))
+        && id.as_bytes().iter().all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(b))
 }
 
-/// The middleware every request goes through: id and log, the size of the headers, the `Host`
-/// allow-list ([`security::check_host`]), cross-site and content-type checks, body size, rate limits, the open-table cap, the request timeout and the security headers.
-pub async fn guard(State(net): State<Arc<Net>>, req: Request, next: Next) -> Response {
-    let id = request_id(&net, &req);
-    let ip = client_ip(&net, &req);
-    let span =
-        tracing::info_span!("request", id = %id, method = %req.method(), path = %req.uri().path(), ip = %ip);
-    async move {
-        let started = Instant::now();
-        let timeout = net.limits.request_timeout;
-        let mut response = match tokio::time::timeout(timeout, checked(&net, ip, req, next)).await {
-            Ok(Ok(response)) => response,
-            Ok(Err(e)) => e.into_response(),
-            Err(_) => ApiError::Unavailable(format!(
-                "the request took longer than {} s; try again",
-                timeout.as_secs_f64()
-            ))
-            .into_response(),
-        };
-        let status = response.status().as_u16();
-        net.metrics.response(status);
-        let headers = response.headers_mut();
-        security::add_headers(headers);
-        if let Ok(v) = HeaderValue::from_str(&id) {
-            headers.insert("x-request-id", v);
-        }
-        let ms = started.elapsed().as_secs_f64() * 1e3;
-        if status >= 500 {
-            tracing::warn!(status, ms, "answered");
-        } else if status >= 400 {
-            tracing::info!(status, ms, "refused");
-        } else {
-            tracing::debug!(status, ms, "answered");
-        }
-        response
+/// The ids of this process's requests (`tower_http::request_id`): hexadecimal numbers from 1.
+#[derive(Clone)]
+struct NextId(Arc<Net>);
+
+impl MakeRequestId for NextId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        let n = self.0.next_request.fetch_add(1, Ordering::Relaxed);
+        HeaderValue::from_str(&format!("{n:x}")).ok().map(RequestId::new)
     }
-    .instrument(span)
-    .await
 }
+
+/// `X-Request-Id`.
+static X_REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-request-id");
+
+/// `routes` under the middleware every request goes through, outermost first:
+///
+/// 1. the size of the headers as sent is noted ([`header_bytes`]: [`guard`] limits it); a
+///    client's `X-Request-Id` is dropped unless [`trusted_request_id`]; then
+///    `tower_http::request_id` gives the request its id (the kept one, or the next number), and
+///    copies it into the answer;
+/// 2. `tower_http::trace`: a `tracing` span `request` with the id, method, path and client
+///    address, and a log line of the answer's status and time taken (`warn` for a 5xx,
+///    `info` for a 4xx, `debug` otherwise);
+/// 3. `tower_http::set_header`: the security headers ([`security::HEADERS`]) on every answer;
+/// 4. [`finish`]: counts the answer by status class and words the refusals of the layers below
+///    in the API's JSON error form;
+/// 5. `tower_http::limit`: bodies over `max_body` bytes are refused (413);
+/// 6. `tower_http::timeout`: a request not answered within `request_timeout` is answered 503;
+/// 7. [`guard`]: the checks no crate makes.
+pub fn layered(routes: Router<Server>, net: Arc<Net>) -> Router<Server> {
+    let behind_proxy = net.limits.behind_proxy;
+    let stack = ServiceBuilder::new()
+        .map_request(move |mut req: Request| {
+            let sent = SentHeaderBytes(header_bytes(&req));
+            req.extensions_mut().insert(sent);
+            if req.headers().get(&X_REQUEST_ID).is_some_and(|id| !trusted_request_id(behind_proxy, id)) {
+                req.headers_mut().remove(&X_REQUEST_ID);
+            }
+            req
+        })
+        .layer(SetRequestIdLayer::new(X_REQUEST_ID.clone(), NextId(net.clone())))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(move |req: &Request| {
+                    let id = req.headers().get(&X_REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+                    let ip = client_ip(behind_proxy, req);
+                    let (method, path) = (req.method(), req.uri().path());
+                    tracing::info_span!("request", id = %id, method = %method, path = %path, ip = %ip)
+                })
+                .on_request(())
+                .on_response(|response: &Response, latency: Duration, _: &tracing::Span| {
+                    let status = response.status().as_u16();
+                    let ms = latency.as_secs_f64() * 1e3;
+                    if status >= 500 {
+                        tracing::warn!(status, ms, "answered");
+                    } else if status >= 400 {
+                        tracing::info!(status, ms, "refused");
+                    } else {
+                        tracing::debug!(status, ms, "answered");
+                    }
+                })
+                .on_failure(()),
+        )
+        .layer(PropagateRequestIdLayer::new(X_REQUEST_ID.clone()))
+        .layer(security_header(0))
+        .layer(security_header(1))
+        .layer(security_header(2))
+        .layer(security_header(3))
+        .layer(middleware::map_response_with_state(net.clone(), finish::<LimitedBody>))
+        .layer(RequestBodyLimitLayer::new(net.limits.max_body))
+        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, net.limits.request_timeout))
+        .layer(DefaultBodyLimit::disable())
+        .layer(MapRequestBodyLayer::new(Body::new))
+        .layer(middleware::from_fn_with_state(net, guard));
+    routes.layer(stack)
+}
+
+/// The layer that sets the `i`th of the security headers ([`security::HEADERS`]) on every answer.
+fn security_header(i: usize) -> SetResponseHeaderLayer<HeaderValue> {
+    let (name, value) = &security::HEADERS[i];
+    SetResponseHeaderLayer::overriding(name.clone(), HeaderValue::from_static(value))
+}
+
+/// The body of the answers of `tower_http::limit` (the answers [`finish`] reads).
+type LimitedBody = tower_http::limit::ResponseBody<Body>;
+
+/// Counts an answer by its status class, and gives the refusals of `tower_http`'s timeout
+/// (a 503 with no body) and body limit (a 413 in plain text) the API's JSON error body
+/// ([`ApiError`]): every error a client reads is `{"error": {"code": …, "message": …}}`.
+async fn finish<B>(State(net): State<Arc<Net>>, response: axum::http::Response<B>) -> Response
+where
+    B: axum::body::HttpBody<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    let response = if status == StatusCode::SERVICE_UNAVAILABLE && !json {
+        ApiError::Unavailable(format!(
+            "the request took longer than {} s; try again",
+            net.limits.request_timeout.as_secs_f64()
+        ))
+        .into_response()
+    } else if status == StatusCode::PAYLOAD_TOO_LARGE && !json {
+        too_large(net.limits.max_body).into_response()
+    } else {
+        response.map(Body::new)
+    };
+    net.metrics.response(response.status().as_u16());
+    response
+}
+
+/// The checks every request goes through that no crate makes: the size of the headers, the
+/// `Host` allow-list ([`security::check_host`]), the cross-site and content-type checks, the
+/// shutdown, the per-address rate limits ([`RateLimiter`], with the refusal's wording and
+/// `Retry-After`) and the open-table cap. A state-changing request's body is read here (under
+/// the timeout and the body limit of [`layered`]), after those checks.
+pub async fn guard(State(net): State<Arc<Net>>, req: Request, next: Next) -> Response {
+    match checked(&net, req, next).await {
+        Ok(response) => response,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The size of a request's line and headers as the client sent them (a request extension, noted
+/// before the middleware adds its `X-Request-Id`).
+#[derive(Clone, Copy, Debug)]
+struct SentHeaderBytes(usize);
 
 /// The size of a request's line and headers as sent: `METHOD TARGET HTTP/1.1`, each header as
 /// `Name: value`, each line with its CRLF, and the empty line that ends them.
@@ -191,9 +288,11 @@ pub fn header_bytes(req: &Request) -> usize {
     line + headers + 2
 }
 
-async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Response, ApiError> {
+async fn checked(net: &Net, req: Request, next: Next) -> Result<Response, ApiError> {
+    // hyper answers headers far over the limit with a bare 431 (see `connection`); this is the
+    // exact limit, counted as the client sent them, with a JSON answer: no crate counts it.
     let max = net.limits.max_header_bytes;
-    let size = header_bytes(&req);
+    let size = req.extensions().get::<SentHeaderBytes>().map_or_else(|| header_bytes(&req), |s| s.0);
     if size > max {
         return Err(ApiError::HeadersTooLarge(format!(
             "the request line and headers take {size} bytes, over the limit of {max} bytes"
@@ -211,7 +310,6 @@ async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Resp
     if net.shutting_down() {
         return Err(ApiError::Unavailable("the server is shutting down; try again soon".into()));
     }
-    let max = net.limits.max_body;
     let declared =
         req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     // A DELETE carries no body (leaving a seat): nothing to type. Cross-site, it is not a simple
@@ -222,11 +320,9 @@ async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Resp
     if !bodiless_delete {
         security::check_json_content_type(req.headers())?;
     }
-    if declared.is_some_and(|n| n > max as u64) {
-        return Err(too_large(max));
-    }
+    let ip = client_ip(net.limits.behind_proxy, &req);
     if let Some(quota) = security::quota_of(req.method(), req.uri().path()) {
-        if let Err(wait) = net.rates.take(&net.limits, ip, quota, Instant::now()) {
+        if let Err(wait) = net.rates.take(ip, quota) {
             net.metrics.rate_limited();
             let mut response = ApiError::RateLimited(format!(
                 "too many {} from your address; try again in {wait} s",
@@ -252,7 +348,9 @@ async fn checked(net: &Net, ip: IpAddr, req: Request, next: Next) -> Result<Resp
     }
     let (mut parts, body) = req.into_parts();
     parts.extensions.insert(ClientIp(ip));
-    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| too_large(max))?;
+    // The body limit is `tower_http::limit`'s (in `layered`): a body over it, or one cut short,
+    // fails to read.
+    let bytes = axum::body::to_bytes(body, usize::MAX).await.map_err(|_| too_large(net.limits.max_body))?;
     Ok(next.run(Request::from_parts(parts, Body::from(bytes))).await)
 }
 
@@ -492,6 +590,10 @@ async fn connection(stream: Guarded, peer: SocketAddr, app: Router, net: Arc<Net
     }
 }
 
+/// How often the acknowledgment times recorded are folded into the metrics' histogram
+/// ([`Metrics::upkeep`]).
+const METRICS_UPKEEP: Duration = Duration::from_secs(5);
+
 /// The length of the queue of connections the kernel completes before the server accepts them,
 /// for [`listen`]. The standard library's and tokio's `TcpListener::bind` ask for 128: when more
 /// clients connect at once (players coming back after a restart; the load test's 800 seats), the
@@ -529,6 +631,17 @@ pub async fn serve_with(
         );
     }
     let per_ip = net.limits.max_connections_per_ip;
+    let upkeep = net.clone();
+    tokio::spawn(async move {
+        let mut shutdown = upkeep.shutdown_signal();
+        let mut every = tokio::time::interval(METRICS_UPKEEP);
+        while !*shutdown.borrow() {
+            tokio::select! {
+                _ = every.tick() => upkeep.metrics.upkeep(),
+                _ = shutdown.changed() => {}
+            }
+        }
+    });
     let mut last_accept_warning: Option<Instant> = None;
     tokio::pin!(shutdown);
     loop {

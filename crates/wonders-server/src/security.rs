@@ -19,7 +19,7 @@
 
 use crate::limits::Quota;
 use crate::msg::ApiError;
-use axum::http::{HeaderMap, HeaderValue, Method, header};
+use axum::http::{HeaderMap, HeaderName, Method, header};
 use icu_properties::props::{
     DefaultIgnorableCodePoint, EmojiModifier, ExtendedPictographic, GeneralCategory, VariationSelector,
     WhiteSpace,
@@ -135,13 +135,13 @@ pub fn check_json_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-/// Adds the security headers to an answer.
-pub fn add_headers(headers: &mut HeaderMap) {
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-}
+/// The security headers of every answer, set by `tower_http::set_header` ([`crate::net::layered`]).
+pub const HEADERS: [(HeaderName, &str); 4] = [
+    (header::CONTENT_SECURITY_POLICY, CSP),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+];
 
 /// The rate limit a request counts against, from its method and path.
 pub fn quota_of(method: &Method, path: &str) -> Option<Quota> {

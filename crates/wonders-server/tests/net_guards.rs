@@ -259,3 +259,92 @@ async fn headers_are_limited_at_the_configured_size() {
         s.stop().await;
     }
 }
+
+/// Whether `id` is one of the server's own request ids: a hexadecimal number.
+fn servers_own(id: Option<&str>) -> bool {
+    id.is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[tokio::test]
+async fn request_ids_are_the_servers_own_unless_a_proxy_sent_a_plain_one() {
+    // Not behind a proxy: a client's id is never taken; each request has its own.
+    let (_dir, s) = start(Limits::loopback()).await;
+    let host = s.addr.to_string();
+    let a = get(&s, "/healthz", &host, "X-Request-Id: chosen-by-the-client\r\n").await.unwrap();
+    let b = get(&s, "/api/nothing-here", &host, "").await.unwrap();
+    assert_eq!(b.status, 404);
+    let (ida, idb) = (a.header("x-request-id"), b.header("x-request-id"));
+    assert!(servers_own(ida) && servers_own(idb), "{ida:?} {idb:?}");
+    assert_ne!(ida, idb);
+    s.stop().await;
+
+    // Behind a proxy: the proxy's id is kept when short and plain, else replaced.
+    let (_dir, s) = start(Limits { behind_proxy: true, ..Limits::loopback() }).await;
+    let host = s.addr.to_string();
+    let kept = get(&s, "/healthz", &host, "X-Request-Id: edge-7f3a.01:9_b\r\n").await.unwrap();
+    assert_eq!(kept.header("x-request-id"), Some("edge-7f3a.01:9_b"));
+    let long = "a".repeat(65);
+    for sent in ["has space", "semi;colon", long.as_str()] {
+        let a = get(&s, "/healthz", &host, &format!("X-Request-Id: {sent}\r\n")).await.unwrap();
+        assert!(servers_own(a.header("x-request-id")), "{sent:?}: {:?}", a.header("x-request-id"));
+    }
+    s.stop().await;
+}
+
+/// Sends a `POST /api/tables` of `head` (its headers after the `Host`) and `body`, and reads the
+/// answer until the server closes the connection.
+async fn post_raw(s: &TestServer, head: &str, body: &[u8]) -> Answer {
+    let stream = TcpStream::connect(s.addr).await.unwrap();
+    let mut request = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\n{head}\r\n",
+        s.addr
+    )
+    .into_bytes();
+    request.extend_from_slice(body);
+    exchange(stream, &request).await.unwrap()
+}
+
+/// The refusal of a request (a JSON error of `status` and `code` whose message holds `words`),
+/// with the security headers and a request id like every answer.
+fn assert_refusal(a: &Answer, status: u16, code: &str, words: &str) {
+    assert_eq!((a.status, a.code().as_str()), (status, code), "{a:?}");
+    assert_eq!(a.header("content-type"), Some("application/json"), "{a:?}");
+    let message = a.json()["error"]["message"].as_str().unwrap_or("").to_string();
+    assert!(message.contains(words), "{message}");
+    assert!(a.header("content-security-policy").is_some_and(|c| c.contains("frame-ancestors 'none'")));
+    assert_eq!(a.header("x-frame-options"), Some("DENY"));
+    assert!(servers_own(a.header("x-request-id")), "{a:?}");
+}
+
+#[tokio::test]
+async fn bodies_over_the_limit_are_refused_in_json_with_or_without_a_length() {
+    let (_dir, s) = start(Limits { max_body: 100, ..Limits::loopback() }).await;
+    let body = format!(r#"{{"players": 3, "pad": "{}"}}"#, "x".repeat(100));
+    // Declared: refused before the body is read.
+    let declared = post_raw(&s, &format!("Content-Length: {}\r\n", body.len()), body.as_bytes()).await;
+    assert_refusal(&declared, 413, "too_large", "over the limit of 100 bytes");
+    // Chunked, with no length: refused once the body read passes the limit.
+    let chunked = format!("{:x}\r\n{body}\r\n0\r\n\r\n", body.len());
+    let a = post_raw(&s, "Transfer-Encoding: chunked\r\n", chunked.as_bytes()).await;
+    assert_refusal(&a, 413, "too_large", "over the limit of 100 bytes");
+    // Just under the limit, the same table is created.
+    let small = r#"{"players": 3}"#;
+    let ok = post_raw(&s, &format!("Content-Length: {}\r\n", small.len()), small.as_bytes()).await;
+    assert_eq!(ok.status, 201, "{ok:?}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_request_over_its_time_is_answered_a_json_503() {
+    let limits = Limits { request_timeout: Duration::from_millis(300), ..Limits::loopback() };
+    let (_dir, s) = start(limits).await;
+    // A body announced at 50 bytes of which 10 come: the server waits for the rest until the
+    // request's time is up.
+    let started = std::time::Instant::now();
+    let a = post_raw(&s, "Content-Length: 50\r\n", br#"{"players""#).await;
+    assert_refusal(&a, 503, "unavailable", "longer than 0.3 s");
+    assert!(started.elapsed() < Duration::from_secs(3), "answered after {:?}", started.elapsed());
+    // The server goes on serving.
+    assert_eq!(get(&s, "/healthz", &s.addr.to_string(), "").await.unwrap().status, 200);
+    s.stop().await;
+}
