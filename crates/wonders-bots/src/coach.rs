@@ -16,9 +16,10 @@ use wonders_core::{Action, Game, Record, View};
 /// position.
 pub const HINT_SAMPLES: u32 = 2000;
 
-/// The games a review samples per decision in the browser: a 4-player game's review takes a few
-/// seconds on two cores (`wonders review` samples [`HINT_SAMPLES`] unless told otherwise).
-pub const REVIEW_SAMPLES: u32 = 300;
+/// The games a review samples per move judged in the browser: a seat's review of a 4-player game
+/// takes about 1.5 s of one core (3 s at 7 players) in a release build (`wonders review` samples
+/// [`HINT_SAMPLES`] unless told otherwise).
+pub const REVIEW_SAMPLES: u32 = 500;
 
 /// The search settings of a hint or a review: `samples` games per decision, one thread.
 pub fn config(samples: u32) -> SearchConfig {
