@@ -65,7 +65,11 @@ async fn a_finished_games_review_judges_each_decision_of_the_seat() {
         played.as_object_mut().unwrap().remove("seat");
         assert_eq!(d["played"], played, "{d}");
         assert!((0.0..=1.0).contains(&f(d, "win_chance")) && (0.0..=1.0).contains(&f(d, "best_win_chance")));
-        assert_eq!(f(d, "loss"), (f(d, "best_win_chance") - f(d, "win_chance")).max(0.0), "{d}");
+        // (Within a rounding: JSON's decimals read back may differ from the server's in the last bit.)
+        assert!(
+            (f(d, "loss") - (f(d, "best_win_chance") - f(d, "win_chance")).max(0.0)).abs() < 1e-12,
+            "{d}"
+        );
         if d["same"] == true {
             assert_eq!(f(d, "loss"), 0.0, "{d}");
             assert_eq!(d["played"]["type"], d["best"]["type"], "{d}");
@@ -87,21 +91,21 @@ async fn a_finished_games_review_judges_each_decision_of_the_seat() {
         review["mistakes"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
     assert!(mistakes.len() <= 3);
     let loss = |i: usize| f(&decisions[i], "loss");
-    assert!(mistakes.iter().all(|&i| loss(i) >= 0.05));
+    assert!(mistakes.iter().all(|&i| loss(i) >= 0.05 - 1e-12));
     assert!(mistakes.windows(2).all(|w| loss(w[0]) >= loss(w[1])));
-    let floor = mistakes.last().map_or(0.05, |&i| loss(i));
-    let bigger =
-        (0..decisions.len()).filter(|&i| !mistakes.contains(&i) && loss(i) >= 0.05 && loss(i) > floor);
+    // Fewer than 3: every loss of 5 points or more; 3: none left out bigger than the third.
+    let floor = if mistakes.len() < 3 { 0.05 - 1e-12 } else { loss(mistakes[2]) + 1e-12 };
+    let bigger = (0..decisions.len()).filter(|&i| !mistakes.contains(&i) && loss(i) >= floor);
     assert_eq!(bigger.count(), 0, "{mistakes:?}");
     // The same review as `wonders review` makes from the record (the shared code), and the same
     // answer asked again.
     let shared = wonders_bots::coach::review(&record, 0, 40).unwrap();
     assert_eq!(shared.len(), decisions.len());
     for (a, d) in shared.iter().zip(decisions) {
-        assert_eq!(
-            (a.win_chance, a.best_win_chance, a.loss),
-            (f(d, "win_chance"), f(d, "best_win_chance"), f(d, "loss"))
-        );
+        for (x, k) in [(a.win_chance, "win_chance"), (a.best_win_chance, "best_win_chance"), (a.loss, "loss")]
+        {
+            assert!((x - f(d, k)).abs() < 1e-12, "{k}: {x} against {d}");
+        }
     }
     assert_eq!(s.get(&path, Some(&ada)).await, (200, review.clone()));
 
