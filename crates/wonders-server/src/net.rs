@@ -162,15 +162,16 @@ static X_REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-req
 /// `routes` under the middleware every request goes through, outermost first:
 ///
 /// 1. the size of the headers as sent is noted ([`header_bytes`]: [`guard`] limits it); a
-///    client's `X-Request-Id` is dropped unless [`trusted_request_id`]; then
+///    client's `X-Request-Id` is dropped unless the server is behind a proxy and the id is short
+///    and plain (letters, digits, `-_.:`, at most 64 characters); then
 ///    `tower_http::request_id` gives the request its id (the kept one, or the next number), and
 ///    copies it into the answer;
 /// 2. `tower_http::trace`: a `tracing` span `request` with the id, method, path and client
 ///    address, and a log line of the answer's status and time taken (`warn` for a 5xx,
 ///    `info` for a 4xx, `debug` otherwise);
 /// 3. `tower_http::set_header`: the security headers ([`security::HEADERS`]) on every answer;
-/// 4. [`finish`]: counts the answer by status class and words the refusals of the layers below
-///    in the API's JSON error form;
+/// 4. the answer is counted by status class (`wonders_http_responses_total`), and the refusals
+///    of the two layers below are worded in the API's JSON error form;
 /// 5. `tower_http::limit`: bodies over `max_body` bytes are refused (413);
 /// 6. `tower_http::timeout`: a request not answered within `request_timeout` is answered 503;
 /// 7. [`guard`]: the checks no crate makes.
