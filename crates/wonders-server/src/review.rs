@@ -9,9 +9,9 @@
 //! token is asked for because a review costs seconds of computing, which the server spends for
 //! the game's players only.
 //!
-//! A review is computed once, on a blocking thread, one at a time per table (a second request
-//! for the same table waits for the first), and kept: the same question gets the same answer at
-//! once.
+//! A review is computed once, on a blocking thread, one at a time on the server (a second
+//! request waits for the first; at a table, it then finds its answer if it asked the same), and
+//! kept: the same question gets the same answer at once.
 
 use crate::msg::ApiError;
 use serde::Serialize;
@@ -75,11 +75,14 @@ type TableReviews = Arc<Mutex<HashMap<u8, Arc<ReviewMsg>>>>;
 #[derive(Default)]
 pub struct Reviews {
     tables: Mutex<Vec<(String, TableReviews)>>,
+    /// Held while a review is computed: one at a time on the whole server, so reviews never take
+    /// more than one core from the bots.
+    computing: Mutex<()>,
 }
 
 impl Reviews {
     /// The review of `seat` in `record`, computed on the calling thread unless kept; one at a
-    /// time per table.
+    /// time.
     pub fn get(&self, id: &str, record: &Record, seat: u8, samples: u32) -> Result<Arc<ReviewMsg>, ApiError> {
         let table = {
             let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
@@ -99,7 +102,10 @@ impl Reviews {
         if let Some(kept) = seats.get(&seat) {
             return Ok(kept.clone());
         }
-        let review = Arc::new(review(record, seat, samples)?);
+        let review = {
+            let _one = self.computing.lock().unwrap_or_else(|p| p.into_inner());
+            Arc::new(review(record, seat, samples)?)
+        };
         seats.insert(seat, review.clone());
         Ok(review)
     }
