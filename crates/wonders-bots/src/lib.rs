@@ -26,6 +26,8 @@
 //!   [`heuristic`]);
 //! - [`SearchBot`] (`search`): Monte-Carlo search over deals sampled from its view, with the
 //!   heuristic as the playout policy (see [`search`]);
+//! - [`NeuralBot`] (`neural`): a policy network trained to imitate the search, one forward pass
+//!   per decision and no search (see [`neural`]);
 //! - [`ExecBot`] (`exec:COMMAND`): an external program in any language, speaking the JSON-lines
 //!   bot protocol on its standard input and output (see [`exec`]).
 //!
@@ -43,12 +45,14 @@ pub mod exec;
 pub mod heuristic;
 mod heuristic_armada;
 mod memo;
+pub mod neural;
 mod random;
 pub mod search;
 mod weights;
 
 pub use exec::ExecBot;
 pub use heuristic::HeuristicBot;
+pub use neural::{Network, NeuralBot};
 pub use random::{CardFirstBot, RandomBot, play_out_card_first};
 pub use search::{Advice, SearchBot, SearchConfig};
 
@@ -59,7 +63,8 @@ use wonders_core::{Action, ActionError, Game, View};
 /// The bot names [`bot_from_name`] accepts, for help texts.
 pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first \
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
-     optional :<K>t for K threads, e.g. search:200ms:2t), and exec:COMMAND[:timeout=<T>ms|<T>s] \
+     optional :<K>t for K threads, e.g. search:200ms:2t), neural (a policy network, no search), \
+     and exec:COMMAND[:timeout=<T>ms|<T>s] \
      for an external bot (see `wonders bot-protocol`)";
 
 /// Every bot [`bot_from_name`] makes, as help texts name them: a name, or a pattern for the
@@ -75,7 +80,8 @@ pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heu
 ///     assert!(bot_from_name(&name, 1).is_ok(), "{name}");
 /// }
 /// ```
-pub const BOT_NAMES: [&str; 5] = ["random", "card-first", "heuristic", "search[:budget]", "exec:COMMAND"];
+pub const BOT_NAMES: [&str; 6] =
+    ["random", "card-first", "heuristic", "search[:budget]", "neural", "exec:COMMAND"];
 
 /// A bot name as written in lists and reports: trimmed and in lower case, except the command of
 /// an `exec:` name, whose case is kept (and whose time-out is written canonically).
@@ -101,7 +107,8 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// (`heuristic:flat-naval`: with the first, flat Armada rules, for comparison); `search` (100 ms
 /// per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
-/// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads). Names are case-insensitive and
+/// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads); `neural` (the policy network of
+/// [`neural`], no search). Names are case-insensitive and
 /// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the
 /// command keeps its case), optionally with `:timeout=<T>ms` or `:timeout=<T>s` at the end; the
 /// program starts at the bot's first decision, and `seed` is passed to it in the handshake.
@@ -138,6 +145,7 @@ pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, Strin
         // `heuristic:flat-naval`: the first Armada rules, kept to measure the fleet rules against.
         "heuristic" if options == ["flat-naval"] => Ok(Box::new(HeuristicBot::flat_naval())),
         "heuristic" => no_options(Box::new(HeuristicBot::new())),
+        "neural" => no_options(Box::<NeuralBot>::default()),
         "search" => {
             let config = parse_search(&options).map_err(|e| format!("bot `{}`: {e}", name.trim()))?;
             Ok(Box::new(SearchBot::new(config, seed)))

@@ -1,0 +1,90 @@
+"""Self-play data for the `neural` bot: games of the search bot against itself, through the
+Python package (`wonders.Game`, `wonders.Bot`), recorded for imitation.
+
+    python training/selfplay_data.py --games 400 --out /tmp/neural-data
+
+Every seat of each 4-player game (1st edition, base game, seed `--seed + game`) is the search
+bot with a fixed iteration budget (`--teacher`, deterministic for its seed). At each decision
+the seat's observation (`Game.observation`, raw), legality mask (`Game.action_mask`) and the
+teacher's action index (`Action.index`) are recorded; when the game ends, each of its decisions
+gets the seat's outcome: its win share (1 for a sole win, 1/k when k cities share the first
+rank, else 0) and its score margin (its total minus the best other city's total).
+
+Games are written in shards of `--shard` games (`shard-00000.npz`, …: arrays `obs` float32
+[N, D], `mask` bool [N, A], `action` int16 [N], `win` float32 [N], `margin` float32 [N],
+`game` int32 [N]), so a run that is stopped keeps the shards it finished and a rerun resumes
+after them. The same `--games`, `--seed` and `--teacher` give the same shards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+import wonders
+
+
+def play(seed: int, players: int, teacher: str):
+    game = wonders.Game(players=players, seed=seed)
+    bots = [wonders.Bot(teacher, seed=seed * 16 + s) for s in range(players)]
+    obs, mask, action, seats = [], [], [], []
+    while not game.is_over():
+        # Seat by seat, each choice submitted before the next seat looks (as `wonders arena`
+        # plays: a later seat sees that the earlier ones have chosen).
+        for s in game.to_act():
+            if not game.must_act(s):
+                continue
+            a = bots[s].act(game, s)
+            obs.append(game.observation(s))
+            mask.append(game.action_mask(s))
+            action.append(a.index)
+            seats.append(s)
+            game.submit(s, a)
+    totals = np.array([sc["total"] for sc in game.scores()[:players]], dtype=np.float32)
+    ranks = np.array(game.ranks()[:players])
+    firsts = ranks == ranks.min()
+    win = np.where(firsts, 1.0 / firsts.sum(), 0.0).astype(np.float32)
+    margin = np.array([totals[s] - np.delete(totals, s).max() for s in range(players)], dtype=np.float32)
+    seats = np.array(seats)
+    return (
+        np.stack(obs).astype(np.float32),
+        np.stack(mask),
+        np.array(action, dtype=np.int16),
+        win[seats],
+        margin[seats],
+    )
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=1_000_000, help="seed of the first game")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--teacher", default="search:100it", help="the bot whose choices are imitated")
+    ap.add_argument("--shard", type=int, default=20, help="games per shard file")
+    ap.add_argument("--out", required=True, help="folder of the shards")
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    start = time.time()
+    for first in range(0, args.games, args.shard):
+        path = os.path.join(args.out, f"shard-{first // args.shard:05d}.npz")
+        if os.path.exists(path):
+            continue
+        parts = []
+        for g in range(first, min(first + args.shard, args.games)):
+            o, m, a, w, mg = play(args.seed + g, args.players, args.teacher)
+            parts.append((o, m, a, w, mg, np.full(len(a), g, dtype=np.int32)))
+        arrays = [np.concatenate(x) for x in zip(*parts)]
+        tmp = path + ".tmp.npz"
+        np.savez_compressed(
+            tmp, obs=arrays[0], mask=arrays[1], action=arrays[2], win=arrays[3], margin=arrays[4], game=arrays[5]
+        )
+        os.replace(tmp, path)
+        print(f"games {min(first + args.shard, args.games):5d}/{args.games} [{time.time() - start:.0f} s]", flush=True)
+
+
+if __name__ == "__main__":
+    main()
