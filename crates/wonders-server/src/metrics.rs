@@ -18,15 +18,22 @@
 //! counts. The table counts and the open connections are read at each scrape and set as gauges
 //! before the text is written.
 //!
-//! The store's series (`wonders_store_info`, and for a store several servers share
-//! `wonders_tables_owned`, `wonders_lease_ok`, …) follow, written as text by
-//! [`crate::Server::store_metrics`]: they are a snapshot of the store's state that the
-//! [`crate::Server`] holds (its lease, its heartbeat, the node's name as a label), read at each
-//! scrape rather than counted here, and a store that is not shared has none of them.
+//! The store's series come from [`crate::Server::store_metrics`] at each scrape too:
+//!
+//! | metric | type | what |
+//! |---|---|---|
+//! | `wonders_store_info{kind,node}` | gauge | 1; `kind` is `sqlite` or `postgresql`, `node` this server's name among those sharing the store |
+//! | `wonders_tables_owned` | gauge | unfinished tables this server owns and serves (a shared store only, as the rest) |
+//! | `wonders_tables_elsewhere` | gauge | unfinished tables the other servers own |
+//! | `wonders_takeovers_total` | counter | tables this server took over |
+//! | `wonders_tables_moved_away_total` | counter | tables another server took from this one |
+//! | `wonders_lease_ok` | gauge | 1 when the last heartbeat renewed this server's lease |
+//! | `wonders_heartbeat_age_seconds` | gauge | seconds since the last heartbeat began (-1 before the first) |
 
+use crate::server::StoreMetrics;
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Label, Level, Metadata, Recorder, SharedString};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// Upper bounds of the acknowledgment-time buckets, in seconds.
@@ -40,7 +47,9 @@ const STATUSES: [&str; 4] = ["waiting", "playing", "over", "broken"];
 
 /// The metrics of one server; shared by every connection.
 pub struct Metrics {
+    recorder: PrometheusRecorder,
     handle: PrometheusHandle,
+    store: OnceLock<StoreSeries>,
     actions: Counter,
     ack: Histogram,
     websockets: Gauge,
@@ -89,28 +98,73 @@ struct Register<'a> {
 const METADATA: Metadata<'static> = Metadata::new(module_path!(), Level::INFO, Some(module_path!()));
 
 impl Register<'_> {
-    fn key(name: &'static str, labels: &[(&'static str, &'static str)]) -> Key {
-        Key::from_parts(name, labels.iter().map(|&(k, v)| Label::new(k, v)).collect::<Vec<_>>())
+    fn key(name: &'static str, labels: &[(&'static str, &str)]) -> Key {
+        Key::from_parts(name, labels.iter().map(|&(k, v)| Label::new(k, v.to_string())).collect::<Vec<_>>())
     }
 
-    fn counter(
-        &self,
-        name: &'static str,
-        labels: &[(&'static str, &'static str)],
-        help: &'static str,
-    ) -> Counter {
+    fn counter(&self, name: &'static str, labels: &[(&'static str, &str)], help: &'static str) -> Counter {
         self.recorder.describe_counter(KeyName::from(name), None, SharedString::from(help));
         self.recorder.register_counter(&Self::key(name, labels), &METADATA)
     }
 
-    fn gauge(
-        &self,
-        name: &'static str,
-        labels: &[(&'static str, &'static str)],
-        help: &'static str,
-    ) -> Gauge {
+    fn gauge(&self, name: &'static str, labels: &[(&'static str, &str)], help: &'static str) -> Gauge {
         self.recorder.describe_gauge(KeyName::from(name), None, SharedString::from(help));
         self.recorder.register_gauge(&Self::key(name, labels), &METADATA)
+    }
+}
+
+/// The store's series, registered at the first scrape (the node's name is a label).
+struct StoreSeries {
+    shared: Option<SharedSeries>,
+}
+
+/// The series of a store several servers share.
+struct SharedSeries {
+    owned: Gauge,
+    elsewhere: Gauge,
+    takeovers: Counter,
+    moved_away: Counter,
+    lease_ok: Gauge,
+    heartbeat_age: Gauge,
+}
+
+impl StoreSeries {
+    fn register(r: &Register<'_>, store: &StoreMetrics) -> StoreSeries {
+        let info = r.gauge(
+            "wonders_store_info",
+            &[("kind", store.kind), ("node", &store.node)],
+            "The store this server writes to, and its name among the servers sharing it.",
+        );
+        info.set(1.0);
+        let shared = store.shared.map(|_| SharedSeries {
+            owned: r.gauge("wonders_tables_owned", &[], "Unfinished tables this server owns and serves."),
+            elsewhere: r.gauge(
+                "wonders_tables_elsewhere",
+                &[],
+                "Unfinished tables other servers sharing the store own.",
+            ),
+            takeovers: r.counter(
+                "wonders_takeovers_total",
+                &[],
+                "Tables this server took over (a request reached it, or their server stopped or died).",
+            ),
+            moved_away: r.counter(
+                "wonders_tables_moved_away_total",
+                &[],
+                "Tables another server took from this one.",
+            ),
+            lease_ok: r.gauge(
+                "wonders_lease_ok",
+                &[],
+                "Whether the last heartbeat renewed this server's lease (0: the store is unreachable).",
+            ),
+            heartbeat_age: r.gauge(
+                "wonders_heartbeat_age_seconds",
+                &[],
+                "Seconds since the last heartbeat began.",
+            ),
+        });
+        StoreSeries { shared }
     }
 }
 
@@ -149,6 +203,8 @@ impl Default for Metrics {
                 r.counter("wonders_http_responses_total", &[("class", c)], "HTTP answers by status class.")
             }),
             handle: recorder.handle(),
+            store: OnceLock::new(),
+            recorder,
         }
     }
 }
@@ -190,14 +246,27 @@ impl Metrics {
         self.handle.run_upkeep();
     }
 
-    /// The text exposition of every metric, with the table counts and open connections of now.
-    pub fn render(&self, tables: TableCounts, connections: usize) -> String {
+    /// The text exposition of every metric, with the table counts, open connections and store
+    /// of now.
+    pub fn render(&self, tables: TableCounts, connections: usize, store: &StoreMetrics) -> String {
         let counts = [tables.waiting, tables.playing, tables.over, tables.broken];
         for (gauge, n) in self.tables.iter().zip(counts) {
             gauge.set(n as f64);
         }
         self.games.set(tables.playing as f64);
         self.connections.set(connections as f64);
+        let series =
+            self.store.get_or_init(|| StoreSeries::register(&Register { recorder: &self.recorder }, store));
+        if let (Some(series), Some(now)) = (&series.shared, &store.shared) {
+            series.owned.set(now.owned as f64);
+            series.elsewhere.set(now.elsewhere as f64);
+            series.takeovers.absolute(now.takeovers);
+            series.moved_away.absolute(now.moved_away);
+            series.lease_ok.set(f64::from(u8::from(now.lease_ok)));
+            // In milliseconds' precision, as a person reads it.
+            let age = now.heartbeat_age.map_or(-1.0, |t| (t.as_secs_f64() * 1e3).round() / 1e3);
+            series.heartbeat_age.set(age);
+        }
         self.handle.render()
     }
 }
@@ -226,7 +295,7 @@ mod tests {
         m.response(201);
         m.response(429);
         m.rate_limited();
-        let text = m.render(TableCounts { waiting: 2, playing: 1, over: 4, broken: 0 }, 3);
+        let text = m.render(TableCounts { waiting: 2, playing: 1, over: 4, broken: 0 }, 3, &own_store());
         for (line, n) in [
             ("wonders_tables{status=\"waiting\"}", 2.0),
             ("wonders_tables{status=\"over\"}", 4.0),
@@ -262,7 +331,7 @@ mod tests {
             assert!(text.lines().any(|l| l == line), "missing `{line}` in\n{text}");
         }
         drop(ws);
-        let text = m.render(TableCounts::default(), 0);
+        let text = m.render(TableCounts::default(), 0, &own_store());
         assert_eq!(value(&text, "wonders_websockets"), 0.0);
         // Counts survive scrapes: the histogram is cumulative.
         assert_eq!(value(&text, "wonders_ack_seconds_count"), 3.0);
@@ -273,7 +342,52 @@ mod tests {
     fn each_server_counts_its_own() {
         let (a, b) = (Metrics::default(), Metrics::default());
         a.action(Duration::from_millis(1));
-        assert_eq!(value(&a.render(TableCounts::default(), 0), "wonders_actions_total"), 1.0);
-        assert_eq!(value(&b.render(TableCounts::default(), 0), "wonders_actions_total"), 0.0);
+        assert_eq!(value(&a.render(TableCounts::default(), 0, &own_store()), "wonders_actions_total"), 1.0);
+        assert_eq!(value(&b.render(TableCounts::default(), 0, &own_store()), "wonders_actions_total"), 0.0);
+    }
+
+    /// An SQLite store of the server's own.
+    fn own_store() -> StoreMetrics {
+        StoreMetrics { kind: "sqlite", node: String::new(), shared: None }
+    }
+
+    #[test]
+    fn a_stores_series_follow_its_state_and_a_store_of_its_own_has_only_its_kind() {
+        let m = Metrics::default();
+        let text = m.render(TableCounts::default(), 0, &own_store());
+        assert_eq!(value(&text, "wonders_store_info{kind=\"sqlite\",node=\"\"}"), 1.0);
+        assert!(!text.contains("wonders_lease_ok") && !text.contains("wonders_tables_owned"), "{text}");
+
+        let m = Metrics::default();
+        let mut shared = crate::server::SharedStoreMetrics {
+            owned: 3,
+            elsewhere: 5,
+            takeovers: 1,
+            moved_away: 0,
+            lease_ok: true,
+            heartbeat_age: Some(Duration::from_micros(412_600)),
+        };
+        let store = |shared| StoreMetrics { kind: "postgresql", node: "a1b2".into(), shared: Some(shared) };
+        let text = m.render(TableCounts::default(), 0, &store(shared));
+        for (line, n) in [
+            ("wonders_store_info{kind=\"postgresql\",node=\"a1b2\"}", 1.0),
+            ("wonders_tables_owned", 3.0),
+            ("wonders_tables_elsewhere", 5.0),
+            ("wonders_takeovers_total", 1.0),
+            ("wonders_tables_moved_away_total", 0.0),
+            ("wonders_lease_ok", 1.0),
+            ("wonders_heartbeat_age_seconds", 0.413),
+        ] {
+            assert_eq!(value(&text, line), n, "`{line}` in\n{text}");
+        }
+        assert!(text.lines().any(|l| l == "# TYPE wonders_takeovers_total counter"), "{text}");
+        // The next scrape shows the store's state then.
+        shared.takeovers = 4;
+        shared.lease_ok = false;
+        shared.heartbeat_age = None;
+        let text = m.render(TableCounts::default(), 0, &store(shared));
+        assert_eq!(value(&text, "wonders_takeovers_total"), 4.0);
+        assert_eq!(value(&text, "wonders_lease_ok"), 0.0);
+        assert_eq!(value(&text, "wonders_heartbeat_age_seconds"), -1.0);
     }
 }

@@ -371,8 +371,7 @@ pub async fn healthz(axum::Extension(net): axum::Extension<Arc<Net>>) -> Respons
 /// `GET /metrics`: see [`crate::metrics`].
 pub async fn metrics(axum::Extension(net): axum::Extension<Arc<Net>>) -> Response {
     let counts = net.table_counts();
-    let mut text = net.metrics.render(counts, net.conns.total());
-    text.push_str(&net.server.store_metrics());
+    let text = net.metrics.render(counts, net.conns.total(), &net.server.store_metrics());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
 }
 

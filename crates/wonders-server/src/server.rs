@@ -266,6 +266,34 @@ fn run_blocking(f: impl FnOnce() + Send + 'static) {
     }
 }
 
+/// The store's state shown by `GET /metrics` ([`Server::store_metrics`], [`crate::metrics`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreMetrics {
+    /// `sqlite` or `postgresql`.
+    pub kind: &'static str,
+    /// This server's name among the servers sharing the store; empty for a store of its own.
+    pub node: String,
+    /// For a store several servers share: who owns what, and the lease.
+    pub shared: Option<SharedStoreMetrics>,
+}
+
+/// Who owns what in a store several servers share, and this server's lease.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SharedStoreMetrics {
+    /// Unfinished tables this server owns and serves.
+    pub owned: usize,
+    /// Unfinished tables the other servers own.
+    pub elsewhere: usize,
+    /// Tables this server took over.
+    pub takeovers: u64,
+    /// Tables another server took from this one.
+    pub moved_away: u64,
+    /// Whether the last heartbeat renewed this server's lease.
+    pub lease_ok: bool,
+    /// Time since the last heartbeat began; `None` before the first.
+    pub heartbeat_age: Option<Duration>,
+}
+
 impl Server {
     /// Opens the database file (creating it if new) and rebuilds every unfinished table from its
     /// log, with the default [`ServerConfig`]; bots whose turn it is move.
@@ -605,40 +633,25 @@ impl Server {
         *self.inner.recent.lock().unwrap_or_else(|e| e.into_inner()) = fresh;
     }
 
-    /// The store's kind and, for a store several servers share, who owns what, in the
-    /// Prometheus text format (appended to `GET /metrics`, [`crate::metrics`]).
-    pub fn store_metrics(&self) -> String {
-        let owned =
-            self.cells().iter().filter(|c| matches!(c.lock().status(), "waiting" | "playing")).count();
-        let elsewhere = self.inner.elsewhere_count.load(Ordering::Relaxed);
-        let (last, ok) = *self.inner.heartbeat.lock().unwrap_or_else(|e| e.into_inner());
-        let node = self.inner.node.as_deref().unwrap_or("");
-        let mut out = format!(
-            "# HELP wonders_store_info The store this server writes to, and its name among the servers sharing it.\n\
-             # TYPE wonders_store_info gauge\nwonders_store_info{{kind=\"{}\",node=\"{node}\"}} 1\n",
-            self.inner.store_kind
-        );
-        if self.inner.shared {
-            let age = last.map_or(-1.0, |t| t.elapsed().as_secs_f64());
-            out.push_str(&format!(
-                "# HELP wonders_tables_owned Unfinished tables this server owns and serves.\n\
-                 # TYPE wonders_tables_owned gauge\nwonders_tables_owned {owned}\n\
-                 # HELP wonders_tables_elsewhere Unfinished tables other servers sharing the store own.\n\
-                 # TYPE wonders_tables_elsewhere gauge\nwonders_tables_elsewhere {elsewhere}\n\
-                 # HELP wonders_takeovers_total Tables this server took over (a request reached it, or their server stopped or died).\n\
-                 # TYPE wonders_takeovers_total counter\nwonders_takeovers_total {}\n\
-                 # HELP wonders_tables_moved_away_total Tables another server took from this one.\n\
-                 # TYPE wonders_tables_moved_away_total counter\nwonders_tables_moved_away_total {}\n\
-                 # HELP wonders_lease_ok Whether the last heartbeat renewed this server's lease (0: the store is unreachable).\n\
-                 # TYPE wonders_lease_ok gauge\nwonders_lease_ok {}\n\
-                 # HELP wonders_heartbeat_age_seconds Seconds since the last heartbeat began.\n\
-                 # TYPE wonders_heartbeat_age_seconds gauge\nwonders_heartbeat_age_seconds {age:.3}\n",
-                self.inner.takeovers.load(Ordering::Relaxed),
-                self.inner.moved_away.load(Ordering::Relaxed),
-                u8::from(ok),
-            ));
+    /// The store's kind and, for a store several servers share, who owns what (shown by
+    /// `GET /metrics`, [`crate::metrics`]).
+    pub fn store_metrics(&self) -> StoreMetrics {
+        let shared = self.inner.shared.then(|| {
+            let (last, lease_ok) = *self.inner.heartbeat.lock().unwrap_or_else(|e| e.into_inner());
+            SharedStoreMetrics {
+                owned: self.open_tables(),
+                elsewhere: self.inner.elsewhere_count.load(Ordering::Relaxed),
+                takeovers: self.inner.takeovers.load(Ordering::Relaxed),
+                moved_away: self.inner.moved_away.load(Ordering::Relaxed),
+                lease_ok,
+                heartbeat_age: last.map(|t| t.elapsed()),
+            }
+        });
+        StoreMetrics {
+            kind: self.inner.store_kind,
+            node: self.inner.node.clone().unwrap_or_default(),
+            shared,
         }
-        out
     }
 
     /// How many tables are open (waiting for players or playing): for a cap on open tables.

@@ -129,7 +129,7 @@ fn a_stopped_servers_games_go_on_at_the_other() {
     let stored = storage::open(&url).unwrap().load_one(&id).unwrap().unwrap();
     assert_eq!(stored.actions.len(), record.actions.len());
     assert!(record.scores.is_some());
-    assert!(s2.store_metrics().contains("wonders_takeovers_total 1\n"), "{}", s2.store_metrics());
+    assert_eq!(s2.store_metrics().shared.map(|m| m.takeovers), Some(1), "{:?}", s2.store_metrics());
     s2.close();
 }
 
@@ -174,7 +174,7 @@ fn actions_are_refused_while_postgresql_is_down_and_accepted_when_it_is_back() {
     // Every later request is refused too (the table is read back from the store, which is down).
     assert_eq!(act_first(&s, &id, &tokens[2]).unwrap_err().code(), "storage");
     wait_for(HEARTBEAT * 6, "the lease metric shows the loss", || {
-        s.store_metrics().contains("wonders_lease_ok 0\n")
+        s.store_metrics().shared.is_some_and(|m| !m.lease_ok)
     });
     pg.start_server().unwrap();
     let back = wait_for(Duration::from_secs(15), "an action is accepted again", || {
@@ -188,7 +188,7 @@ fn actions_are_refused_while_postgresql_is_down_and_accepted_when_it_is_back() {
     });
     acked += 1;
     eprintln!("accepted again {back:?} after PostgreSQL answered");
-    wait_for(HEARTBEAT * 6, "the lease is renewed", || s.store_metrics().contains("wonders_lease_ok 1\n"));
+    wait_for(HEARTBEAT * 6, "the lease is renewed", || s.store_metrics().shared.is_some_and(|m| m.lease_ok));
     let stored = storage::open(&url).unwrap().load_one(&id).unwrap().unwrap();
     assert_eq!(stored.actions.len(), acked, "exactly the acknowledged actions");
     // The three choices resolved the first turn: the game is at turn 2.
