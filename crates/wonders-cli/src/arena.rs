@@ -58,7 +58,8 @@ pub struct ArenaArgs {
     /// Exactly N bots, comma-separated, one per seat of the first game (seats then rotate). A bot
     /// named several times is reported once. Bots: random, card-first (random, a card first),
     /// heuristic, search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, plus :<K>t
-    /// for K threads, e.g. search:200ms:2t), exec:COMMAND[:timeout=<T>] for a program speaking
+    /// for K threads, e.g. search:200ms:2t), neural (a policy network, no search),
+    /// exec:COMMAND[:timeout=<T>] for a program speaking
     /// the bot protocol (`wonders bot-protocol`; the command cannot hold a comma).
     #[arg(long, short = 'b', value_name = "LIST", required_unless_present = "pool", conflicts_with = "pool")]
     pub bots: Option<String>,
