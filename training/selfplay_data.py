@@ -78,7 +78,7 @@ def main(argv=None) -> None:
             o, m, a, w, mg = play(args.seed + g, args.players, args.teacher)
             parts.append((o, m, a, w, mg, np.full(len(a), g, dtype=np.int32)))
         arrays = [np.concatenate(x) for x in zip(*parts)]
-        tmp = path + ".tmp.npz"
+        tmp = os.path.join(args.out, f"unfinished-{first // args.shard:05d}.npz")
         np.savez_compressed(
             tmp, obs=arrays[0], mask=arrays[1], action=arrays[2], win=arrays[3], margin=arrays[4], game=arrays[5]
         )

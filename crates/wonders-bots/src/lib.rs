@@ -63,7 +63,7 @@ use wonders_core::{Action, ActionError, Game, View};
 /// The bot names [`bot_from_name`] accepts, for help texts.
 pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first \
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
-     optional :<K>t for K threads, e.g. search:200ms:2t), neural (a policy network, no search), \
+     optional :<K>t for K threads, e.g. search:200ms:2t), neural (a policy network, no search; neural:weights=FILE for other weights), \
      and exec:COMMAND[:timeout=<T>ms|<T>s] \
      for an external bot (see `wonders bot-protocol`)";
 
@@ -92,6 +92,9 @@ pub const BOT_NAMES: [&str; 6] =
 /// assert_eq!(normalize_bot_name("EXEC: ./My Bot:timeout=2000ms"), "exec:./My Bot:timeout=2s");
 /// ```
 pub fn normalize_bot_name(name: &str) -> String {
+    if let Some(path) = neural_weights_path(name) {
+        return format!("neural:weights={path}");
+    }
     match exec::strip_exec(name) {
         Some(rest) => match exec::ExecSpec::parse(rest) {
             Ok(spec) => spec.name(),
@@ -108,7 +111,8 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads); `neural` (the policy network of
-/// [`neural`], no search). Names are case-insensitive and
+/// [`neural`], no search; `neural:weights=FILE` with the weights of a safetensors file, its path's
+/// case kept). Names are case-insensitive and
 /// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the
 /// command keeps its case), optionally with `:timeout=<T>ms` or `:timeout=<T>s` at the end; the
 /// program starts at the bot's first decision, and `seed` is passed to it in the handshake.
@@ -145,13 +149,33 @@ pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, Strin
         // `heuristic:flat-naval`: the first Armada rules, kept to measure the fleet rules against.
         "heuristic" if options == ["flat-naval"] => Ok(Box::new(HeuristicBot::flat_naval())),
         "heuristic" => no_options(Box::new(HeuristicBot::new())),
-        "neural" => no_options(Box::<NeuralBot>::default()),
+        "neural" if options.is_empty() => Ok(Box::<NeuralBot>::default()),
+        "neural" => {
+            let path = neural_weights_path(name).ok_or_else(|| {
+                format!("bot `{}`: `neural` takes one option, weights=FILE (a safetensors file)", name.trim())
+            })?;
+            let bytes = std::fs::read(path).map_err(|e| format!("bot `{}`: {path}: {e}", name.trim()))?;
+            let net = Network::from_safetensors(&bytes)
+                .map_err(|e| format!("bot `{}`: {path}: {e}", name.trim()))?;
+            Ok(Box::new(
+                NeuralBot::with_network(std::sync::Arc::new(net)).named(format!("neural:weights={path}")),
+            ))
+        }
         "search" => {
             let config = parse_search(&options).map_err(|e| format!("bot `{}`: {e}", name.trim()))?;
             Ok(Box::new(SearchBot::new(config, seed)))
         }
         _ => Err(format!("unknown bot `{}` (known: {BOT_NAMES_HELP})", name.trim())),
     }
+}
+
+/// The file of a `neural:weights=FILE` name, its case kept.
+fn neural_weights_path(name: &str) -> Option<&str> {
+    let name = name.trim();
+    let prefix = "neural:weights=";
+    let head = name.get(..prefix.len())?;
+    let path = &name[prefix.len()..];
+    (head.eq_ignore_ascii_case(prefix) && !path.is_empty()).then_some(path)
 }
 
 /// The options of a `search:…` name.

@@ -312,6 +312,7 @@ impl Network {
 pub struct NeuralBot {
     net: Arc<Network>,
     fallback: HeuristicBot,
+    name: String,
 }
 
 impl Default for NeuralBot {
@@ -328,7 +329,12 @@ impl NeuralBot {
 
     /// The bot with another network.
     pub fn with_network(net: Arc<Network>) -> NeuralBot {
-        NeuralBot { net, fallback: HeuristicBot::new() }
+        NeuralBot { net, fallback: HeuristicBot::new(), name: "neural".into() }
+    }
+
+    /// The bot under another name (for reports; `neural` by default).
+    pub fn named(self, name: impl Into<String>) -> NeuralBot {
+        NeuralBot { name: name.into(), ..self }
     }
 
     /// Its network.
@@ -346,6 +352,6 @@ impl Bot for NeuralBot {
     }
 
     fn name(&self) -> String {
-        "neural".into()
+        self.name.clone()
     }
 }

@@ -23,7 +23,27 @@ fn embedded_weights_load_with_the_first_edition_shape() {
     assert_eq!(net.encoder().observation_len(), D);
     assert_eq!(net.parameters(), D * H + H + H * H + H + H * A + A + H + 1);
     assert_eq!(bot_from_name("neural", 3).unwrap().name(), "neural");
-    assert!(bot_from_name("neural:fast", 3).is_err());
+    let e = bot_from_name("neural:fast", 3).err().unwrap();
+    assert_eq!(e, "bot `neural:fast`: `neural` takes one option, weights=FILE (a safetensors file)");
+    // Other weights from a file: the embedded ones, written out, play as the embedded network.
+    let dir = std::env::temp_dir().join(format!("neural-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("Net.safetensors");
+    std::fs::write(&path, EMBEDDED_WEIGHTS).unwrap();
+    let name = format!("Neural:weights={}", path.display());
+    assert_eq!(wonders_bots::normalize_bot_name(&name), format!("neural:weights={}", path.display()));
+    let mut from_file = bot_from_name(&name, 3).unwrap();
+    assert_eq!(from_file.name(), format!("neural:weights={}", path.display()));
+    let game = Game::new(&Setup::new(4, 21)).unwrap();
+    let legal = game.legal_actions(2);
+    assert_eq!(from_file.choose(&game.view(2), &legal), NeuralBot::new().choose(&game.view(2), &legal));
+    let bad = dir.join("bad.safetensors");
+    std::fs::write(&bad, b"nonsense").unwrap();
+    let e = bot_from_name(&format!("neural:weights={}", bad.display()), 3).err().unwrap();
+    assert!(e.contains("not a safetensors weight file"), "{e}");
+    let e = bot_from_name(&format!("neural:weights={}", dir.join("none").display()), 3).err().unwrap();
+    assert!(e.contains("No such file"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[derive(serde::Deserialize)]

@@ -59,7 +59,8 @@ pub struct PlayArgs {
     /// other seat in seat order, skipping yours (with --auto, a list may also name all N seats;
     /// otherwise your seat plays random). Bots: random, card-first (random, a card first),
     /// heuristic, search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, plus :<K>t
-    /// for K threads, e.g. search:200ms:2t), exec:COMMAND[:timeout=<T>] for a program speaking
+    /// for K threads, e.g. search:200ms:2t), neural (a policy network, no search),
+    /// exec:COMMAND[:timeout=<T>] for a program speaking
     /// the bot protocol (`wonders bot-protocol`; the command cannot hold a comma).
     #[arg(long, short = 'b', value_name = "LIST", default_value = "heuristic")]
     pub bots: String,
