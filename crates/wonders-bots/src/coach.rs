@@ -17,7 +17,7 @@ use wonders_core::{Action, Game, Record, View};
 pub const HINT_SAMPLES: u32 = 2000;
 
 /// The games a review samples per move judged in the browser: a seat's review of a 4-player game
-/// takes about 1.5 s of one core (3 s at 7 players) in a release build (`wonders review` samples
+/// takes about 1.5 s of one core (2 s at 7 players) in a release build (`wonders review` samples
 /// [`HINT_SAMPLES`] unless told otherwise).
 pub const REVIEW_SAMPLES: u32 = 500;
 
