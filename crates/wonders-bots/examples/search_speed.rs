@@ -1,4 +1,5 @@
-//! Search iterations per second at 4 players in mid-game:
+//! Search iterations per second at 4 players in mid-game, with the tree below the root and
+//! without it (`search:…:flat`):
 //! `cargo run --release -p wonders-bots --example search_speed -- [ITERATIONS] [REPEATS]`.
 //!
 //! The position: a 4-player 1st-edition game (seed 33) played by heuristic bots to Age II, turn 2;
@@ -28,26 +29,34 @@ fn main() {
     }
     let view = game.view(1);
     game.legal_actions_into(1, &mut legal);
-    let config = SearchConfig { budget: Budget::Iterations(iterations), ..SearchConfig::default() };
-    let mut rates = Vec::new();
-    let mut choice = None;
+    // The search with its tree and the root-only search (`search:…:flat`), alternately, so the
+    // two rates come from the same run.
+    let tree = SearchConfig { budget: Budget::Iterations(iterations), ..SearchConfig::default() };
+    let flat = SearchConfig { tree: false, ..tree };
+    let mut rates = [Vec::new(), Vec::new()];
+    let mut choice = [None, None];
     for _ in 0..repeats.max(1) {
-        let mut bot = SearchBot::new(config, 7);
-        let start = Instant::now();
-        let a = bot.choose(&view, &legal);
-        let rate = iterations as f64 / start.elapsed().as_secs_f64();
-        assert!(choice.is_none() || choice == Some(a), "a fixed budget and seed give one choice");
-        choice = Some(a);
-        println!("{iterations} iterations: {rate:.0} iterations/s");
-        rates.push(rate);
+        for (k, config) in [tree, flat].into_iter().enumerate() {
+            let mut bot = SearchBot::new(config, 7);
+            let start = Instant::now();
+            let a = bot.choose(&view, &legal);
+            let rate = iterations as f64 / start.elapsed().as_secs_f64();
+            assert!(choice[k].is_none() || choice[k] == Some(a), "a fixed budget and seed give one choice");
+            choice[k] = Some(a);
+            println!("{}: {iterations} iterations: {rate:.0} iterations/s", bot.name());
+            rates[k].push(rate);
+        }
     }
-    rates.sort_by(f64::total_cmp);
-    println!(
-        "search, 4 players, Age II turn 2: {:.0} iterations/s (median of {}; range {:.0}–{:.0}); choice {:?}",
-        rates[rates.len() / 2],
-        rates.len(),
-        rates[0],
-        rates[rates.len() - 1],
-        choice
-    );
+    for (k, name) in ["search (tree)", "search:flat (root only)"].into_iter().enumerate() {
+        let r = &mut rates[k];
+        r.sort_by(f64::total_cmp);
+        println!(
+            "{name}, 4 players, Age II turn 2: {:.0} iterations/s (median of {}; range {:.0}–{:.0}); choice {:?}",
+            r[r.len() / 2],
+            r.len(),
+            r[0],
+            r[r.len() - 1],
+            choice[k]
+        );
+    }
 }

@@ -48,6 +48,7 @@ mod memo;
 pub mod neural;
 mod random;
 pub mod search;
+mod tree;
 mod weights;
 
 pub use exec::ExecBot;
@@ -63,7 +64,8 @@ use wonders_core::{Action, ActionError, Game, View};
 /// The bot names [`bot_from_name`] accepts, for help texts.
 pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first \
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
-     optional :<K>t for K threads, e.g. search:200ms:2t), neural (a policy network, no search; neural:weights=FILE for other weights), \
+     optional :<K>t for K threads, e.g. search:200ms:2t, and :flat for the search without its \
+     tree below the root, :neural for the policy network's prior at its root), neural (a policy network, no search; neural:weights=FILE for other weights), \
      and exec:COMMAND[:timeout=<T>ms|<T>s] \
      for an external bot (see `wonders bot-protocol`)";
 
@@ -214,6 +216,12 @@ fn parse_search(options: &[&str]) -> Result<SearchConfig, String> {
             }
             budget_set = true;
             config.budget = b;
+        } else if opt == "neural" {
+            // The policy network's prior at the root.
+            config.network_prior = true;
+        } else if opt == "flat" {
+            // The root-only bandit, without the tree below the root (to measure the tree).
+            config.tree = false;
         } else if let Some(d) = opt.strip_suffix('t') {
             if threads_set {
                 return Err("threads given twice".into());

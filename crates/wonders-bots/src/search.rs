@@ -1,7 +1,9 @@
 //! Monte-Carlo search over sampled deals: information-set Monte-Carlo tree search with one
-//! observer (SO-ISMCTS; Cowling, Powley and Whitehouse, 2012) whose tree is cut to the seat's
-//! current decision — a UCB1 bandit over the seat's actions — with every iteration on a fresh
-//! determinization and the rule-based player as the playout policy.
+//! observer (SO-ISMCTS; Cowling, Powley and Whitehouse, 2012). The root is the seat's current
+//! decision, a UCB1 bandit over its actions; below it, a tree of the seat's own later decisions
+//! ([`crate::tree`]) grows by one node per iteration. Every iteration is played on a fresh
+//! determinization, with the rule-based player as the other seats' policy and as the playout
+//! policy below the tree.
 //!
 //! # One iteration
 //!
@@ -14,20 +16,23 @@
 //!    where each candidate starts with 4 virtual visits valued at the mean of all visits so far
 //!    less 0.04 per point the heuristic values it below the best candidate. With few iterations
 //!    the search therefore keeps to the heuristic's choice unless the samples clearly disagree.
-//! 3. **Simulate.** The candidate is submitted in the sampled game; every other decision to the end
-//!    of the game is made by the rollout policy — the other seats' choices of this turn
-//!    (simultaneous moves are sequentialized: the others choose in the sample without knowing
-//!    the seat's choice) and every later decision of every seat, Babylon's, Halicarnassus' and the
-//!    Free City's included. The policy is the [`HeuristicBot`](crate::HeuristicBot)'s rules
-//!    (hate-drafting included), deterministic; a random move with probability ε (default 0) is
-//!    available for tuning. Answers of the policy that are pure functions of small keys (the
-//!    next player's cheapest purchases, shield and science values, and the next players' gains
-//!    in the searched turn, whose cities are the view's in every sample) are kept for the whole
-//!    search (`memo.rs`): the same moves, less work. In a base-game turn the policy's choice is
-//!    found without listing every legal action (`heuristic::choose_in_game`): each card is
-//!    valued once, and a build's or stage's payments are solved only when, at the fewest coins
-//!    any purchase could cost, it could still be the best — the action the rules pick among the
-//!    whole legal list, for less work.
+//! 3. **Simulate.** The candidate is submitted in the sampled game. The seat's next decisions
+//!    follow the tree while the iteration is in it: at each, the sample's candidates (listed as
+//!    the root's are) are chosen among by UCB1 on their availability, with the root's prior and
+//!    widening; the first decision below the tree's edge adds a node, and from there on the
+//!    rollout policy plays (see [`crate::tree`]). The other seats always play the rollout policy:
+//!    their choices of this turn (simultaneous moves are sequentialized: the others choose in the
+//!    sample without knowing the seat's choice) and every later decision of theirs, Babylon's,
+//!    Halicarnassus' and the Free City's included. The policy is the
+//!    [`HeuristicBot`](crate::HeuristicBot)'s rules (hate-drafting included), deterministic; a
+//!    random move with probability ε (default 0) is available for tuning. Answers of the policy
+//!    that are pure functions of small keys (the next player's cheapest purchases, shield and
+//!    science values, and the next players' gains in the searched turn, whose cities are the
+//!    view's in every sample) are kept for the whole search (`memo.rs`): the same moves, less
+//!    work. In a base-game turn the policy's choice is found without listing every legal action
+//!    (`heuristic::choose_in_game`): each card is valued once, and a build's or stage's payments
+//!    are solved only when, at the fewest coins any purchase could cost, it could still be the
+//!    best — the action the rules pick among the whole legal list, for less work.
 //! 4. **Back up** the final value of the sampled game for the seat:
 //!    `0.8 × win + 0.2 × σ(margin / 6)`, where `win` is 1 for a sole first place, 0.5 for a shared
 //!    one and 0 otherwise, `margin` is the seat's points minus the best other player's (the Free
@@ -46,7 +51,13 @@
 //!
 //! # Budgets, threads, determinism
 //!
-//! A budget is a number of iterations or a wall-clock time per decision ([`Budget`]). With
+//! A budget is a number of iterations or a wall-clock time per decision ([`Budget`]). The tree
+//! is what makes more time worth it: the root-only bandit (`search:…:flat`,
+//! [`SearchConfig::tree`] false) judges each root move by the heuristic's continuation, and more
+//! samples only sharpen that one estimate; with the tree, the seat's own continuation improves
+//! too. With [`SearchConfig::network_prior`] (`search:…:neural`), the policy network of
+//! [`crate::neural`] joins the heuristic in ranking the root's candidates and setting their
+//! priors ([`NETWORK_POINTS`]). With
 //! `threads` > 1 each thread searches its own root (root parallelization) and the visit counts and
 //! values are summed. Each thread's random generator is seeded from the bot's seed, the number of
 //! decisions it has made and the thread's index, and an iteration budget is split between the
@@ -60,11 +71,14 @@
 
 use crate::Bot;
 use crate::ctx::Ctx;
-use crate::heuristic::{best, choose_in_game, evaluate};
+use crate::heuristic::evaluate;
 use crate::memo::Memo;
+use crate::neural::Network;
+use crate::tree::{Tree, policy_move};
 use crate::weights::Weights;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wonders_core::sample::Resampler;
 use wonders_core::{Action, Game, Phase, View};
@@ -112,7 +126,21 @@ pub struct SearchConfig {
     pub widening: f64,
     /// Weights of the rollout policy.
     pub weights: Weights,
+    /// Whether the seat's own later decisions are searched in a tree below the root (see
+    /// [`crate::tree`]); false keeps the root-only bandit (`search:…:flat`).
+    pub tree: bool,
+    /// Whether the root's candidates are ranked and their priors set with the policy network of
+    /// [`crate::neural`] as well as the heuristic (`search:…:neural`; see [`NETWORK_POINTS`]).
+    /// Games the network does not fit keep the heuristic's prior.
+    pub network_prior: bool,
 }
+
+/// With [`SearchConfig::network_prior`], a root candidate's prior value in the heuristic's points
+/// is its heuristic value plus this many points per unit of `ln(p / p_best)`, `p` the network's
+/// probability of the candidate's kind of action on its card and `p_best` the highest among the
+/// candidates (so the network's favourite loses nothing and a move it gives a tenth of that
+/// probability loses about 2.3 × this).
+pub const NETWORK_POINTS: f32 = 1.5;
 
 impl Default for SearchConfig {
     /// 100 ms per decision on one thread.
@@ -128,6 +156,8 @@ impl Default for SearchConfig {
             prior_slope: 0.04,
             widening: 0.4,
             weights: Weights::default(),
+            tree: true,
+            network_prior: false,
         }
     }
 }
@@ -151,13 +181,15 @@ pub struct SearchBot {
     config: SearchConfig,
     seed: u64,
     decisions: u64,
+    network: Option<Arc<Network>>,
 }
 
 impl SearchBot {
     /// A search bot whose random choices follow from `seed`.
     pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
         let threads = config.threads.max(1);
-        SearchBot { config: SearchConfig { threads, ..config }, seed, decisions: 0 }
+        let network = config.network_prior.then(Network::embedded);
+        SearchBot { config: SearchConfig { threads, ..config }, seed, decisions: 0, network }
     }
 
     /// Its settings.
@@ -224,7 +256,10 @@ impl SearchBot {
             let action = legal.first().copied().unwrap_or(Action::Pass);
             return vec![Advice { action, visits: 0, value: 0.0, win_chance: 0.0 }];
         }
-        let cands = candidates(view, &self.config, legal);
+        let mut cands = candidates(view, &self.config, legal);
+        if let Some(net) = &self.network {
+            network_prior(net, view, legal, &mut cands);
+        }
         if cands.len() == 1 {
             return vec![Advice { action: cands[0].0, visits: 0, value: 0.0, win_chance: 0.0 }];
         }
@@ -314,40 +349,39 @@ impl Bot for SearchBot {
         if self.config.threads > 1 {
             s.push_str(&format!(":{}t", self.config.threads));
         }
+        if !self.config.tree {
+            s.push_str(":flat");
+        }
+        if self.config.network_prior {
+            s.push_str(":neural");
+        }
         s
     }
 }
 
 /// The root's candidates: the best-valued payment per (kind, card), ranked by the heuristic.
 fn candidates(view: &View, config: &SearchConfig, legal: &[Action]) -> Vec<(Action, f32)> {
-    let ctx = Ctx::from_view(view);
+    let mut out = Vec::with_capacity(config.max_candidates);
+    candidates_in(&Ctx::from_view(view), config, legal, &mut out);
+    out
+}
+
+/// The candidates of a decision seen through `ctx` (a view or a sampled game), into `out`: the
+/// best-valued payment per (kind, card), ranked by the heuristic, at most `max_candidates`.
+pub(crate) fn candidates_in(
+    ctx: &Ctx,
+    config: &SearchConfig,
+    legal: &[Action],
+    out: &mut Vec<(Action, f32)>,
+) {
+    out.clear();
     let mut scored: Vec<(f32, usize)> = Vec::with_capacity(legal.len());
-    evaluate(&ctx, &config.weights, legal, true, |i, v| scored.push((v, i)));
-    // Keep the best action of each (kind, card).
-    let key = |a: &Action| -> (u8, Option<u8>) {
-        let kind = match a {
-            Action::Build { .. } => 0,
-            Action::Wonder { .. } => 1,
-            Action::Discard { .. } => 2,
-            Action::DiscardYellow { .. } => 8,
-            Action::ChooseIsland { .. } => 9,
-            Action::StayOutOfNaval { stay_out } => 10 + *stay_out as u8,
-            Action::BuildDiscarded { .. } => 3,
-            Action::Pass => 4,
-            Action::ChooseSide { side } => 5 + *side as u8,
-            Action::DiscardBuilt { .. } => 7,
-        };
-        let card = match a {
-            Action::DiscardBuilt { card } => Some(*card),
-            _ => a.card(),
-        };
-        (kind, card.map(|c| c.0))
-    };
+    evaluate(ctx, &config.weights, legal, true, |i, v| scored.push((v, i)));
     // Highest value first; equal values keep the legal order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut out: Vec<(Action, f32)> = Vec::new();
-    let mut seen: Vec<(u8, Option<u8>)> = Vec::new();
+    let mut seen: Vec<(u8, Option<u8>)> = Vec::with_capacity(config.max_candidates);
     for &(v, i) in &scored {
+        // Keep the best action of each (kind, card).
         let k = key(&legal[i]);
         if seen.contains(&k) {
             continue;
@@ -358,11 +392,51 @@ fn candidates(view: &View, config: &SearchConfig, legal: &[Action]) -> Vec<(Acti
             break;
         }
     }
-    out
+}
+
+/// Adds the network's opinion to the candidates' values (see [`SearchConfig::network_prior`]) and
+/// ranks them again, best first; unchanged where the network does not fit the game.
+fn network_prior(net: &Network, view: &View, legal: &[Action], cands: &mut [(Action, f32)]) {
+    let Some(eval) = net.evaluate(view, legal) else { return };
+    // The probability of each candidate's kind of action on its card (the network gives it to
+    // one of the ways to pay).
+    let p: Vec<f32> = cands
+        .iter()
+        .map(|(a, _)| {
+            let k = key(a);
+            legal.iter().zip(&eval.policy).filter(|(l, _)| key(l) == k).map(|(_, p)| p).sum::<f32>()
+        })
+        .collect();
+    let top = p.iter().copied().fold(0.0f32, f32::max).max(1e-6);
+    for (c, &pi) in cands.iter_mut().zip(&p) {
+        c.1 += NETWORK_POINTS * (pi.max(1e-4) / top).ln();
+    }
+    cands.sort_by(|a, b| b.1.total_cmp(&a.1));
+}
+
+/// What a candidate is, whatever its payment: its kind of action and its card.
+pub(crate) fn key(a: &Action) -> (u8, Option<u8>) {
+    let kind = match a {
+        Action::Build { .. } => 0,
+        Action::Wonder { .. } => 1,
+        Action::Discard { .. } => 2,
+        Action::DiscardYellow { .. } => 8,
+        Action::ChooseIsland { .. } => 9,
+        Action::StayOutOfNaval { stay_out } => 10 + *stay_out as u8,
+        Action::BuildDiscarded { .. } => 3,
+        Action::Pass => 4,
+        Action::ChooseSide { side } => 5 + *side as u8,
+        Action::DiscardBuilt { .. } => 7,
+    };
+    let card = match a {
+        Action::DiscardBuilt { card } => Some(*card),
+        _ => a.card(),
+    };
+    (kind, card.map(|c| c.0))
 }
 
 /// How many candidates are active after `n` iterations (progressive widening), at least 2.
-fn active(n: u32, len: usize, widening: f64) -> usize {
+pub(crate) fn active(n: u32, len: usize, widening: f64) -> usize {
     let k = 1 + ((n as f64).sqrt() * widening) as usize;
     k.max(2).min(len)
 }
@@ -387,6 +461,7 @@ fn search_root(
     // What every sample of the view shares, worked out once (the same samples as
     // `Game::resample`).
     let resampler = Resampler::new(view, catalog).ok();
+    let mut tree = config.tree.then(|| Tree::new(cands.len()));
     let mut n = 0u32;
     let mut failures = 0u32;
     while n < iters {
@@ -436,8 +511,14 @@ fn search_root(
             }
             continue;
         }
-        rollout(&mut game, config, &mut rng, &mut legal, &memo);
+        match tree.as_mut() {
+            Some(t) => t.simulate(&mut game, seat, pick, config, &mut rng, &mut legal, &memo),
+            None => rollout(&mut game, config, &mut rng, &mut legal, &memo),
+        }
         let (value, win) = reward_parts(&game, seat);
+        if let Some(t) = tree.as_mut() {
+            t.backup(pick, value);
+        }
         stats[pick].visits += 1;
         stats[pick].total += value;
         stats[pick].wins += win;
@@ -457,32 +538,9 @@ pub(crate) fn rollout(
     while !game.is_over() {
         let mut progressed = false;
         for seat in game.to_act() {
-            if !game.must_act(seat) {
-                continue;
+            if game.must_act(seat) {
+                progressed |= policy_move(game, seat, config, rng, legal, memo);
             }
-            if config.epsilon <= 0.0 {
-                // The policy's choice without listing every action, when the turn allows it.
-                let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, seat) };
-                if let Some(action) = choose_in_game(game, seat, &ctx, &config.weights, config.rollout_deny) {
-                    // One of the legal actions of this very state: no second check.
-                    game.submit_trusted(seat, action);
-                    progressed = true;
-                    continue;
-                }
-            }
-            game.legal_actions_into(seat, legal);
-            if legal.is_empty() {
-                continue;
-            }
-            let i = if config.epsilon > 0.0 && rng.random::<f32>() < config.epsilon {
-                rng.random_range(0..legal.len())
-            } else {
-                let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, seat) };
-                best(&ctx, &config.weights, legal, config.rollout_deny).unwrap_or(0)
-            };
-            // Taken from the legal list of this very state: no second check.
-            game.submit_trusted(seat, legal[i]);
-            progressed = true;
         }
         if !progressed {
             // Cannot happen with a consistent game; never loop forever.
@@ -606,10 +664,43 @@ mod tests {
     }
 
     #[test]
+    fn the_network_prior_moves_each_candidate_by_its_log_probability_gap() {
+        let game = Game::new(&Setup::new(4, 8)).unwrap();
+        let view = game.view(2);
+        let legal = game.legal_actions(2);
+        let config = SearchConfig { max_candidates: 100, ..SearchConfig::default() };
+        let before = candidates(&view, &config, &legal);
+        let mut after = before.clone();
+        let net = Network::embedded();
+        network_prior(&net, &view, &legal, &mut after);
+        let eval = net.evaluate(&view, &legal).unwrap();
+        let p = |a: &Action| -> f32 {
+            legal.iter().zip(&eval.policy).filter(|(l, _)| key(l) == key(a)).map(|(_, p)| p).sum()
+        };
+        let top = before.iter().map(|c| p(&c.0)).fold(0.0f32, f32::max);
+        assert_eq!(after.len(), before.len());
+        for (a, v) in &before {
+            let moved = after.iter().find(|c| c.0 == *a).unwrap().1;
+            let want = v + NETWORK_POINTS * (p(a).max(1e-4) / top).ln();
+            assert!((moved - want).abs() < 1e-4, "{a:?}: {moved} against {want}");
+        }
+        assert!(after.windows(2).all(|w| w[0].1 >= w[1].1), "ranked again, best first");
+        // Where the network does not fit (another edition), nothing changes.
+        let second =
+            Game::new(&Setup { edition: wonders_core::Edition::Second, ..Setup::new(4, 8) }).unwrap();
+        let (view2, legal2) = (second.view(0), second.legal_actions(0));
+        let mut same = candidates(&view2, &config, &legal2);
+        let kept = same.clone();
+        network_prior(&net, &view2, &legal2, &mut same);
+        assert_eq!(same, kept);
+    }
+
+    #[test]
     fn root_statistics_are_pinned() {
         // Visits and values of a fixed-iteration root search in an Age II position, computed on
         // the build before the speed work (2026-11-23): the search must stay the same
-        // search, only faster.
+        // search, only faster. (The root-only search: the tree below the root, added later,
+        // changes what the samples see after the root.)
         let mut game = Game::new(&Setup::new(4, 33)).unwrap();
         let mut bots: Vec<crate::HeuristicBot> = (0..4).map(|_| crate::HeuristicBot::new()).collect();
         let mut legal = Vec::new();
@@ -622,7 +713,7 @@ mod tests {
         }
         let view = game.view(1);
         game.legal_actions_into(1, &mut legal);
-        let config = SearchConfig::default();
+        let config = SearchConfig { tree: false, ..SearchConfig::default() };
         let cands = candidates(&view, &config, &legal);
         let stats = search_root(&view, &config, &cands, 60, None, 5);
         let got: Vec<(u32, String)> = stats.iter().map(|s| (s.visits, format!("{:.9}", s.total))).collect();

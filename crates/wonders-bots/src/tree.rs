@@ -1,0 +1,274 @@
+//! The search's tree below the root: the seat's own later decisions, searched as the root is.
+//!
+//! Without it, every decision after the root's is the rollout policy's, so the search values a
+//! root move by what the heuristic would make of it, and more samples only sharpen that one
+//! estimate. With it, each iteration also walks the seat's later decisions down a tree (single-
+//! observer ISMCTS, Cowling, Powley and Whitehouse 2012): a node is the seat's information
+//! reached by its own choices so far (open loop: the other seats' moves, the deals and the
+//! cards passed are the sample's), an edge a kind of action on a card (build, stage, discard…,
+//! its payment the heuristic's best in the sample). Since the hand a node sees differs from one
+//! sample to the next, an edge is chosen among the ones available in this sample, by UCB1 on
+//! its availability count (`ln avail` in place of `ln N`), with the same heuristic prior and
+//! progressive widening as the root. One node is added per iteration; below it the rollout
+//! policy plays to the end. The other seats always play the rollout policy (which is what the
+//! heuristic opponents do, and a fair guess at any other). More time grows the tree, so the
+//! seat's own plan improves with thought: the estimate of a root move converges to the value of
+//! playing it well, not to the value of the heuristic's continuation.
+
+use crate::ctx::Ctx;
+use crate::heuristic::choose_in_game;
+use crate::memo::Memo;
+use crate::search::{SearchConfig, candidates_in, key};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use wonders_core::{Action, Game};
+
+/// The key of an edge: the kind of action and its card (see [`key`]).
+type Key = (u8, Option<u8>);
+
+/// One edge of a node: a kind of action on a card.
+#[derive(Clone, Debug)]
+struct Edge {
+    key: Key,
+    visits: u32,
+    total: f64,
+    /// The iterations in which this edge was available (and active) at its node.
+    avail: u32,
+    /// The node it leads to, once expanded.
+    child: Option<u32>,
+}
+
+/// A node: the seat's decision after a sequence of its own choices.
+#[derive(Clone, Debug, Default)]
+struct Node {
+    edges: Vec<Edge>,
+    visits: u32,
+    total: f64,
+}
+
+/// The trees below each root candidate of one search thread.
+#[derive(Debug)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    /// Per root candidate, the node of the seat's next decision after it.
+    roots: Vec<u32>,
+    /// The (node, edge) pairs walked by the current iteration.
+    path: Vec<(u32, u32)>,
+}
+
+impl Tree {
+    /// An empty tree for `candidates` root candidates.
+    pub(crate) fn new(candidates: usize) -> Tree {
+        let nodes = vec![Node::default(); candidates];
+        Tree { nodes, roots: (0..candidates as u32).collect(), path: Vec::with_capacity(16) }
+    }
+
+    /// Plays `game` (the root candidate `root` already submitted for `seat`) to its end: the
+    /// seat's decisions down the tree while it is in it, everything else by the rollout policy;
+    /// then backs `value` up with [`Tree::backup`].
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn simulate(
+        &mut self,
+        game: &mut Game,
+        seat: usize,
+        root: usize,
+        config: &SearchConfig,
+        rng: &mut ChaCha8Rng,
+        legal: &mut Vec<Action>,
+        memo: &Memo,
+    ) {
+        self.path.clear();
+        let mut node = Some(self.roots[root]);
+        let mut cands: Vec<(Action, f32)> = Vec::with_capacity(12);
+        while !game.is_over() {
+            let mut progressed = false;
+            for s in game.to_act() {
+                if !game.must_act(s) {
+                    continue;
+                }
+                if s == seat
+                    && let Some(at) = node
+                {
+                    game.legal_actions_into(s, legal);
+                    if legal.len() <= 1 {
+                        let Some(&only) = legal.first() else { continue };
+                        game.submit_trusted(s, only);
+                        progressed = true;
+                        continue;
+                    }
+                    let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, s) };
+                    candidates_in(&ctx, config, legal, &mut cands);
+                    let (edge, action) = self.select(at, &cands, config);
+                    game.submit_trusted(s, action);
+                    self.path.push((at, edge));
+                    let fresh = self.nodes.len() as u32;
+                    let e = &mut self.nodes[at as usize].edges[edge as usize];
+                    node = match e.child {
+                        Some(child) => Some(child),
+                        None => {
+                            // Expand one node per iteration, then leave the tree.
+                            e.child = Some(fresh);
+                            self.nodes.push(Node::default());
+                            None
+                        }
+                    };
+                    progressed = true;
+                    continue;
+                }
+                progressed |= policy_move(game, s, config, rng, legal, memo);
+            }
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    /// Adds the finished sample's `value` to every edge and node walked by the iteration.
+    pub(crate) fn backup(&mut self, root: usize, value: f64) {
+        let r = &mut self.nodes[self.roots[root] as usize];
+        r.visits += 1;
+        r.total += value;
+        for &(at, edge) in &self.path {
+            let e = &mut self.nodes[at as usize].edges[edge as usize];
+            e.visits += 1;
+            e.total += value;
+            if let Some(child) = e.child {
+                let c = &mut self.nodes[child as usize];
+                c.visits += 1;
+                c.total += value;
+            }
+        }
+    }
+
+    /// The edge of `at` to follow among this sample's candidates (ranked by the heuristic, best
+    /// first), and its action in this sample.
+    fn select(&mut self, at: u32, cands: &[(Action, f32)], config: &SearchConfig) -> (u32, Action) {
+        let node = &mut self.nodes[at as usize];
+        let k = crate::search::active(node.visits, cands.len(), config.widening);
+        let mean = if node.visits == 0 { 0.5 } else { node.total / node.visits as f64 };
+        let top = cands[0].1 as f64;
+        let mut best: Option<(f64, u32, Action)> = None;
+        for &(action, value) in &cands[..k] {
+            let kk = key(&action);
+            let i = match node.edges.iter().position(|e| e.key == kk) {
+                Some(i) => i,
+                None => {
+                    node.edges.push(Edge { key: kk, visits: 0, total: 0.0, avail: 0, child: None });
+                    node.edges.len() - 1
+                }
+            };
+            let e = &mut node.edges[i];
+            e.avail += 1;
+            let prior = (mean - config.prior_slope * (top - value as f64)).clamp(0.0, 1.0);
+            let visits = e.visits as f64 + config.prior_visits;
+            let q = (e.total + prior * config.prior_visits) / visits;
+            let ln = (e.avail as f64 + config.prior_visits).ln();
+            let v = q + config.exploration * (ln / visits).sqrt();
+            if best.is_none_or(|(b, _, _)| v > b) {
+                best = Some((v, i as u32, action));
+            }
+        }
+        let (_, i, action) = best.unwrap_or((0.0, 0, cands[0].0));
+        (i, action)
+    }
+
+    /// The number of nodes (for tests and measurements).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+/// One decision of `seat` by the rollout policy (see [`crate::search::rollout`]); false when the
+/// seat had no legal action (which a consistent game never has).
+pub(crate) fn policy_move(
+    game: &mut Game,
+    seat: usize,
+    config: &SearchConfig,
+    rng: &mut ChaCha8Rng,
+    legal: &mut Vec<Action>,
+    memo: &Memo,
+) -> bool {
+    if config.epsilon <= 0.0 {
+        // The policy's choice without listing every action, when the turn allows it.
+        let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, seat) };
+        if let Some(action) = choose_in_game(game, seat, &ctx, &config.weights, config.rollout_deny) {
+            // One of the legal actions of this very state: no second check.
+            game.submit_trusted(seat, action);
+            return true;
+        }
+    }
+    game.legal_actions_into(seat, legal);
+    if legal.is_empty() {
+        return false;
+    }
+    let i = if config.epsilon > 0.0 && rng.random::<f32>() < config.epsilon {
+        rng.random_range(0..legal.len())
+    } else {
+        let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, seat) };
+        crate::heuristic::best(&ctx, &config.weights, legal, config.rollout_deny).unwrap_or(0)
+    };
+    // Taken from the legal list of this very state: no second check.
+    game.submit_trusted(seat, legal[i]);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{candidates_in, reward_parts};
+    use rand::SeedableRng;
+    use wonders_core::Setup;
+
+    /// Runs `n` iterations of the tree below the first decision of a 4-player game, the root
+    /// candidates in turn, and returns the tree with the root's candidates.
+    fn grow(n: usize) -> (Tree, Vec<(Action, f32)>) {
+        let game = Game::new(&Setup::new(4, 11)).unwrap();
+        let legal = game.legal_actions(0);
+        let config = SearchConfig::default();
+        let memo = Memo::new(&config.weights, None);
+        let mut cands = Vec::new();
+        candidates_in(&Ctx::from_game(&game, 0), &config, &legal, &mut cands);
+        let mut tree = Tree::new(cands.len());
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut buf = Vec::new();
+        for i in 0..n {
+            let root = i % cands.len();
+            let mut g = game.clone();
+            g.submit(0, cands[root].0).unwrap();
+            tree.simulate(&mut g, 0, root, &config, &mut rng, &mut buf, &memo);
+            assert!(g.is_over());
+            tree.backup(root, reward_parts(&g, 0).0);
+        }
+        (tree, cands)
+    }
+
+    #[test]
+    fn each_iteration_adds_one_node_and_backs_up_along_its_path() {
+        let (tree, cands) = grow(60);
+        // A game's first turn: every iteration reaches the seat's next decision, so each one
+        // expands exactly one node below the root's candidates.
+        assert_eq!(tree.len(), cands.len() + 60);
+        let k = cands.len();
+        for (r, &node) in tree.roots.iter().enumerate() {
+            let n = &tree.nodes[node as usize];
+            // Candidate r was played in iterations r, r + k, …: one visit each.
+            assert_eq!(n.visits as usize, (60 - r).div_ceil(k));
+            // Every visit of the node went down exactly one of its edges.
+            assert_eq!(n.edges.iter().map(|e| e.visits).sum::<u32>(), n.visits);
+            let total: f64 = n.edges.iter().map(|e| e.total).sum();
+            assert!((total - n.total).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn a_second_decision_is_a_kind_of_action_on_a_card_of_the_next_hand() {
+        let (tree, _) = grow(30);
+        let node = &tree.nodes[tree.roots[0] as usize];
+        // After turn 1 the seat holds 6 cards: at most 6 cards × (build, stage, discard) keys.
+        assert!(!node.edges.is_empty() && node.edges.len() <= 18);
+        assert!(node.edges.iter().all(|e| e.key.1.is_some() && e.key.0 <= 2), "{:?}", node.edges);
+        // Availability counts at least the visits (an edge is chosen only where available).
+        assert!(node.edges.iter().all(|e| e.avail >= e.visits));
+    }
+}
