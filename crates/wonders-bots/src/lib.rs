@@ -65,7 +65,8 @@ use wonders_core::{Action, ActionError, Game, View};
 pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first \
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
      optional :<K>t for K threads, e.g. search:200ms:2t, and :flat for the search without its \
-     tree below the root, :neural for the policy network's prior at its root), neural (a policy network, no search; neural:weights=FILE for other weights), \
+     tree below the root, :neural for the policy network's prior at its root), neural (a policy network, no search; neural:weights=FILE for other weights; neural:heuristic \
+     blends the network with the heuristic, still no search), \
      and exec:COMMAND[:timeout=<T>ms|<T>s] \
      for an external bot (see `wonders bot-protocol`)";
 
@@ -152,6 +153,7 @@ pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, Strin
         "heuristic" if options == ["flat-naval"] => Ok(Box::new(HeuristicBot::flat_naval())),
         "heuristic" => no_options(Box::new(HeuristicBot::new())),
         "neural" if options.is_empty() => Ok(Box::<NeuralBot>::default()),
+        "neural" if options == ["heuristic"] => Ok(Box::new(NeuralBot::blended())),
         "neural" => {
             let path = neural_weights_path(name).ok_or_else(|| {
                 format!("bot `{}`: `neural` takes one option, weights=FILE (a safetensors file)", name.trim())

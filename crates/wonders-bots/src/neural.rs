@@ -313,6 +313,7 @@ pub struct NeuralBot {
     net: Arc<Network>,
     fallback: HeuristicBot,
     name: String,
+    blend: bool,
 }
 
 impl Default for NeuralBot {
@@ -329,7 +330,7 @@ impl NeuralBot {
 
     /// The bot with another network.
     pub fn with_network(net: Arc<Network>) -> NeuralBot {
-        NeuralBot { net, fallback: HeuristicBot::new(), name: "neural".into() }
+        NeuralBot { net, fallback: HeuristicBot::new(), name: "neural".into(), blend: false }
     }
 
     /// The bot under another name (for reports; `neural` by default).
@@ -343,9 +344,24 @@ impl NeuralBot {
     }
 }
 
+impl NeuralBot {
+    /// The `neural:heuristic` bot: still no search, but each move is the one with the highest
+    /// heuristic value plus [`crate::search::BLEND_POINTS`] per unit of `ln(p / p_best)` of the
+    /// network's probabilities (the search's root prior with `search:…:neural`), so the network
+    /// and the rules each correct the other's blind spots.
+    pub fn blended() -> NeuralBot {
+        NeuralBot { blend: true, name: "neural:heuristic".into(), ..NeuralBot::new() }
+    }
+}
+
 impl Bot for NeuralBot {
     fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
-        match self.net.best_action(view, legal) {
+        let pick = if self.blend {
+            crate::search::blended_choice(&self.net, view, legal)
+        } else {
+            self.net.best_action(view, legal)
+        };
+        match pick {
             Some(a) => a,
             None => self.fallback.choose(view, legal),
         }
