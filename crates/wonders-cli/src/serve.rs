@@ -132,6 +132,11 @@ pub struct ServeArgs {
     /// the machine's cores, at least one, so that a core stays free for people's requests).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     bot_threads: Option<u16>,
+    /// Games the search bot samples per move it judges in a finished game's review ("Review my
+    /// game"): more is steadier and slower (500 takes about 2 s of one core for a 4-player seat).
+    #[arg(long, value_name = "N", default_value_t = wonders_bots::coach::REVIEW_SAMPLES,
+          value_parser = clap::value_parser!(u32).range(10..=20_000))]
+    review_samples: u32,
     /// Offer an external bot (`exec:COMMAND[:timeout=<T>]`, see `wonders bot-protocol`) for seats;
     /// repeat for several. Off by default: a visitor can only choose among the bots allowed here.
     #[arg(long = "allow-bot", value_name = "exec:COMMAND")]
@@ -208,6 +213,19 @@ fn at_least_one(flag: &str, n: usize) -> Result<usize, String> {
 }
 
 impl ServeArgs {
+    /// The server's settings the flags set (the limits apart: [`ServeArgs::limits`]).
+    fn config(&self) -> ServerConfig {
+        ServerConfig {
+            waiting_expiry: (self.waiting_expiry > 0).then(|| Duration::from_secs(self.waiting_expiry)),
+            finished_keep: Duration::from_secs(self.finished_keep),
+            rematch_hold: Duration::from_secs(self.rematch_hold),
+            empty_expiry: (self.empty_expiry > 0).then(|| Duration::from_secs(self.empty_expiry)),
+            bot_threads: self.bot_threads.map_or_else(wonders_server::pool::default_threads, usize::from),
+            review_samples: self.review_samples,
+            ..ServerConfig::default()
+        }
+    }
+
     /// The limits the flags set.
     pub fn limits(&self) -> Result<Limits, String> {
         if self.ws_max_message < 256 {
@@ -320,14 +338,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         ));
     }
     wonders_server::allow_exec_bots(&args.allow_bot)?;
-    let config = ServerConfig {
-        waiting_expiry: (args.waiting_expiry > 0).then(|| Duration::from_secs(args.waiting_expiry)),
-        finished_keep: Duration::from_secs(args.finished_keep),
-        rematch_hold: Duration::from_secs(args.rematch_hold),
-        empty_expiry: (args.empty_expiry > 0).then(|| Duration::from_secs(args.empty_expiry)),
-        bot_threads: args.bot_threads.map_or_else(wonders_server::pool::default_threads, usize::from),
-        ..ServerConfig::default()
-    };
+    let config = args.config();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -367,4 +378,34 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         say_line("wonders: stopped (every game is saved)");
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// `wonders serve`'s flags alone, parsed as the command parses them.
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    fn parse(flags: &[&str]) -> Result<ServeArgs, String> {
+        let argv = std::iter::once("serve").chain(flags.iter().copied());
+        Cli::try_parse_from(argv).map(|c| c.serve).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn review_samples_default_to_the_coachs_and_are_set_by_the_flag() {
+        let default = parse(&[]).unwrap().config();
+        assert_eq!(default.review_samples, wonders_bots::coach::REVIEW_SAMPLES);
+        assert_eq!(default.review_samples, 500);
+        assert_eq!(parse(&["--review-samples", "2000"]).unwrap().config().review_samples, 2000);
+        let too_few = parse(&["--review-samples", "5"]).err().unwrap();
+        assert!(too_few.contains("--review-samples") && too_few.contains("10..=20000"), "{too_few}");
+        let not_a_number = parse(&["--review-samples", "many"]).err().unwrap();
+        assert!(not_a_number.contains("invalid digit"), "{not_a_number}");
+    }
 }

@@ -84,6 +84,17 @@ impl Reviews {
     /// The review of `seat` in `record`, computed on the calling thread unless kept; one at a
     /// time.
     pub fn get(&self, id: &str, record: &Record, seat: u8, samples: u32) -> Result<Arc<ReviewMsg>, ApiError> {
+        self.get_or_compute(id, seat, || review(record, seat, samples))
+    }
+
+    /// The review of `seat` at table `id`: the one kept, else `compute`'s, kept (an error is not
+    /// kept). A second caller for the same table waits for the first and finds its answer.
+    fn get_or_compute(
+        &self,
+        id: &str,
+        seat: u8,
+        compute: impl FnOnce() -> Result<ReviewMsg, ApiError>,
+    ) -> Result<Arc<ReviewMsg>, ApiError> {
         let table = {
             let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
             match tables.iter().find(|(t, _)| t == id) {
@@ -104,7 +115,7 @@ impl Reviews {
         }
         let review = {
             let _one = self.computing.lock().unwrap_or_else(|p| p.into_inner());
-            Arc::new(review(record, seat, samples)?)
+            Arc::new(compute()?)
         };
         seats.insert(seat, review.clone());
         Ok(review)
@@ -146,4 +157,45 @@ pub fn review(record: &Record, seat: u8, samples: u32) -> Result<ReviewMsg, ApiE
             })
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    fn msg(seat: u8) -> ReviewMsg {
+        ReviewMsg { seat, samples: 1, decisions: vec![], chart: vec![0.5], mistakes: vec![], total_loss: 0.0 }
+    }
+
+    /// Eight requests at once for one seat's review: one computation, the same answer for all;
+    /// another seat of the same table is computed once more; a failure is not kept.
+    #[test]
+    fn simultaneous_requests_compute_a_review_once() {
+        let reviews = Reviews::default();
+        let computed = AtomicUsize::new(0);
+        let compute = |seat: u8| {
+            computed.fetch_add(1, Ordering::SeqCst);
+            // Long enough for every other request to arrive while this one computes.
+            std::thread::sleep(Duration::from_millis(200));
+            Ok(msg(seat))
+        };
+        let answers: Vec<Arc<ReviewMsg>> = std::thread::scope(|s| {
+            let handles: Vec<_> =
+                (0..8).map(|_| s.spawn(|| reviews.get_or_compute("t1", 2, || compute(2)).unwrap())).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(computed.load(Ordering::SeqCst), 1, "one computation for eight requests");
+        assert!(answers.iter().all(|a| Arc::ptr_eq(a, &answers[0])), "the same kept answer");
+        assert_eq!(answers[0].seat, 2);
+
+        let other = reviews.get_or_compute("t1", 3, || compute(3)).unwrap();
+        assert_eq!((other.seat, computed.load(Ordering::SeqCst)), (3, 2), "another seat is its own review");
+
+        let failed = reviews.get_or_compute("t2", 0, || Err(ApiError::Storage("lost".into())));
+        assert!(failed.is_err());
+        let again = reviews.get_or_compute("t2", 0, || compute(0)).unwrap();
+        assert_eq!((again.seat, computed.load(Ordering::SeqCst)), (0, 3), "a failure is computed again");
+    }
 }
