@@ -40,6 +40,7 @@ pub fn write_state_msg(out: &mut String, state: &StateMsg) {
         reasons,
         stage_reason,
         timer_left_secs,
+        remaining_ms,
     } = state;
     out.push_str("{\"type\":\"state\",\"table\":");
     out.push_str(table.json());
@@ -87,6 +88,10 @@ pub fn write_state_msg(out: &mut String, state: &StateMsg) {
     if let Some(t) = timer_left_secs {
         out.push_str(",\"timer_left_secs\":");
         uint(out, u64::from(*t));
+    }
+    if let Some(ms) = remaining_ms {
+        out.push_str(",\"remaining_ms\":");
+        uint(out, *ms);
     }
     out.push('}');
 }

@@ -585,6 +585,14 @@ pub struct StateMsg {
     /// counts down from it, so a reload does not restart the clock.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timer_left_secs: Option<u32>,
+    /// With a turn timer, the milliseconds left on the current step's clock when this state was
+    /// written: `you`'s own while the game waits for `you`, else (a seat that has chosen, a
+    /// spectator) the longest clock of the people the game waits for, by when the step resolves
+    /// at the latest. Absent without a timer, once the game is over, or when the game waits for
+    /// no person's clock (only bots, or stand-in bots, to move). A page counts down from it, so a
+    /// reload shows the same time left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remaining_ms: Option<u64>,
 }
 
 /// One page of the list of tables (`GET /api/tables?offset=…&limit=…`): the same slice of the

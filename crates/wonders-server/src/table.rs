@@ -756,6 +756,7 @@ impl Table {
             reasons: Vec::new(),
             stage_reason: None,
             timer_left_secs: None,
+            remaining_ms: None,
         };
         let Ok(live) = &self.live else {
             return msg;
@@ -819,6 +820,7 @@ impl Table {
             }
             msg.timer_left_secs = self.timer_left(s);
         }
+        msg.remaining_ms = self.remaining_ms(you.map(usize::from));
         if game.is_over() {
             msg.scores = Some(score_lines(game));
         }
@@ -1136,6 +1138,28 @@ impl Table {
         Some(u64::from(secs).saturating_sub(spent) as u32)
     }
 
+    /// With a turn timer, the milliseconds left now on the current step's clock as `you` sees
+    /// it: `you`'s own while the game waits for `you`, else the longest clock of the people it
+    /// waits for (the step resolves by then at the latest). `None` without a timer, before the
+    /// start, once the game is over, or when the game waits for no person's clock.
+    pub fn remaining_ms(&self, you: Option<usize>) -> Option<u64> {
+        let (secs, game) = (self.turn_timer?, self.game()?);
+        if self.expired || !self.started() || game.is_over() {
+            return None;
+        }
+        let limit = Duration::from_secs(u64::from(secs));
+        let left = |s: usize| {
+            let spent = self.since.get(s)?.elapsed();
+            Some(limit.saturating_sub(spent).as_millis() as u64)
+        };
+        if let Some(s) = you
+            && game.must_act(s)
+        {
+            return if self.bot_plays(s) { None } else { left(s) };
+        }
+        game.to_act().iter().copied().filter(|&s| !self.bot_plays(s)).filter_map(left).max()
+    }
+
     /// The seats of people whose turn timer ran out at `now`: they become away (a stand-in bot
     /// plays their moves). Returns them.
     pub fn time_out(&mut self, now: Instant) -> Vec<usize> {
@@ -1161,13 +1185,15 @@ impl Table {
     }
 
     /// The player of `seat` is back: a seat played by a stand-in bot is theirs again, its clock
-    /// restarted. Returns whether it was away.
+    /// restarted. Returns whether it was away. A seat that was not away keeps its clock: a
+    /// reloaded page (a new WebSocket's `auth`) or a refused action does not give it more time.
     pub fn reclaim(&mut self, seat: u8) -> bool {
         let seat = seat as usize;
-        if let Some(t) = self.since.get_mut(seat) {
+        let was_away = self.away.get_mut(seat).is_some_and(|a| std::mem::replace(a, false));
+        if was_away && let Some(t) = self.since.get_mut(seat) {
             *t = Instant::now();
         }
-        self.away.get_mut(seat).is_some_and(|a| std::mem::replace(a, false))
+        was_away
     }
 
     /// Since when the game is over (in this process), if it is.

@@ -130,6 +130,7 @@ const TEXT = {
   phase_edifice_discard: ['great project failed: discard a card', '宏偉項目失敗：棄掉一張牌'],
   passesLeft: ['hands pass left', '手牌向左傳'], passesRight: ['hands pass right', '手牌向右傳'],
   timerHelp: ['time left for this move, then a bot plays it', '本步剩餘時間，逾時由電腦代打'],
+  timerOthersHelp: ['time left for the others to choose, then a bot plays for them', '其他玩家剩餘時間，逾時由電腦代打'],
   provisionalKey: ['provisional value: no printed source confirms it; the game uses a working value', '暫定數值：沒有印刷來源確認，遊戲使用暫定值'],
   close: ['Close', '關閉'], noTeamConflict: ['no conflict with teammate', '隊友之間無衝突'], has: ['has', '有'],
   discardIt: ['Discard', '棄牌'], cannotBuild: ['cannot build', '不能建造'], freeCityHand: ['The Free City\'s hand', '自由城市的手牌'],
@@ -577,7 +578,7 @@ class TablePage {
     this.changes = null; // what the last resolved step changed (item 4)
     this.animate = false; // play the changes' animations at the next render only
     this.ageEndClosed = 0; // the Age whose end panel the player closed
-    this.stepSince = Date.now();
+    this.deadline = null; // when the step's clock runs out, by this page's clock
     document.body.dataset.page = 'table';
     document.getElementById('app').replaceChildren(h('p', { class: 'muted' }, '…'));
     this.keys = ev => {
@@ -623,15 +624,10 @@ class TablePage {
     if (msg.type === 'state') {
       if (!this.cat && msg.table) this.cat = await catalog(msg.table.edition);
       const old = this.state;
-      if (!old || old.turn_id !== msg.turn_id || old.step !== msg.step) {
-        this.pending = false;
-        this.stepSince = Date.now();
-      }
-      // The server's clock, when it says how long this seat has left: a reload does not
-      // restart the timer.
-      if (msg.timer_left_secs !== undefined && msg.table && msg.table.turn_timer_secs) {
-        this.stepSince = Date.now() - (msg.table.turn_timer_secs - msg.timer_left_secs) * 1000;
-      }
+      if (!old || old.turn_id !== msg.turn_id || old.step !== msg.step) this.pending = false;
+      // The step's clock is the server's (what it had left when it wrote this state): a reload
+      // shows the same time left, not the whole timer again.
+      this.deadline = msg.remaining_ms !== undefined ? Date.now() + msg.remaining_ms : null;
       // The log arrives in pieces: keep what came before `history_from`.
       const before = old && msg.history_from ? (old.history || []).slice(0, msg.history_from) : [];
       msg.history = before.concat(msg.history || []);
@@ -675,12 +671,11 @@ class TablePage {
     this.wasMyMove = mine;
   }
 
-  // The turn timer of the bar: the seconds the server gave this seat, counted down from the
-  // moment its state arrived (or from the step's arrival, for a seat the game does not wait for).
+  // The turn timer of the bar: the server's time left on the step, counted down from the
+  // moment its state arrived.
   tick() {
     const el = document.getElementById('turn-timer');
-    if (!el || !this.state) return;
-    el.textContent = timerText(this.state.table.turn_timer_secs, this.stepSince);
+    if (el && this.deadline) el.textContent = timerText(this.deadline);
   }
 
   send(action) {
@@ -905,8 +900,8 @@ class TablePage {
       h('span', { class: 'phase' }, phase),
       h('span', { class: 'pass-dir pass-' + dir, title: t(dir === 'left' ? 'passLeft' : 'passRight') },
         dir === 'left' ? '⟲ ' + t('passesLeft') : t('passesRight') + ' ⟳'),
-      st.table.turn_timer_secs ? h('span', { class: 'turn-timer', title: t('timerHelp') }, clockIcon(),
-        h('span', { id: 'turn-timer' }, timerText(st.table.turn_timer_secs, this.stepSince))) : null,
+      this.deadline ? h('span', { class: 'turn-timer', title: t(st.timer_left_secs !== undefined ? 'timerHelp' : 'timerOthersHelp') }, clockIcon(),
+        h('span', { id: 'turn-timer' }, timerText(this.deadline))) : null,
       prompt,
       h('span', { class: 'muted chosen-count', title: t('chosenHelp') }, `✓ ${st.table.seats.length - waiting}/${st.table.seats.length}`),
       h('span', { class: 'muted discard-count', title: t('discardPile') }, plural(v.discard_size, 'discardedCount')),
@@ -1604,9 +1599,8 @@ function reducedMotion() {
 }
 
 // "1:25 left" of a turn timer of `secs` seconds counted from `since`.
-function timerText(secs, since) {
-  if (!secs) return '';
-  const left = Math.max(0, Math.ceil(secs - (Date.now() - since) / 1000));
+function timerText(deadline) {
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
   const m = Math.floor(left / 60);
   const s2 = String(left % 60).padStart(2, '0');
   return `${m}:${s2}`;

@@ -326,3 +326,73 @@ async fn open_tables_counts_the_waiting_and_playing_ones_as_the_table_list_does(
     assert_eq!(s.state(&waiting, None).await["table"]["status"], "waiting");
     s.stop().await;
 }
+
+/// `remaining_ms`: the step's clock by the server, the same for a reloaded page as for the one
+/// that was open: a seat the game waits for sees its own, a seat that has chosen and a spectator
+/// the longest of the people still to choose; a new step starts the clock again; a table without
+/// a timer has none.
+#[tokio::test]
+async fn each_state_says_how_long_the_step_has_left() {
+    let (_dir, db) = temp_db();
+    let s = TestServer::start_with(&db, quick(600, 600, 60)).await;
+    let (status, info) = s
+        .post(
+            "/api/tables",
+            &json!({"players": 3, "seats": [{}, {}, {"bot": "random"}], "turn_timer_secs": 60}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{info}");
+    let id = info["id"].as_str().unwrap().to_string();
+    let ann = s.take(&id, 0, "Ann").await;
+    let bob = s.take(&id, 1, "Bob").await;
+    let ms = |st: &serde_json::Value| {
+        st["remaining_ms"].as_u64().unwrap_or_else(|| panic!("remaining_ms in {st}"))
+    };
+
+    // The game waits for Ann and Bob: 60 s less the moment since the start, in milliseconds,
+    // agreeing with the whole seconds of `timer_left_secs`.
+    let st = s.state(&id, Some(&ann)).await;
+    let first = ms(&st);
+    assert!((50_000..=60_000).contains(&first), "{first}");
+    let secs = st["timer_left_secs"].as_u64().unwrap();
+    assert!(first / 1000 == secs || first / 1000 + 1 == secs, "{first} ms, {secs} s");
+    let spectator = ms(&s.state(&id, None).await);
+    assert!(spectator <= first && first - spectator < 5_000, "{spectator} after {first}");
+
+    // Read again a second later (a reload): a second less, not the whole minute again.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let again = ms(&s.state(&id, Some(&ann)).await);
+    assert!(again + 1_000 <= first && again + 6_000 > first, "{again} a second after {first}");
+
+    // Ann chooses: her state no longer has her own clock but Bob's, whose turn it still is.
+    let (status, _) = s.act(&id, &ann, st["turn_id"].as_u64(), &st["legal"][0]).await;
+    assert_eq!(status, 200);
+    let st = s.state(&id, Some(&ann)).await;
+    assert!(st.get("timer_left_secs").is_none(), "Ann has chosen: {st}");
+    let bobs = ms(&s.state(&id, Some(&bob)).await);
+    let anns = ms(&st);
+    assert!(anns.abs_diff(bobs) < 2_000 && anns <= again, "Ann sees Bob's clock: {anns} and {bobs}");
+
+    // Bob chooses too (the bot has): the next step starts a whole minute again.
+    let st_bob = s.state(&id, Some(&bob)).await;
+    assert_eq!(s.act(&id, &bob, st_bob["turn_id"].as_u64(), &st_bob["legal"][0]).await.0, 200);
+    let st = s.wait_state(&id, Some(&ann), "the second turn", |st| st["step"] == 1).await;
+    let next = ms(&st);
+    assert!(next > again && (55_000..=60_000).contains(&next), "{next}");
+
+    // A table without a timer: no clock, for a seat nor a spectator.
+    let (_, info) = s
+        .post(
+            "/api/tables",
+            &json!({"players": 3, "seats": [{}, {"bot": "random"}, {"bot": "random"}]}),
+            None,
+        )
+        .await;
+    let id = info["id"].as_str().unwrap().to_string();
+    let cid = s.take(&id, 0, "Cid").await;
+    let st =
+        s.wait_state(&id, Some(&cid), "the start", |st| !st["legal"].as_array().unwrap().is_empty()).await;
+    assert!(st.get("remaining_ms").is_none() && st.get("timer_left_secs").is_none(), "{st}");
+    assert!(s.state(&id, None).await.get("remaining_ms").is_none());
+}
