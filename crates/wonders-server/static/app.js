@@ -130,6 +130,7 @@ const TEXT = {
   phase_edifice_discard: ['great project failed: discard a card', '宏偉項目失敗：棄掉一張牌'],
   passesLeft: ['hands pass left', '手牌向左傳'], passesRight: ['hands pass right', '手牌向右傳'],
   timerHelp: ['time left for this move, then a bot plays it', '本步剩餘時間，逾時由電腦代打'],
+  buyShort: ['buy', '購買'],
   timerOthersHelp: ['time left for the others to choose, then a bot plays for them', '其他玩家剩餘時間，逾時由電腦代打'],
   provisionalKey: ['provisional value: no printed source confirms it; the game uses a working value', '暫定數值：沒有印刷來源確認，遊戲使用暫定值'],
   close: ['Close', '關閉'], noTeamConflict: ['no conflict with teammate', '隊友之間無衝突'], has: ['has', '有'],
@@ -1328,28 +1329,17 @@ class TablePage {
         if (!groups.has(p)) groups.set(p, []);
         groups.get(p).push(l);
       }
-      return h('div', { class: 'trade-line' }, h('span', { class: 'muted' }, `${t('buyFrom')} (${t(dir)}, ${this.cityLabel(o)}): `),
+      return h('div', { class: 'trade-line', title: `${t('buyFrom')} (${t(dir)}, ${this.cityLabel(o)})` },
+        h('span', { class: 'muted' }, dir === 'left' ? `${t('buyShort')} ← ` : `${t('buyShort')} → `),
         groups.size ? [...groups].map(([p, ls]) => h('span', { class: 'trade-group' }, ls.map(resIcon), ` ${p} ${t('each')}`))
           : h('span', { class: 'muted' }, t('nothingMade')));
     }) : null;
     const sellsDiffers = sum && JSON.stringify(sum.for_sale) !== JSON.stringify(sum.production);
     const sci = sum ? [['◎', 0], ['⚙', 1], ['▤', 2]].map(([g, k]) => h('span', { class: 'sci', title: t(['compass', 'gear', 'tablet'][k]) }, g + ' ' + sum.science[k])) : [];
-    // Armada at a laptop's table: your city or your whole shipyard board, a tab apart, so that
-    // neither needs scrolling (on a phone the page scrolls and both are shown).
-    const narrow = !!(window.matchMedia && window.matchMedia(NARROW).matches);
-    const tabs = role === 'mine' && v.armada && !expanded && !narrow;
-    const tab = tabs ? (this.mineTab || 'city') : 'city';
-    const tabBar = tabs ? h('div', { class: 'mine-tabs', role: 'tablist' },
-      [['city', ed('Your city', '你的城市')],
-       ['yard', [ed('Your shipyard', '你的船塢'), ` ⚓${v.armada.cities[i].naval_strength} ⇄${v.armada.cities[i].trade_level}`]]].map(([k, label]) =>
-        h('button', { type: 'button', role: 'tab', class: 'mine-tab' + (tab === k ? ' on' : ''), 'aria-selected': String(tab === k), dataset: { tab: k },
-          onclick: () => { this.mineTab = k; this.render(); } }, label))) : null;
-    if (tab === 'yard') {
-      return h('div', { class: 'city full ' + role + ' yard-tab', dataset: { city: i } }, head, tabBar, armadaCityBlock(this, i, 'mine'));
-    }
-    return h('div', { class: 'city full ' + role + (expanded ? ' expanded' : ''), dataset: { city: i } },
-      head,
-      tabBar,
+    // Armada: your city and your whole shipyard board side by side (at a laptop's table; on a
+    // phone one below the other), so that neither needs scrolling.
+    const withYard = role === 'mine' && v.armada && !expanded;
+    const city = [
       wonderBoard(this, c.wonder, choosing ? null : c.side, c.stages, { fresh: freshStage }),
       builtColumns(this, c.cards, fresh, expanded),
       sum ? h('div', { class: 'summary' },
@@ -1359,8 +1349,14 @@ class TablePage {
           sum.science_wild ? h('span', { class: 'sci' }, '✱ ' + sum.science_wild) : null,
           ` = ${pointsNow(sum.science_points)}`) : null,
         v.projects ? edificeCityLine(this, i, sum) : null,
-        trade) : null,
-      v.armada && !tabs ? armadaCityBlock(this, i, role === 'mine' || expanded || this.state.you === null ? role : 'compact') : null);
+        trade) : null];
+    if (withYard) {
+      return h('div', { class: 'city full ' + role + ' with-yard', dataset: { city: i } },
+        head, h('div', { class: 'mine-city' }, city), armadaCityBlock(this, i, 'mine'));
+    }
+    return h('div', { class: 'city full ' + role + (expanded ? ' expanded' : ''), dataset: { city: i } },
+      head, city,
+      v.armada ? armadaCityBlock(this, i, role === 'mine' || expanded || this.state.you === null ? role : 'compact') : null);
   }
 
   citiesPanel(over) {
@@ -1377,7 +1373,7 @@ class TablePage {
     const others = v.cities.map((_, i) => i).filter(i => i !== me && i !== left && i !== right);
     return h('section', { class: 'cities' },
       others.length ? h('div', { class: 'others-strip', 'aria-label': t('otherCities') }, others.map(i => this.cityPanel(i, 'other', 'compact'))) : null,
-      h('div', { class: 'neighbour-row', 'data-keep-scroll': 'row' },
+      h('div', { class: 'neighbour-row' + (v.armada ? ' with-yard' : ''), 'data-keep-scroll': 'row' },
         left !== right ? this.cityPanel(left, 'left', 'full') : null,
         this.cityPanel(me, 'mine', 'full'),
         this.cityPanel(right, 'right', 'full')),

@@ -1165,14 +1165,12 @@ async fn an_armada_game_in_headless_chromium() {
     let head =
         js(&c, "return [...document.querySelectorAll('.table-head .tag')].map(e => e.textContent)").await;
     assert!(head.as_array().unwrap().contains(&json!("Armada")), "{head}");
-    // At a laptop's table your city and your shipyard board are a tab apart.
-    c.execute(YARD_TAB, vec![]).await.unwrap();
+    // At a laptop's table your city and your shipyard board side by side.
     armada_shipyards_match(&c, &s, &table, &ada).await;
     c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView({block: 'center'})", vec![])
         .await
         .unwrap();
     shot(&c, "30-armada-city.png").await;
-    c.execute(CITY_TAB, vec![]).await.unwrap();
     c.execute("document.getElementById('fleets').scrollIntoView()", vec![]).await.unwrap();
     shot(&c, "31-armada-fleets.png").await;
     // The payment chooser of a card with its naval construction: the ship, the step it reaches
@@ -1864,11 +1862,22 @@ const ONE_SCREEN: &str = "const vw = innerWidth, vh = innerHeight, out = [], de 
   if (cities.length !== n) out.push(cities.length + ' cities for ' + n);
   for (const c of cities) for (const k of ['.coin-stat', '.shield', '.tokens', '.score-now', '.chose'])
     if (!c.querySelector(k)) out.push('city ' + c.dataset.city + ' shows no ' + k);
+  const m = document.querySelector('.city.mine');
+  if (m && m.scrollHeight > m.clientHeight + 1) out.push('your city scrolls inside itself by ' + (m.scrollHeight - m.clientHeight));
+  if (m && !m.querySelector('.board')) out.push('your city shows no wonder board');
+  if (current.state.view.armada) {
+    const y = document.querySelector('.city.mine .shipyard');
+    if (!y) out.push('your city shows no shipyard');
+    else { inView(y); const b = y.getBoundingClientRect(), r = m.getBoundingClientRect();
+      if (b.bottom > r.bottom + 1 || b.right > r.right + 1) out.push('your shipyard is cut off by your city');
+      const tracks = y.querySelectorAll('.ship-row');
+      if (tracks.length !== 4) out.push(tracks.length + ' tracks in your shipyard');
+      for (const t of tracks) { const tr = t.getBoundingClientRect(); if (tr.bottom > vh + 1 || tr.bottom > r.bottom + 1) out.push('the ' + t.dataset.fleet + ' track is below the fold'); } }
+  }
   return out";
 
-/// Armada at a laptop's table: shows your shipyard's tab, or your city's.
-const YARD_TAB: &str = "const t = document.querySelector('.mine-tab[data-tab=yard]'); if (t) t.click();";
-const CITY_TAB: &str = "const t = document.querySelector('.mine-tab[data-tab=city]'); if (t) t.click();";
+/// The seconds the page's turn timer shows (`m:ss`).
+const CLOCK: &str = "const [m, sec] = document.getElementById('turn-timer').textContent.split(':'); return Number(m) * 60 + Number(sec)";
 
 /// The same at a phone's size: no sideways scroll, the hand first, the city next, each neighbour
 /// one swipe away on its side.
@@ -1911,6 +1920,28 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "4 players at 1366×768");
     let timer = js(&c, "return document.getElementById('turn-timer').textContent").await;
     assert!(["10:00", "9:5"].iter().any(|t| timer.as_str().unwrap().contains(t)), "the turn timer: {timer}");
+    // The clock is the server's: a few seconds later, a reload, and a spectator's page, show the
+    // time the server has left on the step (`remaining_ms`), not the whole ten minutes again.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    c.refresh().await.unwrap();
+    wait_for(&c, "the hand after a reload", "document.querySelector('.hand .card .pick')").await;
+    let shown = js(&c, CLOCK).await.as_i64().unwrap();
+    let left = s.state(&table, Some(&ada)).await["remaining_ms"].as_i64().unwrap();
+    assert!(
+        shown <= 598 && (shown * 1000 - left).abs() <= 2_000,
+        "after a reload: {shown} s shown, {left} ms left"
+    );
+    c.execute("localStorage.removeItem('wonders.tokens')", vec![]).await.unwrap();
+    c.refresh().await.unwrap();
+    wait_for(&c, "the spectator's clock", "document.getElementById('turn-timer') && current.state").await;
+    let shown = js(&c, CLOCK).await.as_i64().unwrap();
+    let left = s.state(&table, None).await["remaining_ms"].as_i64().unwrap();
+    assert!(
+        shown <= 598 && (shown * 1000 - left).abs() <= 2_000,
+        "a spectator: {shown} s shown, {left} ms left"
+    );
+    sit(&c, &s, &table, 0, &ada).await;
+    wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
     // Item 3: one control per card, nothing to do before a card is picked, nothing preselected;
     // a card picked opens its sheet: build, the wonder stage, discard, each way to pay saying
     // whom it pays.
@@ -2100,28 +2131,18 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     .await;
     sit(&c, &s, &table, 0, &ada).await;
     wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
+    shot(&c, "44-table-armada-1366.png").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "Armada at 1366×768");
-    // Your city and your shipyard a tab apart: the city first; the shipyard's tab says its naval
-    // strength and trade level, and shows the whole board, nothing of it scrolled out of sight.
-    let tabs = js(
-        &c,
-        "const a = current.state.view.armada.cities[current.state.you];
-         const tabs = [...document.querySelectorAll('.city.mine .mine-tab')];
-         return [tabs.map(t => t.dataset.tab), document.querySelector('.city.mine .mine-tab.on').dataset.tab,
-                 !!document.querySelector('.city.mine .board'), !!document.querySelector('.city.mine .shipyard'),
-                 tabs[1].textContent.includes('⚓' + a.naval_strength + ' ⇄' + a.trade_level)]",
-    )
-    .await;
-    assert_eq!(tabs, json!([["city", "yard"], "city", true, false, true]), "the tabs of your city");
-    c.execute(YARD_TAB, vec![]).await.unwrap();
+    // Your city and your whole shipyard on the one screen, side by side, neither scrolled: the
+    // board, the four tracks of seven spaces.
     let whole = js(
         &c,
         "const m = document.querySelector('.city.mine'); const y = m.querySelector('.shipyard').getBoundingClientRect();
-         const r = m.getBoundingClientRect();
-         return [m.scrollHeight <= m.clientHeight + 1, y.bottom <= r.bottom + 1, m.querySelectorAll('.ship-row .space').length]",
+         const b = m.querySelector('.board').getBoundingClientRect();
+         return [m.scrollHeight <= m.clientHeight + 1, y.left >= b.right, m.querySelectorAll('.ship-row .space').length]",
     )
     .await;
-    assert_eq!(whole, json!([true, true, 28]), "the shipyard board whole in its tab");
+    assert_eq!(whole, json!([true, true, 28]), "your city and your shipyard board side by side");
     let yard = js(
         &c,
         "const out = []; const y = document.querySelector('.city.mine .shipyard');
@@ -2144,9 +2165,6 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     )
     .await;
     assert_eq!(yard, json!([]), "the shipyard board");
-    shot(&c, "44-table-armada-1366.png").await;
-    c.execute(CITY_TAB, vec![]).await.unwrap();
-    shot(&c, "44b-table-armada-1366-city.png").await;
     c.set_window_size(390, 844).await.unwrap();
     wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
