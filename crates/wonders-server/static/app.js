@@ -962,15 +962,17 @@ class TablePage {
   }
 
   // One conflict: the token and its words; teammates have no conflict (the same words in the
-  // panel and in the log).
+  // panel and in the log). The other city by its player's name alone: its row (and the word
+  // "teammate") already says the team.
   conflictCell(token, other, otherShields, me) {
     const v = this.state.view;
+    const who = v && v.free_city === other ? this.cityLabel(other) : this.seatName(other);
     if (v && v.teams && me !== undefined && (me ^ 1) === other) {
-      return [h('span', { class: 'muted' }, `${t('noTeamConflict')} ${this.cityLabel(other)}`)];
+      return [h('span', { class: 'muted' }, `${t('noTeamConflict')} ${who}`)];
     }
     const word = token > 0 ? t('beat') : token < 0 ? t('lostTo') : t('tie');
     return [token ? tokenChip(token) : h('span', { class: 'token tok-0' }, '0'), ' ',
-      h('span', { class: 'muted' }, `${word} ${this.cityLabel(other)} (${otherShields}⚔)`)];
+      h('span', { class: 'muted' }, `${word} ${who} (${otherShields}⚔)`)];
   }
 
   // ------------------------------------------------------------ paying
@@ -1526,7 +1528,8 @@ class TablePage {
         h('tbody', {}, lines.map((l, i) => {
           const c = v.cities[i];
           return h('tr', { class: (l.rank === 1 ? 'winner' : '') + (st.you === i ? ' me' : '') },
-            h('th', { class: 'who', title: this.cityLabel(i) }, h('span', { class: 'who-name' }, this.cityLabel(i))),
+            h('th', { class: 'who', title: this.cityLabel(i) }, h('span', { class: 'who-name' }, teams ? this.seatName(i) : this.cityLabel(i)),
+              teams ? h('span', { class: 'tag team-tag' }, `${t('team')} ${Math.floor(i / 2) + 1}`) : null),
             h('td', { class: 'wonder-cell wonder-col' }, `${wonderName(this.cat, c.wonder)} ${sideLabel(c.side)} · ${c.stages}/${c.stages_total}`),
             cats.map(k => h('td', { class: 'cat-' + k }, l[k] ?? 0)),
             h('td', { class: 'cat-total' }, l.total), h('td', { class: 'coins-left' }, l.coins),
@@ -1851,12 +1854,14 @@ function boardArt(name, night) {
 // to the left of 0); names clear of the bars (cut to fit, whole in their title), the key wrapped
 // onto as many lines as it needs.
 function scoreChart(page, lines, cats, labelOf) {
-  const W = 720; const rowH = 26; const font = 12;
+  // A phone's chart is drawn narrower, not shrunk: its text stays readable.
+  const narrow = !!(window.matchMedia && window.matchMedia(NARROW).matches);
+  const W = narrow ? 360 : 720; const rowH = 26; const font = 12;
   const ctx = document.createElement('canvas').getContext('2d');
   ctx.font = `${font}px ${getComputedStyle(document.body).fontFamily}`;
   const width = text => ctx.measureText(text).width;
   const names = lines.map((_, i) => labelOf(i));
-  const labelW = Math.min(200, Math.max(60, ...names.map(n => width(n) + 10)));
+  const labelW = Math.min(narrow ? 96 : 200, Math.max(60, ...names.map(n => width(n) + 10)));
   const fit = text => {
     if (width(text) <= labelW - 10) return text;
     let cut = text;
@@ -2019,7 +2024,8 @@ function reviewChart(page, r) {
 let reviewResize = null;
 window.addEventListener('resize', () => {
   clearTimeout(reviewResize);
-  reviewResize = setTimeout(() => { if (current && current.review) current.render(); }, 150);
+  // The review's and the score sheet's charts are drawn for the window's width.
+  reviewResize = setTimeout(() => { if (current && (current.review || (current.state && current.state.scores))) current.render(); }, 150);
 });
 
 // ---------------------------------------------------------------- Edifice
