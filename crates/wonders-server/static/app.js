@@ -746,6 +746,13 @@ class TablePage {
     return this.seatName(i);
   }
 
+  // A city's name in a table's row: in a team game the player's name and a tag of their team.
+  whoLabel(i) {
+    const v = this.state.view;
+    if (!v || !v.teams) return h('span', { class: 'who-name' }, this.cityLabel(i));
+    return [h('span', { class: 'who-name' }, this.seatName(i)), h('span', { class: 'tag team-tag' }, `${t('team')} ${Math.floor(i / 2) + 1}`)];
+  }
+
   // The name of the city `o` seen from `city`: "Bob (left)" for a neighbour.
   whoSide(city, o) {
     const n = this.state.view.cities.length;
@@ -956,7 +963,7 @@ class TablePage {
     return h('div', { class: 'table-scroll' }, h('table', { class: 'conflicts' },
       h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, '⚔'), h('th', {}, t('vsLeft')), h('th', {}, t('vsRight')))),
       h('tbody', {}, end.cities.map((c, i) => h('tr', { class: this.state.you === i ? 'me' : '' },
-        h('th', {}, this.cityLabel(i)), h('td', {}, c.shields),
+        h('th', { title: this.cityLabel(i) }, this.whoLabel(i)), h('td', {}, c.shields),
         h('td', {}, this.conflictCell(c.left, (i + 1) % n, end.cities[(i + 1) % n].shields, i)),
         h('td', {}, this.conflictCell(c.right, (i + n - 1) % n, end.cities[(i + n - 1) % n].shields, i)))))));
   }
@@ -1513,7 +1520,7 @@ class TablePage {
       const text = teams
         ? (zh() ? `你的隊伍：${ordinal(mine.rank)}（共 ${count} 隊）` : `Your team finished ${ordinal(mine.rank)} of ${count} teams`)
         : (zh() ? `${t('youFinished')}${ordinal(mine.rank)}（${t('of')} ${count} 人）` : `${t('youFinished')} ${ordinal(mine.rank)} ${t('of')} ${count}`);
-      headline = h('p', { class: 'finish', id: 'finish' }, text, mine.rank === 1 ? ' 🏆' : '');
+      headline = h('p', { class: 'finish', id: 'finish' }, text, mine.rank === 1 ? h('span', { class: 'trophy', 'aria-hidden': 'true' }, ' ★') : '');
     } else {
       headline = h('p', { class: 'finish' }, `${t('winnerIs')}: ${winners.join(', ')}`);
     }
@@ -1528,8 +1535,7 @@ class TablePage {
         h('tbody', {}, lines.map((l, i) => {
           const c = v.cities[i];
           return h('tr', { class: (l.rank === 1 ? 'winner' : '') + (st.you === i ? ' me' : '') },
-            h('th', { class: 'who', title: this.cityLabel(i) }, h('span', { class: 'who-name' }, teams ? this.seatName(i) : this.cityLabel(i)),
-              teams ? h('span', { class: 'tag team-tag' }, `${t('team')} ${Math.floor(i / 2) + 1}`) : null),
+            h('th', { class: 'who', title: this.cityLabel(i) }, this.whoLabel(i)),
             h('td', { class: 'wonder-cell wonder-col' }, `${wonderName(this.cat, c.wonder)} ${sideLabel(c.side)} · ${c.stages}/${c.stages_total}`),
             cats.map(k => h('td', { class: 'cat-' + k }, l[k] ?? 0)),
             h('td', { class: 'cat-total' }, l.total), h('td', { class: 'coins-left' }, l.coins),

@@ -2254,6 +2254,19 @@ async fn every_kind_of_screen_at_a_laptops_and_a_phones_size_in_headless_chromiu
     wait_for(&c, "the Age-end panel", "document.querySelector('#age-end tbody tr')").await;
     let rows = js(&c, "return document.querySelectorAll('#age-end tbody tr').length").await;
     assert_eq!(rows, json!(4), "one row per city");
+    // Each team said once, as a tag on its player's row, not repeated in every cell (which made
+    // the phone's table a column of names).
+    let teams = js(
+        &c,
+        "return [[...document.querySelectorAll('#age-end tbody th .team-tag')].map(e => e.textContent),
+                 document.querySelector('#age-end table').textContent.includes('[Team')]",
+    )
+    .await;
+    assert_eq!(
+        teams,
+        json!([["Team 1", "Team 1", "Team 2", "Team 2"], false]),
+        "the teams in the Age-end panel"
+    );
     both_sizes(&c, "53-age-end").await;
 
     // The page in Chinese.
