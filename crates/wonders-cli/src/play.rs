@@ -11,10 +11,7 @@
 pub(crate) mod armada;
 mod screen;
 
-use screen::{
-    LEGEND, card_brief, card_effect, card_line, card_text, card_text_with, choices_column, effect_short,
-    pack, pack_units, payment_short,
-};
+use screen::{LEGEND, card_brief, card_effect, card_text, effect_short, pack, pack_units, payment_short};
 pub(crate) use screen::{Screen, wrap};
 
 use crate::simulate::{ExpansionArgs, bot_seed, edition_name, expansions_text, parse_edition, setup_for};
@@ -135,6 +132,32 @@ impl Write for Wrapping<'_> {
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
+    }
+}
+
+/// The text of the steps resolved since the human last answered, not printed yet, each part
+/// in three forms from the fullest: a step's log in full, with the cities named without their
+/// boards, then with its lines run on; an Age's end in full, then with a line per city (or
+/// fewer). The human's next turn shows the fullest that leaves it room.
+#[derive(Default)]
+struct Pending(Vec<[String; 3]>);
+
+impl Pending {
+    /// Adds a part in its three forms.
+    fn push(&mut self, forms: [String; 3]) {
+        self.0.push(forms);
+    }
+
+    /// Every part in its form `level` (0 the fullest, 2 the shortest).
+    fn text(&self, level: usize) -> String {
+        self.0.iter().map(|forms| forms[level.min(2)].as_str()).collect()
+    }
+
+    /// [`Pending::text`], the parts then forgotten.
+    fn take(&mut self, level: usize) -> String {
+        let text = self.text(level);
+        self.0.clear();
+        text
     }
 }
 
@@ -322,6 +345,9 @@ fn play_to_end(
     let mut legal = Vec::new();
     let mut age = game.age();
     let mut tokens: Vec<MilitaryTokens> = game.cities().iter().map(|c| c.tokens).collect();
+    // What happened since the human last answered, printed with the human's next turn (which
+    // chooses how much room it takes) or at once when no seat is human.
+    let mut pending = Pending::default();
     while !game.is_over() {
         for seat in game.to_act() {
             if !game.must_act(seat) {
@@ -330,7 +356,7 @@ fn play_to_end(
             game.legal_actions_into(seat, &mut legal);
             let view = game.view(seat);
             let action = if human == Some(seat) {
-                ask(catalog, &view, &legal, names, (&mut *input, echo), out, screen)?
+                ask(catalog, &view, &legal, names, &mut pending, (&mut *input, echo), out, screen)?
             } else {
                 bots[seat].choose(&view, &legal)
             };
@@ -342,17 +368,25 @@ fn play_to_end(
             if game.last_log().iter().any(|e| matches!(e.played, Played::ChoseSide(_))) {
                 *names = SeatNames::new(game, human);
             }
-            let mut text = String::new();
-            log_text(&mut text, catalog, game.last_log(), names, game.turns(), screen);
+            let mut forms: [String; 3] = Default::default();
+            let short = names.shortened();
+            for (k, (names, packed)) in
+                [(&*names, false), (&short, false), (&short, true)].into_iter().enumerate()
+            {
+                log_with(&mut forms[k], catalog, game.last_log(), names, game.turns(), screen, packed);
+            }
+            pending.push(forms);
             if game.age() != age || game.is_over() {
-                edifice_age_text(&mut text, game, age, names);
-                military_text(&mut text, game, age, &tokens, names);
-                armada::age_end_text(&mut text, game, age, names);
+                let mut full = String::new();
+                edifice_age_text(&mut full, game, age, names);
+                military_text(&mut full, game, age, &tokens, names);
+                armada::age_end_text(&mut full, game, age, names);
+                let short = age_end_short(game, age, &tokens, names, screen);
+                pending.push([full, short.clone(), short]);
                 tokens = game.cities().iter().map(|c| c.tokens).collect();
                 if screen.pause && human.is_some() && !game.is_over() {
                     // The Age's conflicts keep a screen of their own until the human goes on.
-                    emit(out, &text)?;
-                    text.clear();
+                    emit(out, &pending.take(0))?;
                     let next = format!("Press Enter for Age {} (q to quit): ", roman(game.age()));
                     emit(out, &next)?;
                     let when = format!("at the end of Age {}", roman(age));
@@ -363,9 +397,12 @@ fn play_to_end(
                 }
                 age = game.age();
             }
-            emit(out, &text)?;
+            if human.is_none() {
+                emit(out, &pending.take(0))?;
+            }
         }
     }
+    emit(out, &pending.take(0))?;
     notify_game_over(game, &mut bots);
     for (seat, bot) in bots.iter().enumerate() {
         let faults = bot.faults();
@@ -434,6 +471,17 @@ impl SeatNames {
     /// The name of the city at `index`.
     pub(crate) fn get(&self, index: usize) -> &str {
         self.0.get(index).map_or("?", |s| s.as_str())
+    }
+
+    /// The names without their boards ([`SeatNames::short`]), for a log short of room.
+    fn shortened(&self) -> SeatNames {
+        SeatNames((0..self.len()).map(|i| self.short(i).to_string()).collect())
+    }
+
+    /// The name of the city at `index` without its board: `seat 2`, `you`, `the Free City`.
+    pub(crate) fn short(&self, index: usize) -> &str {
+        let name = self.get(index);
+        if name.starts_with("you (") { "you" } else { name.split(" (").next().unwrap_or(name) }
     }
 }
 
@@ -587,24 +635,29 @@ fn discount_text(buyer: &City, side: usize) -> String {
     if cheap.is_empty() { String::new() } else { format!(" (1 coin for {})", cheap.join("/")) }
 }
 
-/// The situation of the human's seat: the step; the city the action is for (status, wonder,
-/// production, cards); both neighbours on two lines each (status and wonder; what they sell and
-/// their cards by colour); every other city on one line.
-fn situation_text(text: &mut String, catalog: &Catalog, view: &View, names: &SeatNames, screen: &Screen) {
-    situation_with(text, catalog, view, names, screen, false);
+/// How much of the situation a turn shows ([`situation_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Detail {
+    /// Every city: the acting one's cards named and its shipyard in full.
+    Full,
+    /// The acting city's cards counted by colour and its shipyard on one line.
+    Compact,
+    /// The acting city and its neighbours in a few lines; every city in full on demand (`c`).
+    Least,
 }
 
-/// [`situation_text`], `compact` when the screen is short of lines: the acting city's cards
-/// counted by colour (as the neighbours' are) and its shipyard on one line (the card-first
-/// menu's second step says what each naval construction gives).
+/// The situation of the human's seat: the step; the city the action is for (status, wonder,
+/// production, cards); both neighbours on two lines each (status and wonder; what they sell and
+/// their cards by colour); every other city on one line; as much of it as `level` says.
 fn situation_with(
     text: &mut String,
     catalog: &Catalog,
     view: &View,
     names: &SeatNames,
     screen: &Screen,
-    compact: bool,
+    level: Detail,
 ) {
+    let compact = level != Detail::Full;
     let seat = view.seat as usize;
     let acting = view.acting_city as usize;
     let n = view.cities.len();
@@ -631,7 +684,36 @@ fn situation_with(
     parts.extend(science_text(me));
     parts.extend(edifice_city_text(catalog, view, me));
     parts.push(format!("makes {}", production_text(&me.production)));
-    parts.push(format!("wonder {} {} {}", w.name, side_label(catalog, me), wonder_text(catalog, me)));
+    if level == Detail::Least {
+        // Its board is in the heading.
+        parts.push(format!("wonder {}", wonder_text(catalog, me)));
+    } else {
+        parts.push(format!("wonder {} {} {}", w.name, side_label(catalog, me), wonder_text(catalog, me)));
+    }
+    if level == Detail::Least {
+        // The city on as few lines as fit, the neighbours on one each; the rest on demand.
+        parts.push(format!("city: {}", cards_counted(catalog, me, screen)));
+        parts.extend(armada::shipyard_parts(view, acting));
+        say!(text, "{}", wrap(&parts.join("; "), screen.width));
+        let (left, right) = ((acting + 1) % n, (acting + n - 1) % n);
+        for (side, label, other) in [(0, "Left", left), (1, "Right", right)] {
+            let Some(c) = view.cities.get(other) else {
+                continue;
+            };
+            let mate = if view.teams && wonders_core::teams::teammate(seat) == other {
+                " (your teammate)"
+            } else {
+                ""
+            };
+            let parts = vec![
+                format!("{label}{mate}: {}, {}", names.short(other), status_text(c)),
+                format!("wonder {}/{}", c.stages, c.stage_count(catalog)),
+                format!("sells {}{}", production_text(&c.for_sale), discount_text(me, side)),
+            ];
+            say!(text, "{}", pack(&parts, screen.width));
+        }
+        return;
+    }
     say!(text, "{}", pack(&parts, screen.width));
     if compact {
         let mut parts = vec![format!("  city: {}", cards_counted(catalog, me, screen))];
@@ -796,91 +878,301 @@ pub(crate) fn roman(age: u8) -> &'static str {
     }
 }
 
-/// Shows the human's choices and reads one; returns the chosen action.
+/// Shows the human's turn — what happened since the last answer, the situation, the choices —
+/// and reads a choice; returns the chosen action.
+///
+/// A hand is chosen from in two steps: a card (one line each, saying what can be done with it),
+/// then one of that card's ways (`0` goes back to the hand); `3.2` at the first prompt takes the
+/// card's way at once. Other choices (a side, an island, a card of the discard pile…) are one
+/// numbered list. When the turn would not fit the screen, the Age's end is given in short, then
+/// the city; on a terminal a turn still too long waits for Enter after the log.
+#[allow(clippy::too_many_arguments)]
 fn ask(
     catalog: &Catalog,
     view: &View,
     legal: &[Action],
     names: &SeatNames,
+    pending: &mut Pending,
     (input, echo): (&mut dyn BufRead, bool),
     out: &mut Wrapping<'_>,
     screen: &Screen,
 ) -> Result<Action, String> {
-    let mut text = String::new();
-    situation_text(&mut text, catalog, view, names, screen);
-    let mut flat = String::new();
-    let choices = choice_list(&mut flat, catalog, view, legal, names, screen);
-    if choices.is_empty() {
+    let hand = matches!(view.phase, Phase::Choose | Phase::PlayLastCard { .. });
+    let mut menu = String::new();
+    let (groups, choices) = if hand {
+        let groups = hand_menu(&mut menu, catalog, view, legal, screen);
+        (groups, Vec::new())
+    } else {
+        (Vec::new(), choice_list(&mut menu, catalog, view, legal, names, screen))
+    };
+    if groups.is_empty() && choices.is_empty() {
         return Err("no legal action to choose from (this is a bug in the engine)".into());
     }
-    let hint = || hint_text(catalog, view, legal, screen);
     let lines = |t: &str| wrap(t, screen.width).matches('\n').count();
-    // The prompt's line, and the turn's start: the log since the last answer and the situation.
-    let needed = out.lines + lines(&text) + lines(&flat) + 1;
-    let hand = matches!(view.phase, Phase::Choose | Phase::PlayLastCard { .. });
-    if needed <= screen.height || !hand {
-        if needed > screen.height {
-            busy_log_pause(view, (&mut *input, echo), out, screen)?;
+    let situation = |level| {
+        let mut text = String::new();
+        situation_with(&mut text, catalog, view, names, screen, level);
+        text
+    };
+    // The fullest layout that fits: everything in full; then what happened in short; then the
+    // city in short; then only the city and its neighbours; then the log's lines run on.
+    let layouts =
+        [(0, Detail::Full), (1, Detail::Full), (1, Detail::Compact), (1, Detail::Least), (2, Detail::Least)];
+    // On a terminal a log too long for the turn waits for Enter rather than hide the cities.
+    let layouts = if screen.pause { &layouts[..3] } else { &layouts[..] };
+    let mut shown = (String::new(), String::new());
+    for &(short, level) in layouts {
+        shown = (pending.text(short), situation(level));
+        if out.lines + lines(&shown.0) + lines(&shown.1) + lines(&menu) < screen.height {
+            break;
         }
-        emit(out, &format!("{text}{flat}"))?;
-        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 1..=choices.len(), &hint)?;
+    }
+    if out.lines + lines(&shown.0) + lines(&shown.1) + lines(&menu) >= screen.height && screen.pause {
+        // On a terminal: what happened in full on a screen of its own, then the turn.
+        emit(out, &pending.take(0))?;
+        busy_log_pause(view, (&mut *input, echo), out, screen)?;
+        let level = [Detail::Full, Detail::Compact]
+            .into_iter()
+            .find(|&l| lines(&situation(l)) + lines(&menu) < screen.height)
+            .unwrap_or(Detail::Least);
+        shown = (String::new(), situation(level));
+    }
+    pending.take(0);
+    emit(out, &format!("{}{}{menu}", shown.0, shown.1))?;
+    let hint = || hint_text(catalog, view, legal, screen);
+    // `c` at a prompt: every city in full, then the choices again.
+    let cities = |choices: &str| format!("{}{choices}", situation(Detail::Full));
+    if !hand {
+        let again = || cities(&menu);
+        let (k, _) = choose(
+            view,
+            names,
+            (&mut *input, echo),
+            out,
+            "Your choice",
+            1..=choices.len(),
+            None,
+            (&hint, &again),
+        )?;
         return Ok(choices[k - 1]);
     }
-    // Too many choices for the screen: the card first, then what to do with it.
-    let (heading, groups) = hand_groups(catalog, view, legal, screen, true);
-    let mut menu = String::new();
-    say!(menu, "{}", wrap(&format!("{heading}; pick a card:"), screen.width));
-    for (i, g) in groups.iter().enumerate() {
-        let line = format!("  {} {} — {}", screen.number(i + 1), g.brief, g.summary());
-        say!(menu, "{}", wrap(&line, screen.width));
-    }
-    if out.lines + lines(&text) + lines(&menu) + 1 > screen.height {
-        // Still too long: the city in short.
-        text.clear();
-        situation_with(&mut text, catalog, view, names, screen, true);
-    }
-    if out.lines + lines(&text) + lines(&menu) + 1 > screen.height {
-        busy_log_pause(view, (&mut *input, echo), out, screen)?;
-    }
-    emit(out, &format!("{text}{menu}"))?;
+    let ways = |k: usize| groups.get(k.wrapping_sub(1)).map_or(0, |g| g.actions.len());
+    let again = || cities(&menu);
     loop {
-        let k = choose(view, names, (&mut *input, echo), out, "Your card", 1..=groups.len(), &hint)?;
+        let (k, way) = choose(
+            view,
+            names,
+            (&mut *input, echo),
+            out,
+            "Your card",
+            1..=groups.len(),
+            Some(&ways),
+            (&hint, &again),
+        )?;
         let g = &groups[k - 1];
-        let mut options = String::new();
-        say!(options, "{}:", wrap(g.head.trim_start(), screen.width));
-        if let Some(reason) = &g.reason {
-            say!(options, "{}", wrap(&format!("      can't build: {reason}"), screen.width));
+        if let Some(w) = way {
+            return Ok(g.actions[w - 1]);
         }
-        let mut units = Vec::with_capacity(g.actions.len());
-        for (i, a) in g.actions.iter().enumerate() {
-            let acting = view.acting_city as usize;
-            let mut label = full_label(a, view.cities[acting].stages + 1, &g.ways);
-            // A naval construction says what its step gives.
-            let fleet = match *a {
-                Action::Build { naval, .. } => naval.construction(),
-                Action::Wonder { extra, .. } => extra.naval(),
-                _ => None,
+        let (card, kinds) = card_ways(view, g, names, screen);
+        let again = || cities(&card);
+        let Some(kinds) = kinds else {
+            emit(out, &card)?;
+            let range = 0..=g.actions.len();
+            let (w, _) =
+                choose(view, names, (&mut *input, echo), out, "Your choice", range, None, (&hint, &again))?;
+            if w > 0 {
+                return Ok(g.actions[w - 1]);
+            }
+            emit(out, &menu)?;
+            continue;
+        };
+        // Too many ways: the kind of play, then how to pay.
+        loop {
+            emit(out, &card)?;
+            let range = 0..=kinds.len();
+            let (w, _) =
+                choose(view, names, (&mut *input, echo), out, "Your choice", range, None, (&hint, &again))?;
+            let Some(kind) = w.checked_sub(1).and_then(|w| kinds.get(w)) else {
+                break;
             };
-            if let Some(step) = fleet.and_then(|f| armada::construction_text(view, acting, f)) {
-                let _ = write!(label, " → {step}");
+            if let [(i, _)] = kind.ways.as_slice() {
+                return Ok(g.actions[*i]);
             }
-            units.push(format!("{} {label}", screen.number(i + 1)));
-        }
-        units.push(format!("{} back to the hand", screen.number(0)));
-        if units.len() + 3 <= screen.height {
-            for unit in &units {
-                say!(options, "{}", wrap(&format!("  {unit}"), screen.width));
+            let pays = pay_ways(kind, screen);
+            emit(out, &pays)?;
+            let again = || cities(&pays);
+            let range = 0..=kind.ways.len();
+            let (p, _) =
+                choose(view, names, (&mut *input, echo), out, "How to pay", range, None, (&hint, &again))?;
+            if p > 0 {
+                return Ok(g.actions[kind.ways[p - 1].0]);
             }
-        } else {
-            // More ways than lines: as many a line as fit.
-            say!(options, "{}", pack_units(&units, 2, screen.width));
-        }
-        emit(out, &options)?;
-        let k = choose(view, names, (&mut *input, echo), out, "Your choice", 0..=g.actions.len(), &hint)?;
-        if k > 0 {
-            return Ok(g.actions[k - 1]);
         }
         emit(out, &menu)?;
+    }
+}
+
+/// One kind of play of a card — `build`, `build + naval green → green ship 0→1: nothing`,
+/// `wonder stage 2`, `discard: +3 coins` — and its ways to pay: each the index of its action
+/// in the card's actions and whom it pays (empty for a discard).
+struct WayGroup {
+    what: String,
+    ways: Vec<(usize, String)>,
+}
+
+/// The card's actions by kind of play, in order ([`WayGroup`]).
+fn way_groups(view: &View, g: &CardChoices, names: &SeatNames) -> Vec<WayGroup> {
+    let acting = view.acting_city as usize;
+    let stage_no = view.cities.get(acting).map_or(1, |c| c.stages + 1);
+    let mut groups: Vec<WayGroup> = Vec::new();
+    for (i, a) in g.actions.iter().enumerate() {
+        let (mut what, pay) = way_label(a, stage_no, view, names);
+        // A naval construction says what its step gives.
+        let fleet = match *a {
+            Action::Build { naval, .. } => naval.construction(),
+            Action::Wonder { extra, .. } => extra.naval(),
+            _ => None,
+        };
+        if let Some(step) = fleet.and_then(|f| armada::construction_text(view, acting, f)) {
+            let _ = write!(what, " → {step}");
+        }
+        match groups.iter_mut().find(|w| w.what == what) {
+            Some(group) => group.ways.push((i, pay)),
+            None => groups.push(WayGroup { what, ways: vec![(i, pay)] }),
+        }
+    }
+    groups
+}
+
+/// The second step of a hand's choice: the card in full (with its chains), why it cannot be built
+/// when it cannot, then each of its ways numbered — what it does and whom it pays, a naval
+/// construction saying what its step gives — and `[0]` back to the hand. When they would not fit
+/// the screen, the kinds of play instead (`[2] build + naval green … — 5 ways to pay, from 3
+/// coins`), each kind's ways to pay coming as a third step: `Some` of those groups.
+fn card_ways(
+    view: &View,
+    g: &CardChoices,
+    names: &SeatNames,
+    screen: &Screen,
+) -> (String, Option<Vec<WayGroup>>) {
+    let mut text = String::new();
+    say!(text, "{}", wrap(&format!("{}:", g.head.trim_start()), screen.width));
+    if let Some(reason) = &g.reason {
+        say!(text, "{}", wrap(&format!("  can't build: {reason}"), screen.width));
+    }
+    let groups = way_groups(view, g, names);
+    let mut listed = String::new();
+    for group in &groups {
+        for (i, pay) in &group.ways {
+            let line = if pay.is_empty() { group.what.clone() } else { format!("{}: {pay}", group.what) };
+            say!(listed, "{}", wrap(&format!("  {} {line}", screen.number(i + 1)), screen.width));
+        }
+    }
+    say!(listed, "  {} back to the hand", screen.number(0));
+    if lines_of(&text) + lines_of(&listed) < screen.height {
+        text.push_str(&listed);
+        return (text, None);
+    }
+    // Too many ways for the screen: the kinds of play first.
+    for (k, group) in groups.iter().enumerate() {
+        let line = match group.ways.as_slice() {
+            [(_, pay)] if pay.is_empty() => group.what.clone(),
+            [(_, pay)] => format!("{}: {pay}", group.what),
+            many => {
+                let least = many
+                    .iter()
+                    .map(|(i, _)| g.actions[*i].payment().map_or(0, |p| p.total()))
+                    .min()
+                    .unwrap_or(0);
+                let from = if least == 0 {
+                    "free".to_string()
+                } else {
+                    format!("from {least} coin{}", plural(least))
+                };
+                format!("{} — {} ways to pay, {from}", group.what, many.len())
+            }
+        };
+        say!(text, "{}", wrap(&format!("  {} {line}", screen.number(k + 1)), screen.width));
+    }
+    say!(text, "  {} back to the hand", screen.number(0));
+    (text, Some(groups))
+}
+
+/// The third step of a hand's choice, for a kind of play with several ways to pay: each way
+/// numbered, and `[0]` back to the card.
+fn pay_ways(group: &WayGroup, screen: &Screen) -> String {
+    let mut text = String::new();
+    say!(text, "{}", wrap(&format!("{}; how to pay:", group.what), screen.width));
+    for (k, (_, pay)) in group.ways.iter().enumerate() {
+        say!(text, "{}", wrap(&format!("  {} {pay}", screen.number(k + 1)), screen.width));
+    }
+    say!(text, "  {} back to the card", screen.number(0));
+    text
+}
+
+/// The number of lines of `text`.
+fn lines_of(text: &str) -> usize {
+    text.matches('\n').count()
+}
+
+/// Whom a payment pays, for a choice: `2 to seat 1 (left) + 1 coin to the bank`, `free (chain)`,
+/// `1 to seat 2 (2nd left)` (Armada's trading zones); each neighbour named as in the situation.
+fn payment_to(pay: &Payment, view: &View, names: &SeatNames) -> String {
+    if pay.free.is_some() || pay.total() == 0 {
+        return payment_text(pay);
+    }
+    let n = view.cities.len();
+    let acting = view.acting_city as usize;
+    let who = |c: usize| names.short(c % n);
+    let mut parts = Vec::new();
+    for (coins, city, side) in [
+        (pay.left, acting + 1, "left"),
+        (pay.right, acting + n - 1, "right"),
+        (pay.second.left(), acting + 2, "2nd left"),
+        (pay.second.right(), acting + 2 * n - 2, "2nd right"),
+    ] {
+        if coins > 0 {
+            parts.push(format!("{coins} to {} ({side})", who(city)));
+        }
+    }
+    if pay.bank > 0 {
+        parts.push(format!("{} coin{} to the bank", pay.bank, plural(pay.bank as u16)));
+    }
+    format!("pay {}", parts.join(" + "))
+}
+
+/// One way to play a card, in full, for the second step: what it does (`build`, `build + naval
+/// red`, `wonder stage 2 + take part in the great project`, `discard: +3 coins`) and whom it
+/// pays ([`payment_to`]; empty for a discard).
+fn way_label(a: &Action, stage_no: u8, view: &View, names: &SeatNames) -> (String, String) {
+    match *a {
+        Action::Build { pay, naval, .. } => {
+            let mut what = "build".to_string();
+            if let Some(f) = naval.construction() {
+                let _ = write!(what, " + naval {f}");
+            }
+            if let Some(f) = naval.free_move() {
+                let _ = write!(what, " + free move {f}");
+            }
+            (what, payment_to(&pay, view, names))
+        }
+        Action::Wonder { pay, extra, .. } => {
+            let mut what = format!("wonder stage {stage_no}");
+            if extra.alternative() {
+                what.push_str(" (second effect)");
+            }
+            if extra.pawn_age() > 0 {
+                let _ = write!(what, " + Age {} pawn", roman(extra.pawn_age()));
+            }
+            if extra.take_part() {
+                what.push_str(" + take part in the great project");
+            }
+            if let Some(f) = extra.naval() {
+                let _ = write!(what, " + naval {f}");
+            }
+            (what, payment_to(&pay, view, names))
+        }
+        other => (action_line(&other, stage_no, view.edition), String::new()),
     }
 }
 
@@ -920,8 +1212,15 @@ fn hint_text(catalog: &Catalog, view: &View, legal: &[Action], screen: &Screen) 
 pub(crate) fn advice_label(catalog: &Catalog, a: &Action, stage_no: u8) -> String {
     let name = |c: CardId| catalog.card(c).name.clone();
     match *a {
-        Action::Build { card, .. } => {
-            choice_label(a, &[]).replacen("build", &format!("build {}", name(card)), 1)
+        Action::Build { card, pay, naval } => {
+            let mut what = format!("build {}", name(card));
+            if let Some(f) = naval.construction() {
+                let _ = write!(what, " + naval {f}");
+            }
+            if let Some(f) = naval.free_move() {
+                let _ = write!(what, " + free move {f}");
+            }
+            format!("{what} ({})", payment_short(&pay))
         }
         Action::Wonder { card, pay, extra } => {
             format!("wonder stage {stage_no} with {} ({})", name(card), way_text(&pay, extra))
@@ -978,7 +1277,11 @@ fn read_answer(
     Ok(answer)
 }
 
-/// Asks for a number in `range` after `what` until one comes (`q` quits).
+/// Asks for a number in `range` after `what` until one comes (`q` quits, `h` shows `hint`, `c`
+/// shows `cities`: every city in full and the choices again). With `ways` (the
+/// number of ways of each card, at a hand's first step), `3.2` is also an answer: the 2nd way of
+/// card 3, returned as the second number.
+#[allow(clippy::too_many_arguments)]
 fn choose(
     view: &View,
     names: &SeatNames,
@@ -986,11 +1289,12 @@ fn choose(
     out: &mut Wrapping<'_>,
     what: &str,
     range: std::ops::RangeInclusive<usize>,
-    hint: &dyn Fn() -> String,
-) -> Result<usize, String> {
+    ways: Option<&dyn Fn(usize) -> usize>,
+    (hint, cities): (&dyn Fn() -> String, &dyn Fn() -> String),
+) -> Result<(usize, Option<usize>), String> {
     let (low, high) = (*range.start(), *range.end());
     loop {
-        emit(out, &format!("{what} ({low}-{high}, q to quit): "))?;
+        emit(out, &format!("{what} ({low}-{high}, c: every city, q to quit): "))?;
         let when = format!(
             "at Age {}, turn {} while {} had to choose",
             roman(view.age),
@@ -1005,13 +1309,28 @@ fn choose(
             emit(out, &hint())?;
             continue;
         }
-        match answer.parse::<usize>() {
-            Ok(k) if range.contains(&k) => return Ok(k),
-            Ok(k) => emit(out, &format!("{k} is out of range: type a number from {low} to {high}.\n"))?,
-            Err(_) if answer.is_empty() => emit(out, &format!("Type a number from {low} to {high}.\n"))?,
-            Err(_) => {
-                emit(out, &format!("`{answer}` is not a number: type a number from {low} to {high}.\n"))?
+        if answer.eq_ignore_ascii_case("c") {
+            emit(out, &cities())?;
+            continue;
+        }
+        let (first, second) = match (ways, answer.split_once('.')) {
+            (Some(_), Some((card, way))) => (card.trim(), Some(way.trim())),
+            _ => (answer.as_str(), None),
+        };
+        match (first.parse::<usize>(), second.map(str::parse::<usize>)) {
+            (Ok(k), None) if range.contains(&k) => return Ok((k, None)),
+            (Ok(k), Some(Ok(w))) if range.contains(&k) => {
+                let most = ways.map_or(0, |f| f(k));
+                if (1..=most).contains(&w) {
+                    return Ok((k, Some(w)));
+                }
+                emit(out, &format!("card {k} has ways 1 to {most}: {w} is out of range.\n"))?;
             }
+            (Ok(k), _) if !range.contains(&k) => {
+                emit(out, &format!("{k} is out of range: type a number from {low} to {high}.\n"))?
+            }
+            _ if answer.is_empty() => emit(out, &format!("Type a number from {low} to {high}.\n"))?,
+            _ => emit(out, &format!("`{answer}` is not a number: type a number from {low} to {high}.\n"))?,
         }
     }
 }
@@ -1085,7 +1404,12 @@ fn choice_list(
             }
             say!(text, "{}", pack_units(&units, 2, screen.width));
         }
-        _ => hand_choices(text, catalog, view, legal, &mut shown, screen),
+        // A hand: its cards (the first step of the choice), each card's ways in order.
+        _ => {
+            for g in hand_menu(text, catalog, view, legal, screen) {
+                shown.extend(g.actions);
+            }
+        }
     }
     // Anything the grouping missed (it should not happen) is still offered.
     for a in legal {
@@ -1095,14 +1419,6 @@ fn choice_list(
         }
     }
     shown
-}
-
-/// The letter naming the `i`-th way to build the wonder stage: `a`, `b`, …
-fn way_letter(i: usize) -> String {
-    match u8::try_from(i).ok().filter(|&i| i < 26) {
-        Some(i) => char::from(b'a' + i).to_string(),
-        None => format!("#{}", i + 1),
-    }
 }
 
 /// One way to build the wonder stage, for the hand's heading: `free`, `2 right`, `take part:
@@ -1159,15 +1475,14 @@ struct CardChoices {
     reason: Option<String>,
     /// Its legal actions: builds, then wonder stages, then discards.
     actions: Vec<Action>,
-    /// The ways to build the wonder stage, as the hand's heading names them (`a`, `b`, …).
-    ways: Vec<(Payment, StageExtra)>,
 }
 
 impl CardChoices {
-    /// How the card may be built, in few words, for the card-first menu (its wonder stage and
-    /// discards are the same for every card and the heading names them): `build: free`, `build:
-    /// 1 right + 2 left`, `build: from 2 coins` (several ways), `can't build`.
-    fn summary(&self) -> String {
+    /// What may be done with the card, in few words, for the hand's list: `build (2 right)`,
+    /// `build (free, chain)`, `build (from 2 coins)` (several ways), `can't build: needs P`;
+    /// then `wonder` and `discard` when it may, unless `common` (every card may: the heading says
+    /// it).
+    fn options(&self, common: (bool, bool)) -> String {
         let builds: Vec<&Payment> = self
             .actions
             .iter()
@@ -1176,33 +1491,63 @@ impl CardChoices {
                 _ => None,
             })
             .collect();
-        match builds.as_slice() {
-            [] => "can't build".to_string(),
-            [pay] => format!("build: {}", payment_short(pay)),
+        let mut parts = vec![match builds.as_slice() {
+            [] => format!("can't build: {}", short_reason(self.reason.as_deref().unwrap_or("not now"))),
+            [pay] => format!("build ({})", payment_short(pay)),
             many => match many.iter().map(|p| p.total()).min().unwrap_or(0) {
-                0 => "build: free".to_string(),
-                least => format!("build: from {least} coin{}", plural(least)),
+                0 => "build (free)".to_string(),
+                least => format!("build (from {least} coin{})", plural(least)),
             },
+        }];
+        if self.stage() && !common.0 {
+            parts.push("wonder".into());
         }
+        if self.discard() && !common.1 {
+            parts.push("discard".into());
+        }
+        parts.join(" / ")
+    }
+
+    /// Whether the card may build the wonder's next stage.
+    fn stage(&self) -> bool {
+        self.actions.iter().any(|a| matches!(a, Action::Wonder { .. }))
+    }
+
+    /// Whether the card may be discarded.
+    fn discard(&self) -> bool {
+        self.actions.iter().any(|a| matches!(a, Action::Discard { .. } | Action::DiscardYellow { .. }))
     }
 }
 
-/// The hand's heading — whose hand, the wonder stage's ways to build it (named `a`, `b`, … when
-/// there are several; the same for every card) or why it cannot be built — and each card with
-/// its legal actions.
-///
-/// With `brief` (the card-first menu, whose second step names every way), several ways to build
-/// the stage are counted (`stage 2: 6 ways, from 1 coin`) and the yellow ship's discard is not
-/// explained.
-fn hand_groups(
+/// A reason in few words, for the hand's list (its second step gives it whole): `needs P`,
+/// `needs 2 S`, `costs 3 coins`, `buying costs 4` (coins, more than you have), `already built`.
+fn short_reason(reason: &str) -> String {
+    if let Some(rest) = reason.strip_prefix("buying its resources costs ") {
+        // `4 coins, you have 3` (a cost to the bank said after it, as the second step does).
+        let coins = rest.split(", you have ").next().unwrap_or(rest);
+        return format!("buying costs {}", coins.split(" coin").next().unwrap_or(coins));
+    }
+    if reason.starts_with("needs ") {
+        return reason.split(':').next().unwrap_or(reason).to_string();
+    }
+    // `costs 3 coins, you have 2`: the coins you have are in your city's line.
+    let reason = reason.split(", you have ").next().unwrap_or(reason);
+    reason.split(": ").next().unwrap_or(reason).to_string()
+}
+
+/// The hand, for the first step of the human's choice: a heading — whose hand, and how the
+/// wonder's next stage can be built (or why not) — then one numbered line per card (copies
+/// once): its name, colour, cost and effect, and what may be done with it
+/// ([`CardChoices::options`]). Returns the cards in the order numbered.
+fn hand_menu(
+    text: &mut String,
     catalog: &Catalog,
     view: &View,
     legal: &[Action],
     screen: &Screen,
-    brief: bool,
-) -> (String, Vec<CardChoices>) {
+) -> Vec<CardChoices> {
     let Some(me) = view.cities.get(view.acting_city as usize) else {
-        return (String::new(), Vec::new());
+        return Vec::new();
     };
     let stage_no = me.stages + 1;
     let mut ways: Vec<(Payment, StageExtra)> = Vec::new();
@@ -1214,37 +1559,17 @@ fn hand_groups(
         }
     }
     let wonder = if me.stages >= me.stage_count(catalog) {
-        "the wonder is complete".to_string()
+        "your wonder is complete".to_string()
     } else if ways.is_empty() {
-        format!("stage {stage_no} can't be built: {}", stage_reason(catalog, view))
+        format!("wonder stage {stage_no} can't be built: {}", short_reason(&stage_reason(catalog, view)))
     } else if let [(pay, extra)] = ways.as_slice() {
-        format!("stage {stage_no}: {}", way_text(pay, *extra))
-    } else if brief {
+        format!("build wonder stage {stage_no}: {}", way_text(pay, *extra))
+    } else {
         match ways.iter().map(|(p, _)| p.total()).min().unwrap_or(0) {
-            0 => format!("stage {stage_no}: {} ways, free", ways.len()),
-            least => format!("stage {stage_no}: {} ways, from {least} coin{}", ways.len(), plural(least)),
+            0 => format!("build wonder stage {stage_no}: free"),
+            least => format!("build wonder stage {stage_no}: from {least} coin{}", plural(least)),
         }
-    } else {
-        let named: Vec<String> = ways
-            .iter()
-            .enumerate()
-            .map(|(i, (pay, extra))| format!("{} = {}", way_letter(i), way_text(pay, *extra)))
-            .collect();
-        format!("stage {stage_no}: {}", named.join(", "))
     };
-    // Discarding gives 3 coins; Armada's other discard is said, as it is new.
-    let discard = if !brief && legal.iter().any(|a| matches!(a, Action::DiscardYellow { .. })) {
-        "; (yellow ship): its free move, not 3 coins"
-    } else {
-        ""
-    };
-    let whose = if view.acting_city != view.seat {
-        "Choose for the Free City from your hand — it builds free a card it can chain, and discards \
-         only when nothing else is possible"
-    } else {
-        "Your hand"
-    };
-    let heading = format!("{whose} ({wonder}{discard})");
     let mut groups = Vec::new();
     let mut seen: Vec<CardId> = Vec::new();
     for &card in &view.hand {
@@ -1260,107 +1585,45 @@ fn hand_groups(
         }
         let copies = view.hand.iter().filter(|&&c| c == card).count();
         let times = if copies > 1 { format!(" ×{copies}") } else { String::new() };
-        let head = format!("  {}{times}", card_text_with(catalog, card, screen, false));
+        let head = format!("  {}{times}", card_text(catalog, card, screen));
         let builds: Vec<Action> = mine(|a| matches!(a, Action::Build { .. })).collect();
         let reason = builds.is_empty().then(|| build_reason(catalog, view, card));
         let stages = mine(|a| matches!(a, Action::Wonder { .. }));
         let discards = mine(|a| matches!(a, Action::Discard { .. } | Action::DiscardYellow { .. }));
         let actions = builds.iter().copied().chain(stages).chain(discards).collect();
         let brief = format!("{}{times}", card_brief(catalog, card, screen));
-        groups.push(CardChoices { head, brief, reason, actions, ways: ways.clone() });
+        groups.push(CardChoices { head, brief, reason, actions });
     }
-    (heading, groups)
-}
-
-/// The hand (see [`hand_groups`]), one line per card — its text, then its numbered choices
-/// (`[1] build (2 right)  [2] stage a  [3] discard`), or why it cannot be built — wrapped to the
-/// next line when they do not fit.
-fn hand_choices(
-    text: &mut String,
-    catalog: &Catalog,
-    view: &View,
-    legal: &[Action],
-    shown: &mut Vec<Action>,
-    screen: &Screen,
-) {
-    let (heading, groups) = hand_groups(catalog, view, legal, screen, false);
+    // What every card may do is said once, in the heading.
+    let common = (groups.iter().all(CardChoices::stage), groups.iter().all(CardChoices::discard));
+    let yellow = legal.iter().any(|a| matches!(a, Action::DiscardYellow { .. }));
+    let discard = if yellow { "+3 coins or a yellow ship move" } else { "+3 coins" };
+    let mut any = Vec::new();
+    if common.0 {
+        any.push(wonder.replacen(": ", " (", 1) + ")");
+    }
+    if common.1 {
+        any.push(format!("be discarded ({discard})"));
+    }
+    let mut heading = if view.acting_city != view.seat {
+        "Choose for the Free City from your hand (it builds free a card it can chain, and discards \
+         only when nothing else is possible) — pick a card"
+            .to_string()
+    } else {
+        "Your hand — pick a card".to_string()
+    };
+    if !any.is_empty() {
+        let _ = write!(heading, "; any card can also {}", any.join(" or "));
+    }
+    if !common.0 {
+        let _ = write!(heading, "; {wonder}");
+    }
     say!(text, "{}", wrap(&format!("{heading}:"), screen.width));
-    let mut cards: Vec<(String, Vec<String>)> = Vec::new();
-    for g in groups {
-        let mut choices = Vec::new();
-        if let Some(reason) = &g.reason {
-            choices.push(format!("can't build: {reason}"));
-        }
-        let mut previous: Option<Action> = None;
-        for a in g.actions {
-            shown.push(a);
-            // After a choice of its kind, another says only what differs: `[2] (4 right + 1
-            // left)`, `[5] + naval yellow (free)`, `[7] b`, `[9] (yellow ship)`.
-            let label = match (previous, a) {
-                (Some(Action::Build { naval: before, .. }), Action::Build { pay, naval, .. }) => {
-                    let full = choice_label(&a, &g.ways);
-                    if before == naval {
-                        format!("({})", payment_short(&pay))
-                    } else {
-                        full.trim_start_matches("build ").to_string()
-                    }
-                }
-                (Some(Action::Wonder { .. }), Action::Wonder { .. }) if g.ways.len() > 1 => {
-                    choice_label(&a, &g.ways).trim_start_matches("stage ").to_string()
-                }
-                (Some(Action::Discard { .. }), Action::DiscardYellow { .. }) => "(yellow ship)".into(),
-                _ => choice_label(&a, &g.ways),
-            };
-            choices.push(format!("{} {label}", screen.number(shown.len())));
-            previous = Some(a);
-        }
-        cards.push((g.head, choices));
+    for (i, g) in groups.iter().enumerate() {
+        let line = format!("  {} {} — {}", screen.number(i + 1), g.brief, g.options(common));
+        say!(text, "{}", wrap(&line, screen.width));
     }
-    let col = choices_column(&cards, screen.width);
-    for (head, choices) in &cards {
-        say!(text, "{}", card_line(head, choices, col, screen.width));
-    }
-}
-
-/// A card's choice in full, for the card-first menu's second step: `build + naval blue (2 right
-/// + 2 left)`, `wonder stage 2: 1 right + 2 left`, `discard: +3 coins`.
-fn full_label(a: &Action, stage_no: u8, ways: &[(Payment, StageExtra)]) -> String {
-    match a {
-        Action::Wonder { pay, extra, .. } => {
-            let letter = match ways.iter().position(|w| *w == (*pay, *extra)) {
-                Some(i) if ways.len() > 1 => format!(" {}", way_letter(i)),
-                _ => String::new(),
-            };
-            format!("wonder stage {stage_no}{letter}: {}", way_text(pay, *extra))
-        }
-        Action::Build { .. } => choice_label(a, ways),
-        other => action_line(other, stage_no, Edition::First),
-    }
-}
-
-/// A card's choice, short: `build (free)`, `build + naval yellow (1 coin)`, `stage`, `stage b`
-/// (the heading names the ways), `discard`, `discard (yellow ship)`.
-fn choice_label(a: &Action, ways: &[(Payment, StageExtra)]) -> String {
-    match a {
-        Action::Build { pay, naval, .. } => {
-            let mut what = "build".to_string();
-            if let Some(f) = naval.construction() {
-                let _ = write!(what, " + naval {f}");
-            }
-            if let Some(f) = naval.free_move() {
-                let _ = write!(what, " + free move {f}");
-            }
-            format!("{what} ({})", payment_short(pay))
-        }
-        Action::Wonder { pay, extra, .. } if ways.len() > 1 => {
-            let i = ways.iter().position(|w| *w == (*pay, *extra)).unwrap_or(0);
-            format!("stage {}", way_letter(i))
-        }
-        Action::Wonder { .. } => "stage".into(),
-        Action::Discard { .. } => "discard".into(),
-        Action::DiscardYellow { .. } => "discard (yellow ship)".into(),
-        other => action_line(other, 0, Edition::First),
-    }
+    groups
 }
 
 /// One action as a choice line: `build: pay 2 left`, `wonder stage 2: free`, `discard: +3 coins`.
@@ -1417,6 +1680,20 @@ pub(crate) fn log_text(
     turns: u8,
     screen: &Screen,
 ) {
+    log_with(text, catalog, log, names, turns, screen, false);
+}
+
+/// [`log_text`]; `packed`, the heading and the lines after it run on as one paragraph, ` | `
+/// between the lines (for a turn short of room).
+fn log_with(
+    text: &mut String,
+    catalog: &Catalog,
+    log: &[LogEntry],
+    names: &SeatNames,
+    turns: u8,
+    screen: &Screen,
+    packed: bool,
+) {
     // A failed project's consequences are told once, in the Age-end block (edifice_age_text).
     let shown = |e: &&LogEntry| match e.played {
         Played::Armada(ev) => armada::in_step_log(ev),
@@ -1440,14 +1717,27 @@ pub(crate) fn log_text(
         (t, _) if t == turns + 1 => format!("Age {}, Babylon's last card", roman(first.age)),
         (t, _) => format!("Age {}, turn {t}", roman(first.age)),
     };
-    say!(text, "-- {heading}:");
+    if !packed {
+        say!(text, "-- {heading}:");
+    }
     let n = names.len();
     // Each line with the seat it is about and whether it tells what the seat played, so that a
     // naval construction or a pawn taken with the play joins its line; and, for the losses to a
     // tax or to pirates, what was lost, so that the cities losing the same join one line.
     let mut lines: Vec<(u8, bool, String)> = Vec::new();
     let mut losses: Vec<Option<(String, String)>> = Vec::new();
-    for e in log.iter().filter(shown) {
+    // A great project completed this step: its holders on one line, after the plays; the coins
+    // of its reward are told there, not with the play.
+    let completed =
+        |e: &LogEntry| matches!(e.played, Played::Edifice(EdificeEvent::Rewarded(a)) if a == e.age);
+    let reward_coins =
+        |seat: u8| -> u16 { log.iter().filter(|o| o.seat == seat && completed(o)).map(|o| o.income).sum() };
+    for e in log.iter().filter(shown).filter(|e| !completed(e)) {
+        let play = matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded);
+        let e = &LogEntry {
+            income: if play { e.income.saturating_sub(reward_coins(e.seat)) } else { e.income },
+            ..*e
+        };
         // Coins the neighbours paid this city for its resources this step.
         let trade: u16 = log
             .iter()
@@ -1462,18 +1752,22 @@ pub(crate) fn log_text(
             .sum();
         let entry = entry_text(catalog, e, names, trade, screen);
         let joins = match e.played {
-            Played::Armada(ev) => {
-                ev.ship_move().is_some_and(|(_, _, cause)| cause == MoveCause::Construction)
-            }
+            Played::Armada(ev) => ev.ship_move().is_some_and(|(_, _, cause)| {
+                matches!(cause, MoveCause::Construction | MoveCause::Discard | MoveCause::Card)
+            }),
             Played::Edifice(ev) => ev == EdificeEvent::TookPart,
             _ => false,
         };
-        let play = matches!(e.played, Played::Built(_) | Played::Stage(_) | Played::Discarded);
         if joins && let Some(line) = lines.iter_mut().rev().find(|(seat, play, _)| *play && *seat == e.seat) {
             let who = format!("{} ", names.get(e.seat as usize));
-            // `; red ship 1→2: naval 2†` (its naval construction), `; took part in …`.
+            // `; red ship 1→2: naval 2†` (its naval construction, or its discard's), `; free move:
+            // red ship 0→1: …` (its card's), `; took part in …`.
             let joined = entry.strip_prefix(&who).unwrap_or(&entry);
-            let _ = write!(line.2, "; {}", joined.strip_prefix("naval construction: ").unwrap_or(joined));
+            let joined = ["naval construction: ", "discard: "]
+                .iter()
+                .find_map(|p| joined.strip_prefix(p))
+                .unwrap_or(joined);
+            let _ = write!(line.2, "; {joined}");
             continue;
         }
         let who = names.get(e.seat as usize);
@@ -1483,6 +1777,24 @@ pub(crate) fn log_text(
         };
         losses.push(lost.map(|what| (what.to_string(), who.to_string())));
         lines.push((e.seat, play, format!("   {entry}")));
+    }
+    let rewarded: Vec<String> = log
+        .iter()
+        .filter(|e| completed(e))
+        .map(|e| {
+            let coins =
+                if e.income > 0 { format!(" +{} coin{}", e.income, plural(e.income)) } else { String::new() };
+            format!("{}{coins}", names.get(e.seat as usize))
+        })
+        .collect();
+    if let Some(first) = log.iter().find(|e| completed(e)) {
+        let line = format!(
+            "   the Age {} great project is COMPLETED; its holders gain its reward: {}",
+            roman(first.age),
+            rewarded.join(", ")
+        );
+        lines.push((first.seat, false, line));
+        losses.push(None);
     }
     // The cities that lost the same, on the first one's line: `you (seat 0, …), seat 2 (…) each
     // lost 1 coin (1 to the tax)`.
@@ -1521,10 +1833,16 @@ pub(crate) fn log_text(
         lines.remove(group);
         losses.remove(group);
     }
+    let width = armada::WIDTH.min(screen.width);
+    if packed {
+        let entries: Vec<&str> = lines.iter().map(|(_, _, entry)| entry.trim_start()).collect();
+        say!(text, "{}", wrap(&format!("-- {heading}: {}", entries.join(" | ")), width));
+        return;
+    }
     for (_, _, line) in lines {
         // Long lines (a play with its naval construction, Armada's islands and losses) wrap
         // within 80 columns, their continuation indented.
-        say!(text, "{}", wrap(&line, armada::WIDTH.min(screen.width)));
+        say!(text, "{}", wrap(&line, width));
     }
 }
 
@@ -1690,6 +2008,137 @@ pub(crate) fn military_text(
             say!(text, "   {e}");
         }
     }
+}
+
+/// The end of `age` in short, when the turn after it has no room for the full blocks: a heading,
+/// the great project's outcome (Edifice), then one line per city — its shields and the land
+/// tokens it won or lost, its naval strength and naval token (Armada), what the project did to it
+/// (Edifice) — and one line per incursion: `you (seat 0, Giza A): 1 → +1 -1; naval 2 → +3;
+/// paid`.
+pub(crate) fn age_end_short(
+    game: &Game,
+    age: u8,
+    before: &[MilitaryTokens],
+    names: &SeatNames,
+    screen: &Screen,
+) -> String {
+    let catalog = game.catalog();
+    let armada = game.armada().is_some();
+    let events: Vec<&LogEntry> = game.history().iter().filter(|e| e.age == age).collect();
+    let mut text = String::new();
+    let naval = if armada { "; naval strength → token" } else { "" };
+    say!(text, "== End of Age {}: shields → land tokens won or lost{naval} ==", roman(age));
+    let project = match (game.edifice(), catalog.edifice.as_deref()) {
+        (Some(state), Some(data)) if (1..=3).contains(&age) => {
+            let a = age as usize - 1;
+            let p = data.project(state.projects[a]);
+            match state.outcome[a] {
+                Outcome::Completed => Some(format!(
+                    "   great project {} COMPLETED; its holders gain: {}",
+                    p.name,
+                    p.reward_text()
+                )),
+                Outcome::Failed => Some(format!(
+                    "   great project {} FAILED; the cities without a pawn: {}",
+                    p.name, p.penalty
+                )),
+                Outcome::Open => None,
+            }
+            .map(|line| (line, data.debt_points(age)))
+        }
+        _ => None,
+    };
+    let debt_points = project.as_ref().map_or(0, |(_, d)| *d);
+    if let Some((line, _)) = &project {
+        say!(text, "{}", wrap(line, screen.width));
+    }
+    let mut entries = Vec::new();
+    for (index, city) in game.cities().iter().enumerate() {
+        let old = before.get(index).copied().unwrap_or_default();
+        let t = city.tokens;
+        let mut tokens: Vec<&str> = Vec::new();
+        for (now, then, value) in [
+            (t.plus1, old.plus1, "+1"),
+            (t.plus3, old.plus3, "+3"),
+            (t.plus5, old.plus5, "+5"),
+            (t.minus1, old.minus1, "-1"),
+        ] {
+            tokens.extend(std::iter::repeat_n(value, now.saturating_sub(then) as usize));
+        }
+        let tokens = if tokens.is_empty() { "none".to_string() } else { tokens.join(" ") };
+        let mut parts = vec![format!("{}: {} → {tokens}", names.short(index), city.shields)];
+        for e in events.iter().filter(|e| e.seat as usize == index) {
+            match e.played {
+                Played::Armada(ArmadaEvent::Naval { strength, token }) => {
+                    let token = if token == 0 { "none".to_string() } else { format!("{token:+}") };
+                    parts.push(format!("naval {strength} → {token}"));
+                }
+                Played::Armada(ArmadaEvent::StayedOut) => parts.push("stayed out of the naval".into()),
+                Played::Edifice(ev) => match ev {
+                    EdificeEvent::Spared => parts.push("spared (pawn)".into()),
+                    EdificeEvent::Paid => parts.push("paid".into()),
+                    EdificeEvent::Discarded(c) => parts.push(format!("discarded {}", catalog.card(c).name)),
+                    EdificeEvent::Debt => parts.push(format!("debt token (-{debt_points} VP)")),
+                    EdificeEvent::Rewarded(a) if a == age => {
+                        let coins =
+                            if e.income > 0 { format!(" (+{} coins)", e.income) } else { String::new() };
+                        parts.push(format!("rewarded{coins}"));
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        entries.push(parts.join("; "));
+    }
+    say!(text, "{}", columns(&entries, 3, screen.width));
+    for e in &events {
+        let Played::Armada(ev @ ArmadaEvent::Incursion { target, token }) = e.played else {
+            continue;
+        };
+        let shields = |c: usize| game.cities().get(c).map_or(0, |c| c.shields);
+        let (hs, ts) = (shields(e.seat as usize), shields(target as usize));
+        let tokens = match (token, ev.incursion_target_token(age).unwrap_or(0)) {
+            (0, _) => "a tie, no token".to_string(),
+            (a, b) => format!("{a:+} / {b:+}"),
+        };
+        let line = format!(
+            "   incursion {} → {}: {hs} vs {ts} shields, {tokens}",
+            names.short(e.seat as usize),
+            names.short(target as usize)
+        );
+        say!(text, "{}", wrap(&line, screen.width));
+    }
+    text
+}
+
+/// `entries` in as many columns as fit `width` (at most 3), filled row by row, each line
+/// indented by `indent` and the columns 3 spaces apart; one a line when even two do not fit. No
+/// newline at the end.
+fn columns(entries: &[String], indent: usize, width: usize) -> String {
+    let widths: Vec<usize> = entries.iter().map(|e| crate::output::display_width(e)).collect();
+    let cols = (1..=3)
+        .rev()
+        .find(|&k| {
+            let col: Vec<usize> =
+                (0..k).map(|c| widths.iter().skip(c).step_by(k).copied().max().unwrap_or(0)).collect();
+            indent + col.iter().sum::<usize>() + 3 * (k - 1) <= width
+        })
+        .unwrap_or(1);
+    let col: Vec<usize> =
+        (0..cols).map(|c| widths.iter().skip(c).step_by(cols).copied().max().unwrap_or(0)).collect();
+    let mut lines = Vec::new();
+    for (row, chunk) in entries.chunks(cols).enumerate() {
+        let mut line = " ".repeat(indent);
+        for (c, e) in chunk.iter().enumerate() {
+            line.push_str(e);
+            if c + 1 < chunk.len() {
+                line.push_str(&" ".repeat(col[c] - widths[row * cols + c] + 3));
+            }
+        }
+        lines.push(wrap(&line, width));
+    }
+    lines.join("\n")
 }
 
 /// The score sheet, within 80 columns for 7 cities: a key naming each city `#0`, `#1`, …, then one
@@ -1864,24 +2313,33 @@ mod tests {
         let (view, legal) = (g.view(0), g.legal_actions(0));
         let names = SeatNames::new(&g, Some(0));
         let mut text = String::new();
-        let shown = choice_list(&mut text, cat, &view, &legal, &names, &Screen::PLAIN);
-        assert_eq!(shown.len(), legal.len());
+        let groups = hand_menu(&mut text, cat, &view, &legal, &Screen::PLAIN);
+        assert_eq!(groups.iter().map(|g| g.actions.len()).sum::<usize>(), legal.len());
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
-        let text = text.replace("\n  it):", " it):");
-        for why in [
-            "Scriptorium [green] P → tablet; chains to Courthouse, Library\n      can't build: needs P: you make none and no neighbour sells it  [1] discard",
-            "Timber Yard [brown] 1 coin → W/S  can't build: costs 1 coin, you have 0\n      [2] discard",
-            "Lumber Yard [brown] free → W  can't build: already built  [3] discard",
-            "Baths [blue] S → 3 VP; chains to Aqueduct  [4] build (free)  [5] discard",
-            "Your hand (stage 1 can't be built: needs 2 S: you make 1 and no neighbour sells it):",
-        ] {
-            assert!(text.contains(why), "missing {why:?} in:\n{text}");
-        }
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            [
+                "Your hand — pick a card; any card can also be discarded (+3 coins); wonder stage",
+                "  1 can't be built: needs 2 S:",
+                "  [1] Scriptorium [green] P → tablet — can't build: needs P",
+                "  [2] Timber Yard [brown] 1 coin → W/S — can't build: costs 1 coin",
+                "  [3] Lumber Yard [brown] free → W — can't build: already built",
+                "  [4] Baths [blue] S → 3 VP — build (free)",
+            ]
+        );
+        // The second step gives the whole reason, and the card's one way: its discard.
+        let (ways, grouped) = card_ways(&view, &groups[0], &names, &Screen::PLAIN);
+        assert!(grouped.is_none());
+        assert_eq!(
+            ways,
+            "Scriptorium [green] P → tablet; chains to Courthouse, Library:\n  can't build: needs P: \
+             you make none and no neighbour sells it\n  [1] discard: +3 coins\n  [0] back to the hand\n"
+        );
         assert!(!text.contains("afford"), "{text}");
     }
 
     #[test]
-    fn a_stage_built_in_several_ways_is_named_once_and_each_card_numbers_its_ways() {
+    fn each_way_to_build_a_stage_says_whom_it_pays() {
         // Rhodes A's first stage (WW), its wood bought from Olympia (W and a Lumber Yard, left)
         // or Giza (a Lumber Yard, right) at 2 coins a unit: 4 left, or 2 left + 2 right.
         let mut g = chosen(&["Rhodes", "Olympia", "Giza"]);
@@ -1894,26 +2352,33 @@ mod tests {
         let (view, legal) = (g.view(0), g.legal_actions(0));
         let names = SeatNames::new(&g, Some(0));
         let mut text = String::new();
-        let shown = choice_list(&mut text, cat, &view, &legal, &names, &Screen::PLAIN);
-        assert_eq!(shown.len(), legal.len());
+        let groups = hand_menu(&mut text, cat, &view, &legal, &Screen::PLAIN);
+        assert!(
+            text.starts_with(
+                "Your hand — pick a card; any card can also build wonder stage 1 (from 4 coins)\n  or be \
+                 discarded (+3 coins):\n  [1] Baths [blue] S → 3 VP — build (2 right)\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("  [2] Altar [blue] free → 2 VP — build (free)\n"), "{text}");
+        let (ways, _) = card_ways(&view, &groups[1], &names, &Screen::PLAIN);
+        let lines: Vec<&str> = ways.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                "  [1] build: free",
+                "  [2] wonder stage 1: pay 2 to seat 1 (left) + 2 to seat 2 (right)",
+                "  [3] wonder stage 1: pay 4 to seat 1 (left)",
+                "  [4] discard: +3 coins",
+                "  [0] back to the hand",
+            ],
+            "{ways}"
+        );
         let stage_ways = legal
             .iter()
             .filter(|a| matches!(a, Action::Wonder { card, .. } if *card == card_of(&legal)))
             .count();
-        assert!(stage_ways > 1, "{legal:?}");
-        let head = text
-            .lines()
-            .find(|l| l.starts_with("Your hand (stage 1: a = "))
-            .unwrap_or_else(|| panic!("{text}"));
-        assert!(head.contains(", b = "), "{head}");
-        // Each card: its first way `stage a`, the next ones by their letter (the choices going
-        // on to the next line when they do not fit).
-        let joined = text.replace("\n      [", "  [");
-        assert_eq!(joined.matches("] stage a  [").count(), 2, "{text}");
-        assert_eq!(joined.matches("] b  [").count(), 2, "{text}");
-        for k in 1..=shown.len() {
-            assert_eq!(text.matches(&format!("[{k}]")).count(), 1, "[{k}] in {text}");
-        }
+        assert_eq!(stage_ways, 2);
     }
 
     /// The card of the first wonder action.
@@ -1964,7 +2429,7 @@ mod tests {
         let mut out = Vec::new();
         play(&a, &mut Cursor::new("1\n".repeat(60)), true, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        let first = &text[..text.find("Your hand (").unwrap()];
+        let first = &text[..text.find("Your hand — ").unwrap()];
         let yards: Vec<&str> =
             first.lines().filter(|l| l.starts_with("  shipyard ") || l.contains("ships (of 6): ")).collect();
         assert_eq!(yards.len(), 3, "the human's and both neighbours': {first}");
@@ -2023,7 +2488,7 @@ mod tests {
         assert!(text.contains("COMPLETED") || text.contains("FAILED"));
         assert!(text.contains("edifice"), "the score sheet has the category");
         // The human's city and both neighbours say which pawns and debt tokens they hold.
-        let first = &text[text.find("=== Age I, turn 1").unwrap()..text.find("Your hand (").unwrap()];
+        let first = &text[text.find("=== Age I, turn 1").unwrap()..text.find("Your hand — ").unwrap()];
         assert_eq!(first.matches("; no pawn").count(), 3, "{first}");
     }
 
@@ -2151,17 +2616,16 @@ mod tests {
         screens
     }
 
-    /// One turn fits an 80×45 terminal: the last step's log, the situation, the hand and the
-    /// prompt. A hand with too many choices for the screen is offered card first (and the city
-    /// in short when even that is too long); each Age's conflicts keep a screen of their own
-    /// until Enter, and so does a busy turn's log (Armada's explorations, taxes and free moves)
-    /// when it leaves no room for the turn. Every screen fits, at every table size, with the
-    /// expansions and in teams.
+    /// On a terminal, one turn fits an 80×45 screen: the last step's log, the situation, the hand
+    /// (card first) and the prompt, the city in short when the screen is short of room; each
+    /// Age's conflicts keep a screen of their own until Enter, and so does a busy turn's log
+    /// (Armada's explorations, taxes and free moves) when it leaves no room for the turn. Every
+    /// screen fits, at every table size, with the expansions and in teams.
     #[test]
     fn one_turn_fits_an_80_by_45_terminal() {
         let screen = Screen { pause: true, ..Screen::PLAIN };
         let both = Expansions(Expansions::ARMADA.0 | Expansions::EDIFICE.0);
-        let (mut card_first, mut busy) = (0, 0);
+        let (mut hands, mut busy) = (0, 0);
         for (players, expansions, teams, seed) in [
             (3, Expansions::NONE, false, 2),
             (5, Expansions::NONE, false, 4),
@@ -2194,21 +2658,21 @@ mod tests {
                 assert!(s.iter().all(|l| crate::output::display_width(l) <= 80), "{what}: {}", s.join("\n"));
                 assert!(s.len() <= 45, "{what}: {} lines\n{}", s.len(), s.join("\n"));
             }
-            card_first +=
-                screens.iter().filter(|s| s.last().is_some_and(|l| l.starts_with("Your card"))).count();
+            hands += screens.iter().filter(|s| s.last().is_some_and(|l| l.starts_with("Your card"))).count();
             busy += screens
                 .iter()
                 .filter(|s| s.last().is_some_and(|l| l.starts_with("Press Enter for your turn")))
                 .count();
         }
-        assert!(card_first > 0, "some hands are offered card first");
+        assert!(hands > 0, "hands are offered card first");
         assert!(busy > 0, "some busy logs keep a screen of their own");
     }
 
-    /// The card-first menu: the card, then each of its ways in full (a naval construction saying
-    /// what its step gives), and `0` back to the hand.
+    /// A hand is chosen card first: one line per card, then the card's ways in full (a naval
+    /// construction saying what its step gives, each payment whom it pays) and `0` back to the
+    /// hand; `3.2` at the card prompt takes card 3's 2nd way at once.
     #[test]
-    fn a_crowded_hand_is_offered_card_first() {
+    fn a_hand_is_chosen_card_first_then_a_way() {
         let args = PlayArgs {
             players: 7,
             seed: Some(2),
@@ -2217,28 +2681,45 @@ mod tests {
             ..args(0, false)
         };
         let mut out = Vec::new();
-        // The first card, back to the hand, the first card again, its first way; then `1`s.
-        let input = "1\n0\n".to_string() + &"1\n".repeat(3000);
+        // The first card, back to the hand, the first card again, its first way; then the 2nd
+        // way of the 1st card at once, out of range first; then `1`s.
+        let input = "1
+0
+1
+1
+1.99
+1.2
+"
+        .to_string()
+            + &"1
+"
+            .repeat(3000);
         play_on(&args, &mut Cursor::new(input), true, &mut out, Screen { pause: true, ..Screen::PLAIN })
             .unwrap();
         let text = String::from_utf8(out).unwrap();
-        let at = text.find("; pick a card:").expect("a card-first menu");
-        let block = &text[at..];
+        let at = text.find(" — pick a card").expect("a hand");
+        let block = &text[text[..at].rfind('\n').unwrap() + 1..];
         let block = block[..block.find("Your card (").unwrap()].replace("\n    ", " ");
-        let menu: Vec<&str> = block.lines().skip(1).collect();
+        let menu: Vec<&str> = block.lines().skip_while(|l| !l.starts_with("  [1] ")).collect();
         assert!(menu.len() >= 2, "{menu:?}");
-        assert!(menu[0].starts_with("  [1] "), "{menu:?}");
-        assert!(menu.iter().all(|l| l.contains(" — build: ") || l.contains(" — can't build")), "{menu:?}");
+        // Every card says how it can be built, or why not.
+        assert!(menu.iter().all(|l| l.contains(" — build (") || l.contains(" — can't build: ")), "{menu:?}");
         let second = &text[at..];
         let options = &second[second.find("Your card (").unwrap()..];
+        let options = &options[..options.find("Your choice (").unwrap()];
         assert!(options.contains("  [0] back to the hand"), "{options}");
         assert!(options.contains("discard: +3 coins"), "{options}");
         assert!(options.contains("discard: free move of the yellow ship"), "{options}");
-        // `0` showed the hand again: the menu's first line twice before the choice.
-        let after_back = &options[options.find("[0] back to the hand").unwrap()..];
+        // `0` showed the hand again: the menu's first line once more before the next choice.
+        let after_back = &second[second.find("[0] back to the hand").unwrap()..];
         assert!(after_back.contains(menu[0]), "{after_back}");
-        // A naval construction in the second step says what its step gives (`→ red ship 0→1: …`).
+        // `1.99`: the card has fewer ways; `1.2` is taken without a second prompt.
+        assert!(text.contains("1.99\ncard 1 has ways 1 to "), "{text}");
+        let direct = &text[text.find("1.2\n").unwrap()..];
+        assert!(direct[4..].starts_with("-- Age I, turn 2"), "{direct}");
+        // A naval construction says what its step gives; a payment names whom it pays.
         assert!(text.contains(" + naval ") && text.contains(" ship 0→1: "), "{text}");
+        assert!(text.contains(" to seat 1 (left)") || text.contains(" to seat 6 (right)"), "{text}");
     }
 
     #[test]
@@ -2252,7 +2733,7 @@ mod tests {
         assert!(out.contains("0 is out of range"));
         assert!(out.contains("99 is out of range"));
         assert!(out.contains("Final scores:"));
-        assert!(out.contains("Your hand ("));
+        assert!(out.contains("Your hand — pick a card"));
     }
 
     #[test]
@@ -2340,7 +2821,14 @@ mod tests {
                         game.legal_actions_into(seat, &mut legal);
                         let view = game.view(seat);
                         let mut text = String::new();
-                        situation_text(&mut text, game.catalog(), &view, &names, &Screen::PLAIN);
+                        situation_with(
+                            &mut text,
+                            game.catalog(),
+                            &view,
+                            &names,
+                            &Screen::PLAIN,
+                            Detail::Full,
+                        );
                         let names = SeatNames::new(&game, Some(seat));
                         let shown =
                             choice_list(&mut text, game.catalog(), &view, &legal, &names, &Screen::PLAIN);

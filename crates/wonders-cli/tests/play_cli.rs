@@ -152,7 +152,7 @@ fn scripted_human_game_finishes() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     assert!(stdout.contains("you (seat 2"));
-    assert!(stdout.contains("Your hand ("));
+    assert!(stdout.contains("Your hand — pick a card"));
     assert!(stdout.contains("\nLeft: seat 3 (") && stdout.contains("\nRight: seat 1 ("));
     assert!(stdout.contains("] discard"));
     assert!(stdout.contains("Final scores:"));
@@ -174,47 +174,6 @@ fn turns(stdout: &str) -> Vec<(&str, usize, usize)> {
         Some((low.parse().ok()?, high.parse().ok()?))
     };
     (1..parts.len()).filter_map(|i| range(parts[i]).map(|(low, high)| (parts[i], low, high))).collect()
-}
-
-#[test]
-fn every_turn_fits_an_80_by_45_terminal() {
-    // Whole games answered `1` every time, piped: every line within 80 display columns (at every
-    // table size, with the expansions too); every choice of a turn numbered once, `[1]` to the
-    // prompt's last; a whole turn — from the answer to the next prompt — within 45 lines with 2
-    // to 4 players, and with 7 but on the first turn of an Age (its log also holds the Age's
-    // conflicts, its hand is full).
-    use unicode_width::UnicodeWidthStr;
-    let games: [(&[&str], bool); 7] = [
-        (&["-p", "2"], true),
-        (&["-p", "3"], true),
-        (&["-p", "4"], true),
-        (&["-p", "3", "-e", "2e"], true),
-        (&["-p", "7"], false),
-        (&["-p", "7", "-e", "2e"], false),
-        (&["-p", "4", "--expansions", "armada,edifice"], false),
-    ];
-    for (args, all_turns) in games {
-        for seed in ["1", "2"] {
-            let mut cmd = vec!["play", "--seed", seed];
-            cmd.extend_from_slice(args);
-            let out = wonders(&cmd, &"1\n".repeat(800));
-            assert!(out.status.success(), "{cmd:?}: {}", text(&out.stderr));
-            let stdout = text(&out.stdout);
-            for line in stdout.lines() {
-                assert!(line.width() <= 80, "{cmd:?}: wider than 80 columns: {line:?}");
-            }
-            for (turn, low, high) in turns(&stdout) {
-                for k in low..=high {
-                    assert_eq!(turn.matches(&format!("[{k}] ")).count(), 1, "{cmd:?}: [{k}] in {turn}");
-                }
-                let lines = turn.matches('\n').count();
-                let expansions = args.contains(&"--expansions");
-                if !expansions && (all_turns || !turn.contains("== End of Age")) {
-                    assert!(lines <= 45, "{cmd:?}: a turn of {lines} lines:\n{turn}");
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -384,4 +343,98 @@ fn an_armada_game_replays_with_the_same_log_and_age_end_blocks() {
         assert!(l.width() <= 80, "{l:?}");
     }
     let _ = std::fs::remove_file(&record);
+}
+
+/// The screens of a piped game: what is printed from one prompt to the next, the next prompt's
+/// line included (the first screen: the game's opening up to the first prompt). What follows the
+/// last prompt (the game's end and its score sheet) is no turn and is left out. Each screen is
+/// its number of lines and its text.
+fn screens(stdout: &str) -> Vec<(usize, &str)> {
+    let parts: Vec<&str> = stdout.split("q to quit): ").collect();
+    let mut out = Vec::new();
+    for (i, part) in parts.iter().enumerate().take(parts.len().saturating_sub(1)) {
+        // After a prompt, its answer's line is the prompt's own (counted with the screen
+        // before); the opening has no answer line but adds the prompt's line.
+        let lines = part.matches('\n').count() + usize::from(i == 0);
+        out.push((lines, *part));
+    }
+    out
+}
+
+/// The median of `v` (sorted here), halves kept: `32.5`.
+fn median(v: &mut [usize]) -> f64 {
+    v.sort_unstable();
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2] as f64,
+        n => (v[n / 2 - 1] + v[n / 2]) as f64 / 2.0,
+    }
+}
+
+/// Every kind of game, played whole through the binary as `yes 1 | wonders play -s SEED …`
+/// over seeds 1 to 10: no screen (from one prompt to the next) over 45 lines, no line over 80
+/// display columns (a Chinese name takes two a character), every game to its score sheet, and
+/// every number a prompt offers shown once on its screen. Prints the median and the most lines of
+/// a turn (a screen showing the situation, `=== Age …`) by kind:
+/// `cargo test -p wonders-cli --test play_cli every_kind_of_game -- --nocapture`.
+#[test]
+fn every_kind_of_game_fits_an_80_by_45_terminal() {
+    use unicode_width::UnicodeWidthStr;
+    let kinds: [(&str, &[&str]); 15] = [
+        ("2p Free City", &["-p", "2"]),
+        ("3p", &["-p", "3"]),
+        ("4p", &["-p", "4"]),
+        ("5p", &["-p", "5"]),
+        ("6p", &["-p", "6"]),
+        ("7p", &["-p", "7"]),
+        ("3p 2e", &["-p", "3", "-e", "2e"]),
+        ("7p 2e", &["-p", "7", "-e", "2e"]),
+        ("4p teams", &["-p", "4", "--teams"]),
+        ("4p Edifice", &["-p", "4", "--expansions", "edifice"]),
+        ("7p Edifice", &["-p", "7", "--expansions", "edifice"]),
+        ("4p Armada", &["-p", "4", "--expansions", "armada"]),
+        ("8p Armada teams", &["-p", "8", "--expansions", "armada", "--teams"]),
+        ("7p Armada+Edifice 2e", &["-p", "7", "-e", "2e", "--expansions", "armada,edifice"]),
+        ("6p Armada+Edifice teams", &["-p", "6", "--expansions", "armada,edifice", "--teams"]),
+    ];
+    let mut faults: Vec<String> = Vec::new();
+    let mut table = String::from("kind                       turns  median  max | any screen max\n");
+    for (kind, args) in kinds {
+        let (mut turn_lines, mut most) = (Vec::new(), 0);
+        for seed in 1..=10 {
+            let seed = seed.to_string();
+            let mut cmd = vec!["play", "-s", &seed];
+            cmd.extend_from_slice(args);
+            let out = wonders(&cmd, &"1\n".repeat(3000));
+            let stdout = text(&out.stdout);
+            assert!(out.status.success(), "{cmd:?}: {}", text(&out.stderr));
+            assert!(stdout.contains("Final scores:"), "{cmd:?}: no score sheet");
+            for line in stdout.lines().filter(|l| l.width() > 80) {
+                faults.push(format!("{cmd:?}: {} columns: {line:?}", line.width()));
+            }
+            for (lines, screen) in screens(&stdout) {
+                most = most.max(lines);
+                if screen.contains("\n=== Age ") {
+                    turn_lines.push(lines);
+                }
+                if lines > 45 {
+                    faults.push(format!("{cmd:?}: a screen of {lines} lines:\n{screen}"));
+                }
+            }
+            for (turn, low, high) in turns(&stdout) {
+                for k in low.max(1)..=high {
+                    if turn.matches(&format!("[{k}] ")).count() != 1 {
+                        faults.push(format!("{cmd:?}: [{k}] not shown once in:\n{turn}"));
+                    }
+                }
+            }
+        }
+        let n = turn_lines.len();
+        let max = turn_lines.iter().copied().max().unwrap_or(0);
+        let med = median(&mut turn_lines);
+        table.push_str(&format!("{kind:<26} {n:>5}  {med:>6.1}  {max:>3} | {most:>3}\n"));
+    }
+    println!("{table}");
+    let shown: Vec<&String> = faults.iter().take(3).collect();
+    assert!(faults.is_empty(), "{} faults, the first ones:\n{shown:#?}\n{table}", faults.len());
 }

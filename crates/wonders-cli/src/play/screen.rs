@@ -1,6 +1,6 @@
 //! How `wonders play` lays its text out for its reader: the width every line fits, the card
-//! names in their card's colour on a terminal (never in a pipe, nor with `NO_COLOR`), a card and
-//! its numbered choices on one line when they fit, and the short texts of cards, effects and
+//! names in their card's colour on a terminal (never in a pipe, nor with `NO_COLOR`), lines
+//! packed with as many parts as fit, and the short texts of cards, effects and
 //! payments that make a whole turn fit an 80×45 terminal. Resources are written as their letters
 //! everywhere (W S C O G L P, `W/S` for one of several), as the legend at the start says.
 
@@ -150,56 +150,6 @@ pub(crate) fn pack(parts: &[String], width: usize) -> String {
     }
     lines.push(line);
     wrap(&lines.join("\n"), width)
-}
-
-/// The indent of the lines a card's choices continue on.
-const CHOICES_INDENT: usize = 6;
-
-/// A card's line: its text `head` (indented), then its numbered `choices` two spaces apart,
-/// starting at column `col` when the head is narrower and everything fits `width` (right after
-/// the head when only that fits). What does not
-/// fit goes on to the next lines, indented by 6, never split inside a choice (a head wider than
-/// the line wraps at words first). No newline at the end.
-pub(crate) fn card_line(head: &str, choices: &[String], col: usize, width: usize) -> String {
-    let head_width = display_width(head);
-    let choices_width = choices.iter().map(|c| display_width(c) + 2).sum::<usize>();
-    if head_width.max(col) + choices_width <= width {
-        let pad = " ".repeat(col.saturating_sub(head_width));
-        return format!("{head}{pad}  {}", choices.join("  "));
-    }
-    if head_width + choices_width <= width {
-        return format!("{head}  {}", choices.join("  "));
-    }
-    let mut out = wrap(head, width);
-    let mut at = out.rsplit('\n').next().map_or(0, display_width);
-    for choice in choices {
-        let w = display_width(choice);
-        if at + 2 + w > width {
-            out.push('\n');
-            out.push_str(&" ".repeat(CHOICES_INDENT));
-            out.push_str(choice);
-            at = CHOICES_INDENT + w;
-        } else {
-            out.push_str("  ");
-            out.push_str(choice);
-            at += 2 + w;
-        }
-    }
-    out
-}
-
-/// The column the choices of one-line cards start at: the widest head among the cards whose
-/// head and choices fit `width` on one line (each `(head, choices)`).
-pub(crate) fn choices_column(cards: &[(String, Vec<String>)], width: usize) -> usize {
-    cards
-        .iter()
-        .map(|(head, choices)| {
-            (display_width(head), choices.iter().map(|c| display_width(c) + 2).sum::<usize>())
-        })
-        .filter(|&(h, c)| h + c <= width)
-        .map(|(h, _)| h)
-        .max()
-        .unwrap_or(0)
 }
 
 /// A payment in few words, for a choice: `free`, `free, chain`, `1 right + 2 left`, `1 coin`
@@ -408,19 +358,6 @@ mod tests {
             ["Left: seat 1, 2 coins", "wonder 0/3", "sells W", "cards: 1 brown"].map(String::from).to_vec();
         assert_eq!(pack(&parts, 80), "Left: seat 1, 2 coins; wonder 0/3; sells W; cards: 1 brown");
         assert_eq!(pack(&parts, 36), "Left: seat 1, 2 coins; wonder 0/3\n  sells W; cards: 1 brown");
-    }
-
-    #[test]
-    fn a_card_and_its_choices_share_a_line_when_they_fit() {
-        let choices: Vec<String> = ["[1] build (free)", "[2] discard"].map(String::from).to_vec();
-        assert_eq!(card_line("  Baths", &choices, 10, 80), "  Baths     [1] build (free)  [2] discard");
-        // Too long for one line: the choices go on, whole, on the lines below.
-        let line = card_line("  Baths [blue] S → 3 VP; chains to Aqueduct", &choices, 0, 50);
-        assert_eq!(line, "  Baths [blue] S → 3 VP; chains to Aqueduct\n      [1] build (free)  [2] discard");
-        let line = card_line("  Baths [blue] S → 3 VP", &choices, 0, 50);
-        assert_eq!(line, "  Baths [blue] S → 3 VP  [1] build (free)\n      [2] discard");
-        let cards = vec![("  Baths".to_string(), choices.clone()), ("  a very long head".repeat(5), choices)];
-        assert_eq!(choices_column(&cards, 80), 7);
     }
 
     #[test]
