@@ -642,7 +642,10 @@ enum Detail {
     Full,
     /// The acting city's cards counted by colour and its shipyard on one line.
     Compact,
-    /// The acting city and its neighbours in a few lines; every city in full on demand (`c`).
+    /// The acting city and its neighbours in a few lines, the other cities named without their
+    /// boards, the teammate's hand; every city in full on demand (`c`).
+    Brief,
+    /// As [`Detail::Brief`], without the other cities nor the teammate's hand.
     Least,
 }
 
@@ -684,13 +687,14 @@ fn situation_with(
     parts.extend(science_text(me));
     parts.extend(edifice_city_text(catalog, view, me));
     parts.push(format!("makes {}", production_text(&me.production)));
-    if level == Detail::Least {
+    let brief = matches!(level, Detail::Brief | Detail::Least);
+    if brief {
         // Its board is in the heading.
         parts.push(format!("wonder {}", wonder_text(catalog, me)));
     } else {
         parts.push(format!("wonder {} {} {}", w.name, side_label(catalog, me), wonder_text(catalog, me)));
     }
-    if level == Detail::Least {
+    if brief {
         // The city on as few lines as fit, the neighbours on one each; the rest on demand.
         parts.push(format!("city: {}", cards_counted(catalog, me, screen)));
         parts.extend(armada::shipyard_parts(view, acting));
@@ -711,6 +715,10 @@ fn situation_with(
                 format!("sells {}{}", production_text(&c.for_sale), discount_text(me, side)),
             ];
             say!(text, "{}", pack(&parts, screen.width));
+        }
+        if level == Detail::Brief {
+            others_text(text, catalog, view, &names.shortened(), screen);
+            teammate_text(text, catalog, view, &names.shortened(), screen);
         }
         return;
     }
@@ -744,8 +752,16 @@ fn situation_with(
         parts.extend(armada::shipyard_parts(view, other));
         say!(text, "{}", pack(&parts, screen.width));
     }
-    // The other cities, two a line where they fit: coins, shields, military points, wonder
-    // stages built of all.
+    others_text(text, catalog, view, names, screen);
+    teammate_text(text, catalog, view, names, screen);
+}
+
+/// The cities but the acting one and its neighbours, as many a line as fit: coins, shields,
+/// military points, wonder stages built of all.
+fn others_text(text: &mut String, catalog: &Catalog, view: &View, names: &SeatNames, screen: &Screen) {
+    let acting = view.acting_city as usize;
+    let n = view.cities.len();
+    let (left, right) = ((acting + 1) % n, (acting + n - 1) % n);
     let others: Vec<String> = (0..n)
         .filter(|&c| c != acting && c != left && c != right)
         .map(|other| {
@@ -766,7 +782,6 @@ fn situation_with(
         parts.extend(others.iter().skip(1).cloned());
         say!(text, "{}", pack(&parts, screen.width));
     }
-    teammate_text(text, catalog, view, names, screen);
 }
 
 /// Team variant: the teammate's hand (teammates may show their hands, 000 團隊遊戲規則).
@@ -916,8 +931,14 @@ fn ask(
     };
     // The fullest layout that fits: everything in full; then what happened in short; then the
     // city in short; then only the city and its neighbours; then the log's lines run on.
-    let layouts =
-        [(0, Detail::Full), (1, Detail::Full), (1, Detail::Compact), (1, Detail::Least), (2, Detail::Least)];
+    let layouts = [
+        (0, Detail::Full),
+        (1, Detail::Full),
+        (1, Detail::Compact),
+        (1, Detail::Brief),
+        (1, Detail::Least),
+        (2, Detail::Least),
+    ];
     // On a terminal a log too long for the turn waits for Enter rather than hide the cities.
     let layouts = if screen.pause { &layouts[..3] } else { &layouts[..] };
     let mut shown = (String::new(), String::new());
@@ -938,12 +959,21 @@ fn ask(
         shown = (String::new(), situation(level));
     }
     pending.take(0);
-    emit(out, &format!("{}{}{menu}", shown.0, shown.1))?;
+    // A list longer than the room left is given a page at a time (`m` for the next).
+    let room = screen.height.saturating_sub(out.lines + lines(&shown.0) + lines(&shown.1) + 1);
+    let pages = if hand { vec![menu.clone()] } else { pages_of(&menu, room.max(10)) };
+    emit(out, &format!("{}{}{}", shown.0, shown.1, pages[0]))?;
     let hint = || hint_text(catalog, view, legal, screen);
     // `c` at a prompt: every city in full, then the choices again.
     let cities = |choices: &str| format!("{}{choices}", situation(Detail::Full));
     if !hand {
-        let again = || cities(&menu);
+        let page = std::cell::Cell::new(0);
+        let again = || cities(&pages[page.get()]);
+        let next = || {
+            page.set((page.get() + 1) % pages.len());
+            pages[page.get()].clone()
+        };
+        let more: Option<&dyn Fn() -> String> = (pages.len() > 1).then_some(&next);
         let (k, _) = choose(
             view,
             names,
@@ -952,7 +982,7 @@ fn ask(
             "Your choice",
             1..=choices.len(),
             None,
-            (&hint, &again),
+            (&hint, &again, more),
         )?;
         return Ok(choices[k - 1]);
     }
@@ -967,7 +997,7 @@ fn ask(
             "Your card",
             1..=groups.len(),
             Some(&ways),
-            (&hint, &again),
+            (&hint, &again, None),
         )?;
         let g = &groups[k - 1];
         if let Some(w) = way {
@@ -978,8 +1008,16 @@ fn ask(
         let Some(kinds) = kinds else {
             emit(out, &card)?;
             let range = 0..=g.actions.len();
-            let (w, _) =
-                choose(view, names, (&mut *input, echo), out, "Your choice", range, None, (&hint, &again))?;
+            let (w, _) = choose(
+                view,
+                names,
+                (&mut *input, echo),
+                out,
+                "Your choice",
+                range,
+                None,
+                (&hint, &again, None),
+            )?;
             if w > 0 {
                 return Ok(g.actions[w - 1]);
             }
@@ -990,8 +1028,16 @@ fn ask(
         loop {
             emit(out, &card)?;
             let range = 0..=kinds.len();
-            let (w, _) =
-                choose(view, names, (&mut *input, echo), out, "Your choice", range, None, (&hint, &again))?;
+            let (w, _) = choose(
+                view,
+                names,
+                (&mut *input, echo),
+                out,
+                "Your choice",
+                range,
+                None,
+                (&hint, &again, None),
+            )?;
             let Some(kind) = w.checked_sub(1).and_then(|w| kinds.get(w)) else {
                 break;
             };
@@ -1002,8 +1048,16 @@ fn ask(
             emit(out, &pays)?;
             let again = || cities(&pays);
             let range = 0..=kind.ways.len();
-            let (p, _) =
-                choose(view, names, (&mut *input, echo), out, "How to pay", range, None, (&hint, &again))?;
+            let (p, _) = choose(
+                view,
+                names,
+                (&mut *input, echo),
+                out,
+                "How to pay",
+                range,
+                None,
+                (&hint, &again, None),
+            )?;
             if p > 0 {
                 return Ok(g.actions[kind.ways[p - 1].0]);
             }
@@ -1113,6 +1167,37 @@ fn pay_ways(group: &WayGroup, screen: &Screen) -> String {
 /// The number of lines of `text`.
 fn lines_of(text: &str) -> usize {
     text.matches('\n').count()
+}
+
+/// A list of choices cut into pages of at most `size` lines, never inside a choice (a page
+/// starts at a numbered line or at a heading indented by 2), each page but one saying how to see
+/// the next (`m`). One page when it fits.
+fn pages_of(menu: &str, size: usize) -> Vec<String> {
+    let lines: Vec<&str> = menu.lines().collect();
+    if lines.len() <= size {
+        return vec![menu.to_string()];
+    }
+    let starts = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with('[') || (l.starts_with("  ") && !l.starts_with("   "))
+    };
+    let mut pages: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in lines {
+        let page = pages.last_mut().expect("a page");
+        // One line for the page's note.
+        if page.len() + 2 > size && starts(line) && !page.is_empty() {
+            pages.push(Vec::new());
+        }
+        pages.last_mut().expect("a page").push(line);
+    }
+    let n = pages.len();
+    pages
+        .into_iter()
+        .enumerate()
+        .map(|(k, page)| {
+            format!("{}\n(page {} of {n} of the choices; m for the next page)\n", page.join("\n"), k + 1)
+        })
+        .collect()
 }
 
 /// Whom a payment pays, for a choice: `2 to seat 1 (left) + 1 coin to the bank`, `free (chain)`,
@@ -1290,11 +1375,12 @@ fn choose(
     what: &str,
     range: std::ops::RangeInclusive<usize>,
     ways: Option<&dyn Fn(usize) -> usize>,
-    (hint, cities): (&dyn Fn() -> String, &dyn Fn() -> String),
+    (hint, cities, more): (&dyn Fn() -> String, &dyn Fn() -> String, Option<&dyn Fn() -> String>),
 ) -> Result<(usize, Option<usize>), String> {
     let (low, high) = (*range.start(), *range.end());
     loop {
-        emit(out, &format!("{what} ({low}-{high}, c: every city, q to quit): "))?;
+        let m = if more.is_some() { "m: more, " } else { "" };
+        emit(out, &format!("{what} ({low}-{high}, {m}c: every city, q to quit): "))?;
         let when = format!(
             "at Age {}, turn {} while {} had to choose",
             roman(view.age),
@@ -1311,6 +1397,10 @@ fn choose(
         }
         if answer.eq_ignore_ascii_case("c") {
             emit(out, &cities())?;
+            continue;
+        }
+        if let Some(more) = more.filter(|_| answer.eq_ignore_ascii_case("m")) {
+            emit(out, &more())?;
             continue;
         }
         let (first, second) = match (ways, answer.split_once('.')) {
@@ -2720,6 +2810,33 @@ mod tests {
         // A naval construction says what its step gives; a payment names whom it pays.
         assert!(text.contains(" + naval ") && text.contains(" ship 0→1: "), "{text}");
         assert!(text.contains(" to seat 1 (left)") || text.contains(" to seat 6 (right)"), "{text}");
+    }
+
+    /// A list longer than the room is cut into pages at choices, never inside one, each page
+    /// saying how to see the next.
+    #[test]
+    fn a_long_list_is_given_a_page_at_a_time() {
+        let mut menu = "The discard pile (30 cards) — build one for free, or pass:\n".to_string();
+        for k in 1..=30 {
+            menu.push_str(&format!("  [{k}] Card {k} [blue] → 3 VP\n"));
+            if k % 5 == 0 {
+                menu.push_str("    and a second line\n");
+            }
+        }
+        assert_eq!(pages_of(&menu, 40), vec![menu.clone()], "it fits: one page");
+        let pages = pages_of(&menu, 12);
+        assert_eq!(pages.len(), 4, "{pages:?}");
+        for (i, page) in pages.iter().enumerate() {
+            assert!(page.lines().count() <= 12, "{page}");
+            assert!(!page.lines().next().unwrap().starts_with("    "), "{page}");
+            let note = format!("(page {} of 4 of the choices; m for the next page)", i + 1);
+            assert_eq!(page.lines().last(), Some(note.as_str()));
+        }
+        let all: String = pages.concat();
+        for k in 1..=30 {
+            assert_eq!(all.matches(&format!("[{k}] ")).count(), 1, "[{k}]");
+        }
+        assert_eq!(all.matches("and a second line").count(), 6);
     }
 
     #[test]
