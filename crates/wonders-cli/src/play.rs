@@ -1362,6 +1362,9 @@ fn read_answer(
     Ok(answer)
 }
 
+/// A text shown on demand at a prompt (a hint, every city, the next page of choices).
+type Shows<'a> = &'a dyn Fn() -> String;
+
 /// Asks for a number in `range` after `what` until one comes (`q` quits, `h` shows `hint`, `c`
 /// shows `cities`: every city in full and the choices again). With `ways` (the
 /// number of ways of each card, at a hand's first step), `3.2` is also an answer: the 2nd way of
@@ -1375,7 +1378,7 @@ fn choose(
     what: &str,
     range: std::ops::RangeInclusive<usize>,
     ways: Option<&dyn Fn(usize) -> usize>,
-    (hint, cities, more): (&dyn Fn() -> String, &dyn Fn() -> String, Option<&dyn Fn() -> String>),
+    (hint, cities, more): (Shows<'_>, Shows<'_>, Option<Shows<'_>>),
 ) -> Result<(usize, Option<usize>), String> {
     let (low, high) = (*range.start(), *range.end());
     loop {
