@@ -1541,7 +1541,7 @@ class TablePage {
             h('td', { class: 'cat-total' }, l.total), h('td', { class: 'coins-left' }, l.coins),
             h('td', { class: 'rank' }, l.rank === null || l.rank === undefined ? '–' : l.rank));
         })))),
-      h('h3', {}, t('chart')), scoreChart(this, lines, cats, i => this.cityLabel(i)),
+      h('h3', {}, t('chart')), scoreChart(this, lines, cats, i => (teams ? this.seatName(i) : this.cityLabel(i))),
       h('div', { class: 'after' },
         h('button', { class: 'primary', id: 'rematch', type: 'button', onclick: () => this.rematch() },
           rematchId ? t('joinRematch') : t('rematch')),
@@ -2031,7 +2031,12 @@ let reviewResize = null;
 window.addEventListener('resize', () => {
   clearTimeout(reviewResize);
   // The review's and the score sheet's charts are drawn for the window's width.
-  reviewResize = setTimeout(() => { if (current && (current.review || (current.state && current.state.scores))) current.render(); }, 150);
+  reviewResize = setTimeout(() => {
+    if (!current) return;
+    const chart = document.getElementById('score-chart');
+    const narrow = !!(window.matchMedia && window.matchMedia(NARROW).matches);
+    if (current.review || (chart && (chart.viewBox.baseVal.width < 720) !== narrow)) current.render();
+  }, 150);
 });
 
 // ---------------------------------------------------------------- Edifice

@@ -451,6 +451,12 @@ async fn a_whole_game_in_headless_chromium() {
 
     // A rematch from the score sheet: a new table with the same bots, this player seated.
     c.set_window_size(1280, 1100).await.unwrap();
+    wait_for(
+        &c,
+        "the laptop's chart",
+        "document.getElementById('score-chart').viewBox.baseVal.width === 720",
+    )
+    .await;
     c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
     c.find(Locator::Id("rematch")).await.unwrap().click().await.unwrap();
     wait_for(
@@ -1891,6 +1897,9 @@ const PHONE: &str = "const vw = document.documentElement.clientWidth, out = [];
   if (!(mine.left >= -1 && mine.right <= vw + 1)) out.push('the city is not on the screen: ' + mine.left);
   if (!(left.right <= 1 && left.right > -vw && Math.abs(left.top - mine.top) < 2)) out.push('the left neighbour is not one swipe to the left: ' + left.left);
   if (!(right.left >= vw - 1 && right.left < 2 * vw && Math.abs(right.top - mine.top) < 2)) out.push('the right neighbour is not one swipe to the right: ' + right.left);
+  for (const c of document.querySelectorAll('.others-strip .city')) {
+    const name = c.querySelector('.city-name').getBoundingClientRect().width, whole = c.getBoundingClientRect().width;
+    if (name < Math.min(60, whole / 3)) out.push('city ' + c.dataset.city + ': its name squeezed to ' + Math.round(name) + ' px'); }
   return out";
 
 /// Issue "A game table, not a reference sheet", items 1 to 5: everything a move depends on on
