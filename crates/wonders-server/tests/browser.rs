@@ -2180,7 +2180,9 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(js(&c, PHONE).await, json!([]), "Armada at 390×844");
-    c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView()", vec![]).await.unwrap();
+    c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView({block: 'center'})", vec![])
+        .await
+        .unwrap();
     shot(&c, "45-table-armada-390.png").await;
     c.set_window_size(1280, 1100).await.unwrap();
     c.close().await.unwrap();
