@@ -1560,7 +1560,7 @@ fn stage_reason(catalog: &Catalog, view: &View) -> String {
 
 /// One card of the hand and what may be done with it.
 struct CardChoices {
-    /// The card's text, indented: `  Baths [blue] S → 3 VP; chains to Aqueduct ×2`.
+    /// The card's text, indented: `  Baths [blue] S → 3 VP; chains to Aqueduct`.
     head: String,
     /// The card without its chains: `Baths [blue] S → 3 VP ×2`.
     brief: String,
@@ -1678,7 +1678,7 @@ fn hand_menu(
         }
         let copies = view.hand.iter().filter(|&&c| c == card).count();
         let times = if copies > 1 { format!(" ×{copies}") } else { String::new() };
-        let head = format!("  {}{times}", card_text(catalog, card, screen));
+        let head = format!("  {}", card_text(catalog, card, screen));
         let builds: Vec<Action> = mine(|a| matches!(a, Action::Build { .. })).collect();
         let reason = builds.is_empty().then(|| build_reason(catalog, view, card));
         let stages = mine(|a| matches!(a, Action::Wonder { .. }));
