@@ -2,8 +2,9 @@
 //! by default).
 //!
 //! The human sees what a person at the table would see: their hand, their city and their
-//! neighbours' cities, and after each step what every seat did. Each legal action is one numbered
-//! line, grouped by card, with what it costs. Both editions play; two players play the 1st
+//! neighbours' cities, and after each step what every seat did, all within an 80×45 screen. A
+//! hand is chosen from card first, then one of the card's ways, each saying whom it pays; other
+//! choices are one numbered list. Both editions play; two players play the 1st
 //! edition's Free City variant, where the human also chooses for the Free City when holding its
 //! card. The module also holds the text shared with `wonders replay`: log lines, payment
 //! descriptions and the score sheet.
@@ -897,10 +898,12 @@ pub(crate) fn roman(age: u8) -> &'static str {
 /// and reads a choice; returns the chosen action.
 ///
 /// A hand is chosen from in two steps: a card (one line each, saying what can be done with it),
-/// then one of that card's ways (`0` goes back to the hand); `3.2` at the first prompt takes the
-/// card's way at once. Other choices (a side, an island, a card of the discard pile…) are one
-/// numbered list. When the turn would not fit the screen, the Age's end is given in short, then
-/// the city; on a terminal a turn still too long waits for Enter after the log.
+/// then one of that card's ways (`0` goes back to the hand; too many ways: the kind of play,
+/// then how to pay); `3.2` at the first prompt takes the card's way at once. Other choices (a
+/// side, an island, a card of the discard pile…) are one numbered list, a page at a time when
+/// longer than the room left. When the turn would not fit the screen it takes the fullest of
+/// shorter layouts that fits (see `layouts` below); on a terminal, one still too long waits for
+/// Enter after the log.
 #[allow(clippy::too_many_arguments)]
 fn ask(
     catalog: &Catalog,
@@ -930,7 +933,8 @@ fn ask(
         text
     };
     // The fullest layout that fits: everything in full; then what happened in short; then the
-    // city in short; then only the city and its neighbours; then the log's lines run on.
+    // city in short; then the neighbours on a line each and the others in short; then only the
+    // city and its neighbours; then the log's lines run on.
     let layouts = [
         (0, Detail::Full),
         (1, Detail::Full),
