@@ -2819,6 +2819,67 @@ mod tests {
         assert!(text.contains(" to seat 1 (left)") || text.contains(" to seat 6 (right)"), "{text}");
     }
 
+    /// A card with more ways than the screen holds: the kinds of play first, then how to pay for
+    /// the one chosen; the way taken is the one the log then shows.
+    #[test]
+    fn too_many_ways_are_chosen_by_kind_then_payment() {
+        // 4 players with Armada, seed 8: in Age III the first card of the hand is Admiralty
+        // (WSOL, a free move of any ship), built with a free move of each ship, a naval
+        // construction, or the wonder stage, most in several ways to pay.
+        let args = PlayArgs {
+            players: 4,
+            seed: Some(8),
+            bots: "heuristic".into(),
+            exp: ExpansionArgs { expansions: Expansions::ARMADA, ..ExpansionArgs::default() },
+            ..args(0, false)
+        };
+        let mut out = Vec::new();
+        play(&args, &mut Cursor::new("1\n".repeat(3000)), true, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let at = text.find("; how to pay:").expect("a card with too many ways");
+        let kinds = &text[text[..at].rfind("Your card (").unwrap()..at];
+        assert!(kinds.contains("\n  [1] build + free move red — 2 ways to pay, from 4 coins\n"), "{kinds}");
+        assert!(kinds.contains("  [0] back to the hand\n"), "{kinds}");
+        assert!(kinds.lines().count() <= 45, "{kinds}");
+        let pays = &text[at..text[at..].find("-- Age").unwrap() + at];
+        assert_eq!(
+            pays.lines().collect::<Vec<_>>(),
+            [
+                "; how to pay:",
+                "  [1] pay 2 to seat 1 (left) + 2 to seat 3 (right)",
+                "  [2] pay 4 to seat 1 (left)",
+                "  [0] back to the card",
+                "How to pay (0-2, c: every city, q to quit): 1",
+            ]
+        );
+        // The first way of the first kind: 2 to each neighbour, and the red ship's free move.
+        let log = &text[at..];
+        assert!(
+            log.contains(
+                "\n   you (seat 0, Alexandria B) built Admiralty (pay 2 right + 2 left); +2 coins\n     from \
+                 trade; free move: red ship 0→1: naval 1†\n"
+            ),
+            "{log}"
+        );
+    }
+
+    /// `c` at a prompt shows every city in full, then the choices again, and the prompt comes back.
+    #[test]
+    fn c_shows_every_city_then_the_choices_again() {
+        let mut out = Vec::new();
+        play(&args(0, false), &mut Cursor::new("c\n".to_string() + &"1\n".repeat(300)), true, &mut out)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let after = &text[text.find("q to quit): c\n").expect("a c answer") + "q to quit): c\n".len()..];
+        let again = &after[..after.find("q to quit): ").unwrap()];
+        assert!(again.starts_with("=== Age I, turn 1 (cards pass left) — you (seat 0, "), "{again}");
+        assert!(again.contains("\nLeft: seat 1 (") && again.contains("\nRight: seat 2 ("), "{again}");
+        assert!(
+            again.contains("\nYour hand — pick a card") && again.ends_with("Your card (1-7, c: every city, ")
+        );
+        assert!(text.contains("Final scores:"));
+    }
+
     /// A list longer than the room is cut into pages at choices, never inside one, each page
     /// saying how to see the next.
     #[test]
