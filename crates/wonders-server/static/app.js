@@ -510,7 +510,7 @@ async function lobby() {
       h('div', { class: 'table-title' }, tableTitle(tbl)),
       h('div', { class: 'table-meta' },
         h('span', { class: 'tag' }, editionLabel(tbl.edition)), ' ',
-        (tbl.expansions || []).map(x => [h('span', { class: 'tag expansion' }, expansionLabel(x)), ' ']),
+        (tbl.expansions || []).map(x => [h('span', { class: 'tag expansion' }, expansionIcon(x), expansionLabel(x)), ' ']),
         h('span', { class: 'tag' }, `${taken}/${tbl.players} ${t('seated')}`), ' ',
         h('span', { class: 'tag status-' + tbl.status }, t('status_' + tbl.status)),
         tbl.status === 'playing' ? h('span', { class: 'muted' }, ` ${t('age')} ${ROMAN[tbl.age] || tbl.age} · ${t('turn')} ${tbl.turn}`) : null,
@@ -855,7 +855,7 @@ class TablePage {
       h('span', { class: 'tags' },
         h('span', { class: 'tag' }, editionLabel(st.table.edition)), ' ',
         h('span', { class: 'tag' }, wondersLabel(st.table.wonders)), ' ',
-        (st.table.expansions || []).map(x => [h('span', { class: 'tag expansion' }, expansionLabel(x)), ' ']),
+        (st.table.expansions || []).map(x => [h('span', { class: 'tag expansion' }, expansionIcon(x), expansionLabel(x)), ' ']),
         h('span', { class: 'tag status-' + st.table.status }, t('status_' + st.table.status))),
       st.table.status === 'waiting' ? h('div', { class: 'share' }, t('share'), ' ', input,
         h('button', { type: 'button', onclick: () => {
@@ -1719,6 +1719,9 @@ function catIcon(k) {
   return s('svg', { class: 'cat-icon cat-icon-' + k, viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': 'true' }, body);
 }
 
+// An expansion's sign: its score category's icon, the same in the lobby, the table and the sheet.
+function expansionIcon(x) { return catIcon(x === 'armada' ? 'naval' : x); }
+
 function catKey() {
   const cats = [...CATS, 'edifice', ...ARMADA_CATS];
   return [h('b', {}, t('categories') + ': '), cats.map(k => h('span', { class: 'key-item' }, catIcon(k), ' ', t(k)))];
@@ -2051,7 +2054,7 @@ function edificeLobbyOption(box) {
   return h('label', { class: 'edifice-option', title: ed(
     'Edifice (2023): great projects built together. Some of its values are provisional (marked †).',
     '穹樓（2023）：共同建造宏偉項目。部分數值為暫定（標記 †）。') },
-  box, ' ', ed('Edifice expansion', '穹樓擴充'));
+  box, ' ', catIcon('edifice'), ed('Edifice expansion', '穹樓擴充'));
 }
 
 function edificeActionText(a) {
@@ -2535,7 +2538,7 @@ function armadaLobbyOption(box) {
   return h('label', { class: 'armada-option', title: ed(
     'Armada (2018): shipyards and fleets, naval conflicts, islands, taxes and piracy; 3–8 players (8 only with Armada). Some board costs and card values are provisional (marked †).',
     '艦隊（2018）：船塢與艦隊、海軍衝突、島嶼、稅收與海盜；3–8人（8人僅限艦隊）。部分船塢費用與卡牌數值為暫定（標記 †）。') },
-  box, ' ', ed('Armada expansion', '艦隊擴充'));
+  box, ' ', catIcon('naval'), ed('Armada expansion', '艦隊擴充'));
 }
 
 // What a track space gives, in words (values of armada.md §4, §10.2).
