@@ -280,13 +280,8 @@ fn play_on(
         say!(text, "Every seat is played by a bot (--auto).");
     }
     say!(text, "{LEGEND}");
-    match (game.armada().is_some(), game.edifice().is_some()) {
-        (true, true) => {
-            say!(text, "{}", armada::DAGGER_KEY.replace("(armada.md §10)", "(armada.md §10, edifice.md §5)"))
-        }
-        (true, false) => say!(text, "{}", armada::DAGGER_KEY),
-        (false, true) => say!(text, "{}", armada::DAGGER_KEY.replace("armada.md §10", "edifice.md §5")),
-        (false, false) => {}
+    if game.armada().is_some() || game.edifice().is_some() {
+        say!(text, "{}", armada::DAGGER_KEY);
     }
     emit(out, &text)?;
 

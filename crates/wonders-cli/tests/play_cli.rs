@@ -412,6 +412,10 @@ fn every_kind_of_game_fits_an_80_by_45_terminal() {
             for line in stdout.lines().filter(|l| l.width() > 80) {
                 faults.push(format!("{cmd:?}: {} columns: {line:?}", line.width()));
             }
+            // No development notes: the rulebook files' section numbers are for the code.
+            for line in stdout.lines().filter(|l| l.contains('§') || l.contains(".md")) {
+                faults.push(format!("{cmd:?}: a development note: {line:?}"));
+            }
             for (lines, screen) in screens(&stdout) {
                 most = most.max(lines);
                 if screen.contains("\n=== Age ") {

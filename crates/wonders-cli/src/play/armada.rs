@@ -27,7 +27,8 @@ fn dagger(provisional: bool) -> &'static str {
 }
 
 /// The legend of `†`.
-pub(crate) const DAGGER_KEY: &str = "† provisional: no printed source confirms it (armada.md §10)";
+pub(crate) const DAGGER_KEY: &str =
+    "† provisional value: no printed source confirms it; a working value is used";
 
 /// What a space of a track gives, e.g. `trade 2, +4 coins, tax 2`, each value no source
 /// confirms marked `†`; `nothing` for an empty space.
@@ -213,7 +214,7 @@ pub(crate) fn event_text(catalog: &Catalog, e: &LogEntry, ev: ArmadaEvent, names
         ArmadaEvent::Explored(i) => format!("{who} explored and kept {}", island_text(data, i)),
         ArmadaEvent::TopIsland(i) => format!("{who} took the top island: {}", island_text(data, i)),
         ArmadaEvent::ExploredNothing { level } => {
-            format!("{who} explored level {level}: the deck is empty, no island (§10.8†)")
+            format!("{who} explored level {level}: the deck is empty, no island†")
         }
         ArmadaEvent::IncursionToken { target } => format!(
             "{who} gave its incursion token to {}: one more land conflict at the Age end",
@@ -241,7 +242,7 @@ pub(crate) fn event_text(catalog: &Catalog, e: &LogEntry, ev: ArmadaEvent, names
             let paid = e.pay.bank as u16;
             if paid < owed {
                 format!(
-                    "{who} owed {owed} coin{} ({}) but had only {paid}: paid {paid} (§10.9†)",
+                    "{who} owed {owed} coin{} ({}) but had only {paid}: paid {paid}†",
                     plural(owed),
                     why.join(", ")
                 )
@@ -350,7 +351,7 @@ pub(crate) fn explore_choices(
     put(
         text,
         &format!(
-            "Your exploration of level {level} (armada.md §2.6): keep one island; the others go back \
+            "Your exploration of level {level}: keep one island; the others go back \
              into the deck, shuffled, and only you saw them."
         ),
     );
@@ -649,7 +650,7 @@ mod tests {
         let dealt = view.armada.as_ref().unwrap().dealt.clone();
         assert_eq!(dealt.len(), 4);
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("Your exploration of level 1 (armada.md §2.6): keep one island;"));
+        assert!(lines[0].starts_with("Your exploration of level 1: keep one island;"));
         for &i in &dealt {
             // Each island: its name, Chinese name, level 1 and effect, then its numbered choices.
             let head = format!("  {}", island_text(data, i));
