@@ -126,12 +126,14 @@ pub fn cost_reason(cities: &[City], city: usize, cost: &Resources, coins: u8) ->
             let sold = left.for_sale.max_of(r) + right.for_sale.max_of(r);
             if own + sold < need {
                 let l = r.letter();
+                // "needs S" for one, "needs 3 S" for more.
+                let what = if need == 1 { l.to_string() } else { format!("{need} {l}") };
                 return Some(if sold == 0 && own == 0 {
-                    format!("needs {l}: you make none and no neighbour sells it")
+                    format!("needs {what}: you make none and no neighbour sells it")
                 } else if sold == 0 {
-                    format!("needs {need} {l}: you make {own} and no neighbour sells it")
+                    format!("needs {what}: you make {own} and no neighbour sells it")
                 } else {
-                    format!("needs {need} {l}: you and your neighbours make only {}", own + sold)
+                    format!("needs {what}: you and your neighbours make only {}", own + sold)
                 });
             }
         }
@@ -306,6 +308,13 @@ mod tests {
         assert_eq!(
             card_reason(cat, &cities, 0, apothecary).as_deref(),
             Some("needs L: you make none and no neighbour sells it")
+        );
+        // Dispensary costs 2 O + G, and Ephesos (papyrus) and its neighbours Giza (stone) and
+        // Olympia (wood) make no ore: the reason says how many.
+        let ore = vec![city(cat, "Giza", &[], 3), city(cat, "Ephesos", &[], 3), city(cat, "Olympia", &[], 3)];
+        assert_eq!(
+            card_reason(cat, &ore, 1, cat.find_card("Dispensary").unwrap()).as_deref(),
+            Some("needs 2 O: you make none and no neighbour sells it")
         );
         // Tree Farm costs 1 coin: affordable with 4.
         assert_eq!(card_reason(cat, &cities, 0, cat.find_card("Tree Farm").unwrap()), None);

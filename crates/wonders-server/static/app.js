@@ -259,7 +259,7 @@ function reasonText(r) {
   const tr = [
     [/^stage (\d+): (.*)$/, x => `第 ${x[1]} 階段：` + reasonText(x[2])],
     [/^costs (\d+) coins?, you have (\d+)$/, x => `需要 ${x[1]} 錢幣，你只有 ${x[2]}`],
-    [/^needs ([WSCOGLP]): you make none and no neighbour sells it$/, x => `需要 ${x[1]}：你不生產，鄰居也不賣`],
+    [/^needs (?:(\d+) )?([WSCOGLP]): you make none and no neighbour sells it$/, x => `需要 ${x[1] ? x[1] + ' 個 ' : ''}${x[2]}：你不生產，鄰居也不賣`],
     [/^needs (\d+) ([WSCOGLP]): you make (\d+) and no neighbour sells it$/, x => `需要 ${x[1]} 個 ${x[2]}：你只生產 ${x[3]} 個，鄰居不賣`],
     [/^needs (\d+) ([WSCOGLP]): you and your neighbours make only (\d+)$/, x => `需要 ${x[1]} 個 ${x[2]}：你和鄰居共只有 ${x[3]} 個`],
     [/^buying its resources costs (\d+) coins?( plus (\d+) to the bank)?, you have (\d+)$/, x => `購買資源需要 ${x[1]} 錢幣${x[3] ? `（另付銀行 ${x[3]}）` : ''}，你只有 ${x[4]}`],
