@@ -173,6 +173,20 @@ async fn a_whole_game_in_headless_chromium() {
     name.send_keys("Ada").await.unwrap();
     let bots = js(&c, "return [...document.querySelectorAll('#seat-1 option')].map(o => o.value)").await;
     assert_eq!(bots, json!(["", "heuristic", "random", "search"]), "every bot level is offered");
+    // Every choice of the form reads in full in its box (the text, its padding and the arrow).
+    let cut = js(
+        &c,
+        "const out = [], ctx = document.createElement('canvas').getContext('2d');
+         for (const s of document.querySelectorAll('select')) {
+           const t = s.options[s.selectedIndex].text, st = getComputedStyle(s);
+           ctx.font = st.font;
+           const room = s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 20;
+           if (ctx.measureText(t).width > room) out.push(t + ': ' + Math.round(ctx.measureText(t).width) + ' px in ' + Math.round(room));
+         }
+         return out",
+    )
+    .await;
+    assert_eq!(cut, json!([]), "the lobby's choices are cut off");
     shot(&c, "01-lobby.png").await;
     c.find(Locator::Id("create")).await.unwrap().click().await.unwrap();
     wait_for(
