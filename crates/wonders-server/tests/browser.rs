@@ -2459,6 +2459,26 @@ async fn a_hint_and_a_review_in_headless_chromium() {
         assert_eq!(js(&c, REVIEW_FITS).await, json!([]), "the review at {w}×{h}");
         shot(&c, name).await;
     }
+    // In Chinese, at a laptop's size: the review's own words translated, and it still fits.
+    c.set_window_size(1366, 768).await.unwrap();
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(
+        &c,
+        "the review in Chinese",
+        "document.getElementById('review').innerText.includes('你的對局復盤')",
+    )
+    .await;
+    let english = js(
+        &c,
+        "const t = document.getElementById('review').innerText;
+         return ['Your game, reviewed', 'the bot agrees', 'chance to win'].filter(w => t.includes(w))",
+    )
+    .await;
+    assert_eq!(english, json!([]), "English left in the Chinese review");
+    js(&c, "document.getElementById('review').scrollIntoView(); return true").await;
+    assert_eq!(js(&c, REVIEW_FITS).await, json!([]), "the review in Chinese at 1366×768");
+    shot(&c, "46-review-zh-1366.png").await;
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
     // Closed, the button comes back.
     js(&c, "document.querySelector('#review .close').click(); return true").await;
     wait_for(
