@@ -65,7 +65,8 @@ use wonders_core::{Action, ActionError, Game, View};
 pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first \
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
      optional :<K>t for K threads, e.g. search:200ms:2t, and :flat for the search without its \
-     tree below the root, :neural for the policy network's prior at its root), neural (a policy network, no search; neural:weights=FILE for other weights; neural:heuristic \
+     tree below the root, :neural for the policy network's prior at its root, :duct to search the other \
+     seats' choices of the turn too), neural (a policy network, no search; neural:weights=FILE for other weights; neural:heuristic \
      blends the network with the heuristic, still no search), \
      and exec:COMMAND[:timeout=<T>ms|<T>s] \
      for an external bot (see `wonders bot-protocol`)";
@@ -113,7 +114,9 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// (`heuristic:flat-naval`: with the first, flat Armada rules, for comparison); `search` (100 ms
 /// per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
-/// `<T>ms` or `<T>s` (time per decision), and `<K>t` (threads); `neural` (the policy network of
+/// `<T>ms` or `<T>s` (time per decision), `<K>t` (threads), `flat` (no tree below the root),
+/// `neural` (the policy network's prior at the root) and `duct` (the other seats' choices of the
+/// turn searched too, [`SearchConfig::opponent_bandits`]); `neural` (the policy network of
 /// [`neural`], no search; `neural:weights=FILE` with the weights of a safetensors file, its path's
 /// case kept). Names are case-insensitive and
 /// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the
@@ -129,6 +132,9 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// let err = bot_from_name("oracle", 1).err().unwrap();
 /// assert!(err.contains("unknown bot `oracle`"), "{err}");
 /// assert!(bot_from_name("search:0it", 1).is_err());
+/// assert_eq!(bot_from_name("search:1000it:duct", 1).unwrap().name(), "search:1000it:duct");
+/// let err = bot_from_name("search:flat:duct", 1).err().unwrap();
+/// assert!(err.contains("`flat` leaves out"), "{err}");
 /// ```
 pub fn bot_from_name(name: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
     if let Some(rest) = exec::strip_exec(name) {
@@ -221,6 +227,9 @@ fn parse_search(options: &[&str]) -> Result<SearchConfig, String> {
         } else if opt == "neural" {
             // The policy network's prior at the root.
             config.network_prior = true;
+        } else if opt == "duct" {
+            // The other seats' choices of the searched turn searched too (decoupled bandits).
+            config.opponent_bandits = true;
         } else if opt == "flat" {
             // The root-only bandit, without the tree below the root (to measure the tree).
             config.tree = false;
@@ -237,6 +246,9 @@ fn parse_search(options: &[&str]) -> Result<SearchConfig, String> {
         } else {
             return Err(format!("`{opt}` is not a budget (<N>it, <T>ms, <T>s) or threads (<K>t)"));
         }
+    }
+    if config.opponent_bandits && !config.tree {
+        return Err("`duct` searches the other seats' choices in the tree, which `flat` leaves out".into());
     }
     Ok(config)
 }

@@ -136,6 +136,11 @@ pub struct SearchConfig {
     /// [`crate::neural`] as well as the heuristic (`search:…:neural`; see [`NETWORK_POINTS`]).
     /// Games the network does not fit keep the heuristic's prior.
     pub network_prior: bool,
+    /// Whether the other seats' choices of the searched turn are searched too, each seat by its
+    /// own bandit over its kinds of action on a card (decoupled UCT: every seat's statistics on
+    /// its own result, with the heuristic's prior), instead of played by the rollout policy
+    /// (`search:…:duct`; see [`crate::tree`]). Needs the tree.
+    pub opponent_bandits: bool,
 }
 
 /// With [`SearchConfig::network_prior`], a root candidate's prior value in the heuristic's points
@@ -163,6 +168,7 @@ impl Default for SearchConfig {
             weights: Weights::default(),
             tree: true,
             network_prior: false,
+            opponent_bandits: false,
         }
     }
 }
@@ -359,6 +365,9 @@ impl Bot for SearchBot {
         }
         if self.config.network_prior {
             s.push_str(":neural");
+        }
+        if self.config.opponent_bandits {
+            s.push_str(":duct");
         }
         s
     }

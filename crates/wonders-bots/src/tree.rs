@@ -14,14 +14,22 @@
 //! heuristic opponents do, and a fair guess at any other). More time grows the tree, so the
 //! seat's own plan improves with thought: the estimate of a root move converges to the value of
 //! playing it well, not to the value of the heuristic's continuation.
+//!
+//! With [`SearchConfig::opponent_bandits`] (`search:…:duct`), the other seats' choices of the
+//! searched turn are searched as well, in the decoupled form of UCT for simultaneous moves
+//! (Lanctot et al., 2013): each other seat has a bandit of its own over its kinds of action on a
+//! card (UCB1 on availability, with the heuristic's prior, as the seat's own nodes), chosen
+//! without knowing the others' choices (theirs or the seat's), and credited with that seat's own
+//! result. A few iterations keep them close to the heuristic's choices; more make them answer
+//! the seat's moves as a searching opponent would.
 
 use crate::ctx::Ctx;
 use crate::heuristic::choose_in_game;
 use crate::memo::Memo;
-use crate::search::{SearchConfig, candidates_in, key};
+use crate::search::{SearchConfig, candidates_in, key, reward_parts};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use wonders_core::{Action, Game};
+use wonders_core::{Action, Game, Phase};
 
 /// The key of an edge: the kind of action and its card (see [`key`]).
 type Key = (u8, Option<u8>);
@@ -54,13 +62,24 @@ pub(crate) struct Tree {
     roots: Vec<u32>,
     /// The (node, edge) pairs walked by the current iteration.
     path: Vec<(u32, u32)>,
+    /// With [`SearchConfig::opponent_bandits`]: per seat, the bandit of its choice in the
+    /// searched turn (the seat's own entry unused).
+    others: Vec<Node>,
+    /// The (seat, edge) pairs of the other seats' bandits chosen by the current iteration.
+    others_path: Vec<(usize, u32)>,
 }
 
 impl Tree {
     /// An empty tree for `candidates` root candidates.
     pub(crate) fn new(candidates: usize) -> Tree {
         let nodes = vec![Node::default(); candidates];
-        Tree { nodes, roots: (0..candidates as u32).collect(), path: Vec::with_capacity(16) }
+        Tree {
+            nodes,
+            roots: (0..candidates as u32).collect(),
+            path: Vec::with_capacity(16),
+            others: Vec::new(),
+            others_path: Vec::with_capacity(8),
+        }
     }
 
     /// Plays `game` (the root candidate `root` already submitted for `seat`) to its end: the
@@ -78,13 +97,35 @@ impl Tree {
         memo: &Memo,
     ) {
         self.path.clear();
+        self.others_path.clear();
         let mut node = Some(self.roots[root]);
         let mut cands: Vec<(Action, f32)> = Vec::with_capacity(12);
+        // The searched turn, while the other seats' choices in it are searched.
+        let searched =
+            (config.opponent_bandits && game.phase() == Phase::Choose).then(|| (game.age(), game.turn()));
+        if searched.is_some() && self.others.len() < game.players() {
+            self.others.resize(game.players(), Node::default());
+        }
         while !game.is_over() {
             let mut progressed = false;
             for s in game.to_act() {
                 if !game.must_act(s) {
                     continue;
+                }
+                if s != seat
+                    && searched
+                        .is_some_and(|t| t == (game.age(), game.turn()) && game.phase() == Phase::Choose)
+                {
+                    game.legal_actions_into(s, legal);
+                    if legal.len() > 1 {
+                        let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, s) };
+                        candidates_in(&ctx, config, legal, &mut cands);
+                        let (edge, action) = select_in(&mut self.others[s], &cands, config);
+                        game.submit_trusted(s, action);
+                        self.others_path.push((s, edge));
+                        progressed = true;
+                        continue;
+                    }
                 }
                 if s == seat
                     && let Some(at) = node
@@ -121,6 +162,16 @@ impl Tree {
                 return;
             }
         }
+        // Each other seat's bandit is credited with that seat's own result.
+        for &(s, edge) in &self.others_path {
+            let value = reward_parts(game, s).0;
+            let n = &mut self.others[s];
+            n.visits += 1;
+            n.total += value;
+            let e = &mut n.edges[edge as usize];
+            e.visits += 1;
+            e.total += value;
+        }
     }
 
     /// Adds the finished sample's `value` to every edge and node walked by the iteration.
@@ -143,33 +194,7 @@ impl Tree {
     /// The edge of `at` to follow among this sample's candidates (ranked by the heuristic, best
     /// first), and its action in this sample.
     fn select(&mut self, at: u32, cands: &[(Action, f32)], config: &SearchConfig) -> (u32, Action) {
-        let node = &mut self.nodes[at as usize];
-        let k = crate::search::active(node.visits, cands.len(), config.widening);
-        let mean = if node.visits == 0 { 0.5 } else { node.total / node.visits as f64 };
-        let top = cands[0].1 as f64;
-        let mut best: Option<(f64, u32, Action)> = None;
-        for &(action, value) in &cands[..k] {
-            let kk = key(&action);
-            let i = match node.edges.iter().position(|e| e.key == kk) {
-                Some(i) => i,
-                None => {
-                    node.edges.push(Edge { key: kk, visits: 0, total: 0.0, avail: 0, child: None });
-                    node.edges.len() - 1
-                }
-            };
-            let e = &mut node.edges[i];
-            e.avail += 1;
-            let prior = (mean - config.prior_slope * (top - value as f64)).clamp(0.0, 1.0);
-            let visits = e.visits as f64 + config.prior_visits;
-            let q = (e.total + prior * config.prior_visits) / visits;
-            let ln = (e.avail as f64 + config.prior_visits).ln();
-            let v = q + config.exploration * (ln / visits).sqrt();
-            if best.is_none_or(|(b, _, _)| v > b) {
-                best = Some((v, i as u32, action));
-            }
-        }
-        let (_, i, action) = best.unwrap_or((0.0, 0, cands[0].0));
-        (i, action)
+        select_in(&mut self.nodes[at as usize], cands, config)
     }
 
     /// The number of nodes (for tests and measurements).
@@ -177,6 +202,38 @@ impl Tree {
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
+}
+
+/// The edge of `node` to follow among this sample's candidates (ranked by the heuristic, best
+/// first), and its action in this sample: UCB1 on the edges' availability, with the heuristic's
+/// prior, among the first candidates progressive widening allows.
+fn select_in(node: &mut Node, cands: &[(Action, f32)], config: &SearchConfig) -> (u32, Action) {
+    let k = crate::search::active(node.visits, cands.len(), config.widening);
+    let mean = if node.visits == 0 { 0.5 } else { node.total / node.visits as f64 };
+    let top = cands[0].1 as f64;
+    let mut best: Option<(f64, u32, Action)> = None;
+    for &(action, value) in &cands[..k] {
+        let kk = key(&action);
+        let i = match node.edges.iter().position(|e| e.key == kk) {
+            Some(i) => i,
+            None => {
+                node.edges.push(Edge { key: kk, visits: 0, total: 0.0, avail: 0, child: None });
+                node.edges.len() - 1
+            }
+        };
+        let e = &mut node.edges[i];
+        e.avail += 1;
+        let prior = (mean - config.prior_slope * (top - value as f64)).clamp(0.0, 1.0);
+        let visits = e.visits as f64 + config.prior_visits;
+        let q = (e.total + prior * config.prior_visits) / visits;
+        let ln = (e.avail as f64 + config.prior_visits).ln();
+        let v = q + config.exploration * (ln / visits).sqrt();
+        if best.is_none_or(|(b, _, _)| v > b) {
+            best = Some((v, i as u32, action));
+        }
+    }
+    let (_, i, action) = best.unwrap_or((0.0, 0, cands[0].0));
+    (i, action)
 }
 
 /// One decision of `seat` by the rollout policy (see [`crate::search::rollout`]); false when the
@@ -223,9 +280,12 @@ mod tests {
     /// Runs `n` iterations of the tree below the first decision of a 4-player game, the root
     /// candidates in turn, and returns the tree with the root's candidates.
     fn grow(n: usize) -> (Tree, Vec<(Action, f32)>) {
+        grow_with(n, SearchConfig::default())
+    }
+
+    fn grow_with(n: usize, config: SearchConfig) -> (Tree, Vec<(Action, f32)>) {
         let game = Game::new(&Setup::new(4, 11)).unwrap();
         let legal = game.legal_actions(0);
-        let config = SearchConfig::default();
         let memo = Memo::new(&config.weights, None);
         let mut cands = Vec::new();
         candidates_in(&Ctx::from_game(&game, 0), &config, &legal, &mut cands);
@@ -270,5 +330,32 @@ mod tests {
         assert!(node.edges.iter().all(|e| e.key.1.is_some() && e.key.0 <= 2), "{:?}", node.edges);
         // Availability counts at least the visits (an edge is chosen only where available).
         assert!(node.edges.iter().all(|e| e.avail >= e.visits));
+    }
+
+    #[test]
+    fn the_other_seats_bandits_choose_their_turn_and_are_credited_with_their_own_results() {
+        let n = 48;
+        let config = SearchConfig { opponent_bandits: true, ..SearchConfig::default() };
+        let (tree, _) = grow_with(n, config);
+        // The first turn of a 4-player game: each other seat has 7 cards and a choice, so each
+        // iteration goes down exactly one edge of each other seat's bandit.
+        assert_eq!(tree.others.len(), 4);
+        assert_eq!(tree.others[0].visits, 0, "the searching seat has no bandit of its own here");
+        for other in &tree.others[1..] {
+            assert_eq!(other.visits as usize, n);
+            assert_eq!(other.edges.iter().map(|e| e.visits).sum::<u32>(), other.visits);
+            let total: f64 = other.edges.iter().map(|e| e.total).sum();
+            assert!((total - other.total).abs() < 1e-9);
+            // An edge is a build, stage or discard of a card. The seat does not know the others'
+            // hands, so each sample deals them anew: an edge is available only when its card is
+            // in the sampled hand, and chosen only where available.
+            assert!(other.edges.iter().all(|e| e.key.1.is_some() && e.key.0 <= 2 && e.avail >= e.visits));
+            assert!(other.edges.iter().filter(|e| e.visits > 0).count() >= 2, "{:?}", other.edges);
+        }
+        // The seat's own tree is grown as without the bandits: one node per iteration.
+        assert_eq!(tree.len(), tree.roots.len() + n);
+        // Without the option the other seats play the rollout policy: no bandit.
+        let (plain, _) = grow(n);
+        assert!(plain.others.is_empty());
     }
 }
