@@ -1,7 +1,7 @@
 //! Monte-Carlo search over sampled deals: information-set Monte-Carlo tree search with one
 //! observer (SO-ISMCTS; Cowling, Powley and Whitehouse, 2012). The root is the seat's current
 //! decision, a UCB1 bandit over its actions; below it, a tree of the seat's own later decisions
-//! ([`crate::tree`]) grows by one node per iteration. Every iteration is played on a fresh
+//! (the private `tree` module) grows by one node per iteration. Every iteration is played on a fresh
 //! determinization, with the rule-based player as the other seats' policy and as the playout
 //! policy below the tree.
 //!
@@ -20,8 +20,9 @@
 //!    follow the tree while the iteration is in it: at each, the sample's candidates (listed as
 //!    the root's are) are chosen among by UCB1 on their availability, with the root's prior and
 //!    widening; the first decision below the tree's edge adds a node, and from there on the
-//!    rollout policy plays (see [`crate::tree`]). The other seats always play the rollout policy:
-//!    their choices of this turn (simultaneous moves are sequentialized: the others choose in the
+//!    rollout policy plays (see the private `tree` module). The other seats play the rollout policy
+//!    (unless [`SearchConfig::opponent_bandits`] searches their choices of this turn too): their
+//!    choices of this turn (simultaneous moves are sequentialized: the others choose in the
 //!    sample without knowing the seat's choice) and every later decision of theirs, Babylon's,
 //!    Halicarnassus' and the Free City's included. The policy is the
 //!    [`HeuristicBot`](crate::HeuristicBot)'s rules (hate-drafting included), deterministic; a
@@ -130,7 +131,7 @@ pub struct SearchConfig {
     /// Weights of the rollout policy.
     pub weights: Weights,
     /// Whether the seat's own later decisions are searched in a tree below the root (see
-    /// [`crate::tree`]); false keeps the root-only bandit (`search:…:flat`).
+    /// the private `tree` module); false keeps the root-only bandit (`search:…:flat`).
     pub tree: bool,
     /// Whether the root's candidates are ranked and their priors set with the policy network of
     /// [`crate::neural`] as well as the heuristic (`search:…:neural`; see [`NETWORK_POINTS`]).
@@ -139,7 +140,7 @@ pub struct SearchConfig {
     /// Whether the other seats' choices of the searched turn are searched too, each seat by its
     /// own bandit over its kinds of action on a card (decoupled UCT: every seat's statistics on
     /// its own result, with the heuristic's prior), instead of played by the rollout policy
-    /// (`search:…:duct`; see [`crate::tree`]). Needs the tree.
+    /// (`search:…:duct`; see the private `tree` module). Needs the tree.
     pub opponent_bandits: bool,
 }
 
