@@ -1230,31 +1230,8 @@ fn payment_to(pay: &Payment, view: &View, names: &SeatNames) -> String {
 /// pays ([`payment_to`]; empty for a discard).
 fn way_label(a: &Action, stage_no: u8, view: &View, names: &SeatNames) -> (String, String) {
     match *a {
-        Action::Build { pay, naval, .. } => {
-            let mut what = "build".to_string();
-            if let Some(f) = naval.construction() {
-                let _ = write!(what, " + naval {f}");
-            }
-            if let Some(f) = naval.free_move() {
-                let _ = write!(what, " + free move {f}");
-            }
-            (what, payment_to(&pay, view, names))
-        }
-        Action::Wonder { pay, extra, .. } => {
-            let mut what = format!("wonder stage {stage_no}");
-            if extra.alternative() {
-                what.push_str(" (second effect)");
-            }
-            if extra.pawn_age() > 0 {
-                let _ = write!(what, " + Age {} pawn", roman(extra.pawn_age()));
-            }
-            if extra.take_part() {
-                what.push_str(" + take part in the great project");
-            }
-            if let Some(f) = extra.naval() {
-                let _ = write!(what, " + naval {f}");
-            }
-            (what, payment_to(&pay, view, names))
+        Action::Build { pay, .. } | Action::Wonder { pay, .. } => {
+            (construction_what(a, stage_no), payment_to(&pay, view, names))
         }
         other => (action_line(&other, stage_no, view.edition), String::new()),
     }
@@ -1718,34 +1695,46 @@ fn hand_menu(
     groups
 }
 
-/// One action as a choice line: `build: pay 2 left`, `wonder stage 2: free`, `discard: +3 coins`.
-fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
-    match a {
-        Action::Build { pay, naval, .. } => {
-            let mut what = "build".to_string();
+/// What a construction does, in one notation for every list: `build`, `build + naval red`,
+/// `build + free move blue`, `wonder stage 2 (second effect) + Age II pawn + take part in the
+/// great project + naval yellow`; empty for any other action.
+fn construction_what(a: &Action, stage_no: u8) -> String {
+    let mut what = String::new();
+    match *a {
+        Action::Build { naval, .. } => {
+            what.push_str("build");
             if let Some(f) = naval.construction() {
-                let _ = write!(what, " + naval ({f})");
+                let _ = write!(what, " + naval {f}");
             }
             if let Some(f) = naval.free_move() {
-                let _ = write!(what, " + free move ({f})");
+                let _ = write!(what, " + free move {f}");
             }
-            format!("{what}: {}", payment_text(pay))
         }
-        Action::Wonder { pay, extra, .. } => {
-            let mut what = format!("wonder stage {stage_no}");
+        Action::Wonder { extra, .. } => {
+            let _ = write!(what, "wonder stage {stage_no}");
             if extra.alternative() {
                 what.push_str(" (second effect)");
             }
             if extra.pawn_age() > 0 {
-                let _ = write!(what, " (Age {} pawn)", roman(extra.pawn_age()));
+                let _ = write!(what, " + Age {} pawn", roman(extra.pawn_age()));
             }
             if extra.take_part() {
                 what.push_str(" + take part in the great project");
             }
             if let Some(f) = extra.naval() {
-                let _ = write!(what, " + naval ({f})");
+                let _ = write!(what, " + naval {f}");
             }
-            format!("{what}: {}", payment_text(pay))
+        }
+        _ => {}
+    }
+    what
+}
+
+/// One action as a choice line: `build: pay 2 left`, `wonder stage 2: free`, `discard: +3 coins`.
+fn action_line(a: &Action, stage_no: u8, edition: Edition) -> String {
+    match a {
+        Action::Build { pay, .. } | Action::Wonder { pay, .. } => {
+            format!("{}: {}", construction_what(a, stage_no), payment_text(pay))
         }
         Action::DiscardBuilt { .. } => "discard it from your city".into(),
         Action::Discard { .. } => "discard: +3 coins".into(),
