@@ -2174,19 +2174,14 @@ pub(crate) fn age_end_short(
     }
     say!(text, "{}", columns(&entries, 3, screen.width));
     for e in &events {
-        let Played::Armada(ev @ ArmadaEvent::Incursion { target, token }) = e.played else {
+        let Played::Armada(ev @ ArmadaEvent::Incursion { target, .. }) = e.played else {
             continue;
         };
-        let shields = |c: usize| game.cities().get(c).map_or(0, |c| c.shields);
-        let (hs, ts) = (shields(e.seat as usize), shields(target as usize));
-        let tokens = match (token, ev.incursion_target_token(age).unwrap_or(0)) {
-            (0, _) => "a tie, no token".to_string(),
-            (a, b) => format!("{a:+} / {b:+}"),
-        };
         let line = format!(
-            "   incursion {} → {}: {hs} vs {ts} shields, {tokens}",
+            "   incursion {} → {}: {}",
             names.short(e.seat as usize),
-            names.short(target as usize)
+            names.short(target as usize),
+            armada::incursion_outcome(game, e.seat as usize, ev, age, ", ")
         );
         say!(text, "{}", wrap(&line, screen.width));
     }

@@ -274,6 +274,19 @@ fn token_text(token: i8) -> String {
 
 /// The Age-end block of Armada, after the military conflicts: the incursions' extra land
 /// conflicts (shields and tokens) and the naval conflict (each city's strength and token, who
+/// An incursion's land conflict (`ev`, held by `holder`): `3 vs 1 shields{sep}+5 / -2`, or `a tie,
+/// no token`.
+pub(crate) fn incursion_outcome(game: &Game, holder: usize, ev: ArmadaEvent, age: u8, sep: &str) -> String {
+    let ArmadaEvent::Incursion { target, token } = ev else { return String::new() };
+    let shields = |c: usize| game.cities().get(c).map_or(0, |c| c.shields);
+    let (hs, ts) = (shields(holder), shields(target as usize));
+    let tokens = match (token, ev.incursion_target_token(age).unwrap_or(0)) {
+        (0, _) => "a tie, no token".to_string(),
+        (a, b) => format!("{a:+} / {b:+}"),
+    };
+    format!("{hs} vs {ts} shields{sep}{tokens}")
+}
+
 /// stayed out with Forgotten Port); nothing without the expansion.
 pub(crate) fn age_end_text(text: &mut String, game: &Game, age: u8, names: &SeatNames) {
     let catalog = game.catalog();
@@ -294,17 +307,12 @@ pub(crate) fn age_end_text(text: &mut String, game: &Game, age: u8, names: &Seat
     if !incursions.is_empty() {
         say!(text, "== End of Age {}: incursions (holder → target, one land conflict each) ==", roman(age));
         for (e, ev) in incursions {
-            let ArmadaEvent::Incursion { target, token } = *ev else { continue };
-            let shields = |c: usize| game.cities().get(c).map_or(0, |c| c.shields);
-            let (hs, ts) = (shields(e.seat as usize), shields(target as usize));
-            let tokens = match (token, ev.incursion_target_token(age).unwrap_or(0)) {
-                (0, _) => "a tie, no token".to_string(),
-                (a, b) => format!("{a:+} / {b:+}"),
-            };
+            let ArmadaEvent::Incursion { target, .. } = *ev else { continue };
             let line = format!(
-                "   {} → {}: {hs} vs {ts} shields: {tokens}",
+                "   {} → {}: {}",
                 names.get(e.seat as usize),
-                names.get(target as usize)
+                names.get(target as usize),
+                incursion_outcome(game, e.seat as usize, *ev, age, ": ")
             );
             put(text, &line);
         }
