@@ -157,8 +157,12 @@ pub const MISTAKE: f64 = 0.05;
 
 /// The biggest mistakes of a review, at most `n`, from each decision's loss: the positions of
 /// those that lost at least [`MISTAKE`], the biggest loss first (the earlier of equal ones first).
+///
+/// A loss is a difference of two chances, and a difference of exactly 5 points may come out a
+/// hair under it in floating point (0.30 − 0.25 is 0.04999999999999999): losses within 1e-9 of
+/// [`MISTAKE`] count.
 pub fn biggest_mistakes(losses: &[f64], n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..losses.len()).filter(|&i| losses[i] >= MISTAKE).collect();
+    let mut order: Vec<usize> = (0..losses.len()).filter(|&i| losses[i] >= MISTAKE - 1e-9).collect();
     order.sort_by(|&a, &b| losses[b].total_cmp(&losses[a]).then(a.cmp(&b)));
     order.truncate(n);
     order
@@ -250,6 +254,10 @@ mod tests {
         assert_eq!(biggest_mistakes(&losses, 3), vec![3, 1, 4]);
         assert_eq!(biggest_mistakes(&losses, 1), vec![3]);
         assert_eq!(biggest_mistakes(&losses[..3], 3), vec![1]);
+        // Exactly 5 points, as a subtraction of two chances gives it.
+        let five = 0.30 - 0.25;
+        assert!(five < MISTAKE);
+        assert_eq!(biggest_mistakes(&[0.0, five, 0.049], 3), vec![1]);
     }
 
     #[test]

@@ -1954,7 +1954,7 @@ function reviewPanel(page) {
         ? h('span', { class: 'review-best muted' }, ed('✓ the bot agrees', '✓ 電腦同意'))
         : h('span', { class: 'review-best' }, h('span', { class: 'muted' }, ed('bot: ', '電腦：')), reviewMove(page, d.best, d.stage), ' ',
           h('b', { class: 'review-chance' }, pct(d.best_win_chance))),
-      h('span', { class: 'review-loss' + (d.loss >= 0.05 ? ' big' : '') }, d.loss > 0.005 ? '−' + pct(d.loss) : ''));
+      h('span', { class: 'review-loss' + (d.loss >= 0.05 - 1e-9 ? ' big' : '') }, d.loss > 0.005 ? '−' + pct(d.loss) : ''));
   });
   const title = yours ? ed('Your game, reviewed', '你的對局復盤') : ed(`${who}'s game, reviewed`, `${who} 的對局復盤`);
   return h('section', { class: 'panel review', id: 'review' },
