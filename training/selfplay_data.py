@@ -14,6 +14,13 @@ Games are written in shards of `--shard` games (`shard-00000.npz`, …: arrays `
 [N, D], `mask` bool [N, A], `action` int16 [N], `win` float32 [N], `margin` float32 [N],
 `game` int32 [N]), so a run that is stopped keeps the shards it finished and a rerun resumes
 after them. The same `--games`, `--seed` and `--teacher` give the same shards.
+
+With `--opponents BOT` the teacher plays one seat (game number mod players) and BOT the others,
+as in `wonders arena --bots TEACHER,BOT,BOT,BOT`; every seat's decisions are recorded, labelled
+with the teacher's choice in that position, while each seat plays its own bot's (so the network
+also learns what the teacher would do in the positions its opponents reach). With `--student BOT`
+too, BOT plays the teacher's seat, labelled with the teacher's choices: the positions a trained
+network reaches itself, with its teacher's answers (DAgger, Ross et al. 2011).
 """
 
 from __future__ import annotations
@@ -27,9 +34,30 @@ import numpy as np
 import wonders
 
 
-def play(seed: int, players: int, teacher: str):
+def play(
+    seed: int,
+    players: int,
+    teacher: str,
+    opponents: str | None = None,
+    teacher_seat: int = 0,
+    student: str | None = None,
+):
+    """One game. Without `opponents` every seat is the teacher; with them the teacher plays
+    `teacher_seat`, `opponents` the other seats, and every seat's decision is recorded with the
+    teacher's choice in that position (the move played is the seat's own bot's). With `student`,
+    the student plays `teacher_seat` instead of the teacher, still labelled with the teacher's
+    choices (DAgger: the positions the student reaches, with the teacher's answers)."""
     game = wonders.Game(players=players, seed=seed)
-    bots = [wonders.Bot(teacher, seed=seed * 16 + s) for s in range(players)]
+    teachers = [wonders.Bot(teacher, seed=seed * 16 + s) for s in range(players)]
+    if opponents is None:
+        players_bots = list(teachers)
+    else:
+        players_bots = [
+            teachers[s] if s == teacher_seat else wonders.Bot(opponents, seed=seed * 16 + 8 + s)
+            for s in range(players)
+        ]
+    if student is not None:
+        players_bots[teacher_seat] = wonders.Bot(student, seed=seed * 16 + 12)
     obs, mask, action, seats = [], [], [], []
     while not game.is_over():
         # Seat by seat, each choice submitted before the next seat looks (as `wonders arena`
@@ -37,10 +65,11 @@ def play(seed: int, players: int, teacher: str):
         for s in game.to_act():
             if not game.must_act(s):
                 continue
-            a = bots[s].act(game, s)
+            label = teachers[s].act(game, s)
+            a = label if players_bots[s] is teachers[s] else players_bots[s].act(game, s)
             obs.append(game.observation(s))
             mask.append(game.action_mask(s))
-            action.append(a.index)
+            action.append(label.index)
             seats.append(s)
             game.submit(s, a)
     totals = np.array([sc["total"] for sc in game.scores()[:players]], dtype=np.float32)
@@ -64,6 +93,17 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=1_000_000, help="seed of the first game")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--teacher", default="search:100it", help="the bot whose choices are imitated")
+    ap.add_argument(
+        "--opponents",
+        default=None,
+        help="a bot for every seat but one (the teacher plays seat game mod players); every seat's "
+        "decisions are still labelled with the teacher's choice",
+    )
+    ap.add_argument(
+        "--student",
+        default=None,
+        help="a bot that plays the teacher's seat in its place, its positions labelled with the teacher's choices",
+    )
     ap.add_argument("--shard", type=int, default=20, help="games per shard file")
     ap.add_argument("--out", required=True, help="folder of the shards")
     args = ap.parse_args(argv)
@@ -75,7 +115,7 @@ def main(argv=None) -> None:
             continue
         parts = []
         for g in range(first, min(first + args.shard, args.games)):
-            o, m, a, w, mg = play(args.seed + g, args.players, args.teacher)
+            o, m, a, w, mg = play(args.seed + g, args.players, args.teacher, args.opponents, g % args.players, args.student)
             parts.append((o, m, a, w, mg, np.full(len(a), g, dtype=np.int32)))
         arrays = [np.concatenate(x) for x in zip(*parts)]
         tmp = os.path.join(args.out, f"unfinished-{first // args.shard:05d}.npz")

@@ -34,26 +34,30 @@ import time
 import numpy as np
 
 
-def load(folder: str, games: int | None):
-    files = sorted(glob.glob(os.path.join(folder, "shard-*.npz")))
-    if not files:
-        raise SystemExit(f"no shards in {folder}")
+def load(folders: list[str], games: int | None):
+    """The shards of every folder, their game numbers made distinct across folders; with `games`,
+    only the first N games of each folder."""
     parts = {k: [] for k in ("obs", "mask", "action", "win", "game")}
-    for f in files:
-        with np.load(f) as d:
-            for k in parts:
-                parts[k].append(d[k])
-    data = {k: np.concatenate(v) for k, v in parts.items()}
-    if games is not None:
-        keep = data["game"] < data["game"].min() + games
-        data = {k: v[keep] for k, v in data.items()}
-    return data
+    for i, folder in enumerate(folders):
+        files = sorted(glob.glob(os.path.join(folder, "shard-*.npz")))
+        if not files:
+            raise SystemExit(f"no shards in {folder}")
+        first = None
+        for f in files:
+            with np.load(f) as d:
+                game = d["game"]
+                first = game.min() if first is None else min(first, game.min())
+                keep = slice(None) if games is None else game < first + games
+                for k in parts:
+                    v = d[k][keep]
+                    parts[k].append(v + i * 10_000_000 if k == "game" else v)
+    return {k: np.concatenate(v) for k, v in parts.items()}
 
 
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", required=True, help="folder of the self-play shards")
-    ap.add_argument("--games", type=int, default=None, help="use only the first N games of the data")
+    ap.add_argument("--data", required=True, nargs="+", help="folders of the self-play shards")
+    ap.add_argument("--games", type=int, default=None, help="use only the first N games of each folder")
     ap.add_argument("--out", required=True, help="folder of the weights and the curve")
     ap.add_argument("--fixture", default=None, help="JSON file of golden outputs for the Rust tests")
     ap.add_argument("--hidden", type=int, default=256)
@@ -81,7 +85,7 @@ def main(argv=None) -> dict:
     start = time.time()
     data = load(args.data, args.games)
     scale = wonders.observation_scale("1e").astype(np.float32)
-    x_all = np.clip(data["obs"] * scale, -1.0, 1.0).astype(np.float32)
+    x_all = np.clip(data.pop("obs") * scale, -1.0, 1.0).astype(np.float32)
     m_all, a_all = data["mask"], data["action"].astype(np.int32)
     w_all = data["win"].astype(np.float32)
     # The weight of each decision in the policy loss.

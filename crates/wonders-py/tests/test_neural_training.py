@@ -68,3 +68,56 @@ def test_selfplay_data_and_training(tmp_path):
         # The golden choice is the legal index of the largest logit.
         assert p["best"] == p["legal"][int(np.argmax(p["logits"]))]
         assert 0.0 < p["value"] < 1.0
+
+
+def test_a_teacher_against_opponents_labels_every_seat_and_a_student_plays_its_seat(tmp_path):
+    data = load("selfplay_data")
+    # The heuristic teaches at seat 0 of game 0 (game number mod 4); random bots play the
+    # other seats, and with a student the random bot plays the teacher's seat too.
+    data.main(["--games", "1", "--teacher", "heuristic", "--opponents", "random", "--out", str(tmp_path / "a")])
+    data.main(
+        ["--games", "1", "--teacher", "heuristic", "--opponents", "random", "--student", "random",
+         "--out", str(tmp_path / "b")]
+    )
+    for folder, student in (("a", False), ("b", True)):
+        d = np.load(tmp_path / folder / "shard-00000.npz")
+        # Replay the game: the labels are the heuristic's choices in each recorded position,
+        # every seat included, while the moves played are each seat's own bot's.
+        game = wonders.Game(players=4, seed=1_000_000)
+        teacher = wonders.Bot("heuristic")
+        i, differs = 0, {0: 0, 1: 0}
+        opponents = [wonders.Bot("random", seed=1_000_000 * 16 + 8 + s) for s in range(4)]
+        student_bot = wonders.Bot("random", seed=1_000_000 * 16 + 12)
+        while not game.is_over():
+            for s in game.to_act():
+                if not game.must_act(s):
+                    continue
+                label = teacher.act(game, s)
+                assert d["action"][i] == label.index
+                assert (d["obs"][i] == np.asarray(game.observation(s), dtype=np.float32)).all()
+                if s == 0:
+                    played = student_bot.act(game, s) if student else label
+                else:
+                    played = opponents[s].act(game, s)
+                differs[int(s == 0)] += played.index != label.index
+                game.submit(s, played)
+                i += 1
+        assert i == len(d["action"])
+        # The random opponents often play other moves than the teacher's; the teacher's seat
+        # plays the teacher's unless a student takes it.
+        assert differs[0] > 10
+        assert (differs[1] > 0) == student
+
+
+def test_training_reads_several_folders_with_distinct_games(tmp_path):
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    data = load("selfplay_data")
+    for folder, seed in (("a", "5"), ("b", "9")):
+        data.main(["--games", "2", "--teacher", "heuristic", "--seed", seed, "--out", str(tmp_path / folder)])
+    train = load("train")
+    both = train.load([str(tmp_path / "a"), str(tmp_path / "b")], None)
+    assert len(np.unique(both["game"])) == 4
+    assert len(both["action"]) == sum(len(np.load(tmp_path / f / "shard-00000.npz")["action"]) for f in "ab")
+    first = train.load([str(tmp_path / "a"), str(tmp_path / "b")], 1)
+    assert len(np.unique(first["game"])) == 2
