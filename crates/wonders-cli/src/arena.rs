@@ -72,7 +72,9 @@ pub struct ArenaArgs {
     #[arg(long, short = 'g', value_name = "G", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
-    /// Base seed of the deals and of the bots.
+    /// Base seed of the deals and of the bots. Group k is dealt from S + k, so runs whose seeds
+    /// are closer than their number of groups share deals; for independent runs take seeds far
+    /// apart (1000000, 2000000).
     #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// Games played at once [default: all cores; at most 4 per core].
