@@ -155,6 +155,18 @@ fn judge(view: &View, legal: &[Action], played: Action, config: SearchConfig, in
 /// The least loss that counts as a mistake: 5 points of winning chance.
 pub const MISTAKE: f64 = 0.05;
 
+/// Whether a decision that lost `loss` of winning chance is a mistake: at least [`MISTAKE`], a
+/// difference that comes out within 1e-9 under it in floating point included (see
+/// [`biggest_mistakes`]).
+///
+/// ```
+/// use wonders_bots::coach::is_mistake;
+/// assert!(is_mistake(0.30 - 0.25) && !is_mistake(0.049));
+/// ```
+pub fn is_mistake(loss: f64) -> bool {
+    loss >= MISTAKE - 1e-9
+}
+
 /// The biggest mistakes of a review, at most `n`, from each decision's loss: the positions of
 /// those that lost at least [`MISTAKE`], the biggest loss first (the earlier of equal ones first).
 ///
@@ -162,7 +174,7 @@ pub const MISTAKE: f64 = 0.05;
 /// hair under it in floating point (0.30 − 0.25 is 0.04999999999999999): losses within 1e-9 of
 /// [`MISTAKE`] count.
 pub fn biggest_mistakes(losses: &[f64], n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..losses.len()).filter(|&i| losses[i] >= MISTAKE - 1e-9).collect();
+    let mut order: Vec<usize> = (0..losses.len()).filter(|&i| is_mistake(losses[i])).collect();
     order.sort_by(|&a, &b| losses[b].total_cmp(&losses[a]).then(a.cmp(&b)));
     order.truncate(n);
     order

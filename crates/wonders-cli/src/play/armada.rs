@@ -272,8 +272,6 @@ fn token_text(token: i8) -> String {
     if token == 0 { "no token".into() } else { format!("token {token:+}") }
 }
 
-/// The Age-end block of Armada, after the military conflicts: the incursions' extra land
-/// conflicts (shields and tokens) and the naval conflict (each city's strength and token, who
 /// An incursion's land conflict (`ev`, held by `holder`): `3 vs 1 shields{sep}+5 / -2`, or `a tie,
 /// no token`.
 pub(crate) fn incursion_outcome(game: &Game, holder: usize, ev: ArmadaEvent, age: u8, sep: &str) -> String {
@@ -287,6 +285,8 @@ pub(crate) fn incursion_outcome(game: &Game, holder: usize, ev: ArmadaEvent, age
     format!("{hs} vs {ts} shields{sep}{tokens}")
 }
 
+/// The Age-end block of Armada, after the military conflicts: the incursions' extra land
+/// conflicts (shields and tokens) and the naval conflict (each city's strength and token, who
 /// stayed out with Forgotten Port); nothing without the expansion.
 pub(crate) fn age_end_text(text: &mut String, game: &Game, age: u8, names: &SeatNames) {
     let catalog = game.catalog();
