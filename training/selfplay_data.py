@@ -11,7 +11,8 @@ gets the seat's outcome: its win share (1 for a sole win, 1/k when k cities shar
 rank, else 0) and its score margin (its total minus the best other city's total).
 
 Games are written in shards of `--shard` games (`shard-00000.npz`, …: arrays `obs` float32
-[N, D], `mask` bool [N, A], `action` int16 [N], `win` float32 [N], `margin` float32 [N],
+[N, D], `mask` bool [N, A], `hv` float16 [N, A] (the heuristic's values, `Game.heuristic_values`),
+`action` int16 [N], `win` float32 [N], `margin` float32 [N],
 `game` int32 [N]), so a run that is stopped keeps the shards it finished and a rerun resumes
 after them. The same `--games`, `--seed` and `--teacher` give the same shards.
 
@@ -58,7 +59,7 @@ def play(
         ]
     if student is not None:
         players_bots[teacher_seat] = wonders.Bot(student, seed=seed * 16 + 12)
-    obs, mask, action, seats = [], [], [], []
+    obs, mask, hv, action, seats = [], [], [], [], []
     while not game.is_over():
         # Seat by seat, each choice submitted before the next seat looks (as `wonders arena`
         # plays: a later seat sees that the earlier ones have chosen).
@@ -69,6 +70,7 @@ def play(
             a = label if players_bots[s] is teachers[s] else players_bots[s].act(game, s)
             obs.append(game.observation(s))
             mask.append(game.action_mask(s))
+            hv.append(game.heuristic_values(s))
             action.append(label.index)
             seats.append(s)
             game.submit(s, a)
@@ -81,6 +83,7 @@ def play(
     return (
         np.stack(obs).astype(np.float32),
         np.stack(mask),
+        np.stack(hv).astype(np.float16),
         np.array(action, dtype=np.int16),
         win[seats],
         margin[seats],
@@ -115,12 +118,19 @@ def main(argv=None) -> None:
             continue
         parts = []
         for g in range(first, min(first + args.shard, args.games)):
-            o, m, a, w, mg = play(args.seed + g, args.players, args.teacher, args.opponents, g % args.players, args.student)
-            parts.append((o, m, a, w, mg, np.full(len(a), g, dtype=np.int32)))
+            o, m, h, a, w, mg = play(args.seed + g, args.players, args.teacher, args.opponents, g % args.players, args.student)
+            parts.append((o, m, h, a, w, mg, np.full(len(a), g, dtype=np.int32)))
         arrays = [np.concatenate(x) for x in zip(*parts)]
         tmp = os.path.join(args.out, f"unfinished-{first // args.shard:05d}.npz")
         np.savez_compressed(
-            tmp, obs=arrays[0], mask=arrays[1], action=arrays[2], win=arrays[3], margin=arrays[4], game=arrays[5]
+            tmp,
+            obs=arrays[0],
+            mask=arrays[1],
+            hv=arrays[2],
+            action=arrays[3],
+            win=arrays[4],
+            margin=arrays[5],
+            game=arrays[6],
         )
         os.replace(tmp, path)
         print(f"games {min(first + args.shard, args.games):5d}/{args.games} [{time.time() - start:.0f} s]", flush=True)

@@ -11,6 +11,12 @@ weight file, so the Rust bot needs nothing else.
 
 It writes to `--out`:
 
+With `--residual` the network also reads the heuristic's opinion of every action
+(`hv`, recorded by `selfplay_data.py` from `Game.heuristic_values`: each index's best heuristic
+value less the best legal one, in points) and adds `hv_w × hv` to its logits, `hv_w` a learned
+scalar (format `wonders-neural-mlp-2`): the perceptron learns what the teacher does beyond the
+heuristic, not the heuristic's arithmetic of payments and counts it cannot learn from examples.
+
 - `neural.safetensors`: the weights of the epoch with the lowest validation policy loss, stored
   as float16 (metadata: `format`, `edition`, the data and training figures);
 - `neural-curve.png` and `neural-curve.json`: the training curve (losses and the validation
@@ -37,7 +43,7 @@ import numpy as np
 def load(folders: list[str], games: int | None):
     """The shards of every folder, their game numbers made distinct across folders; with `games`,
     only the first N games of each folder."""
-    parts = {k: [] for k in ("obs", "mask", "action", "win", "game")}
+    parts = {k: [] for k in ("obs", "mask", "action", "win", "game", "hv")}
     for i, folder in enumerate(folders):
         files = sorted(glob.glob(os.path.join(folder, "shard-*.npz")))
         if not files:
@@ -49,6 +55,10 @@ def load(folders: list[str], games: int | None):
                 first = game.min() if first is None else min(first, game.min())
                 keep = slice(None) if games is None else game < first + games
                 for k in parts:
+                    if k not in d:
+                        # Shards of an older run: no heuristic values.
+                        parts[k].append(np.zeros(d["mask"][keep].shape, np.float16))
+                        continue
                     v = d[k][keep]
                     parts[k].append(v + i * 10_000_000 if k == "game" else v)
     return {k: np.concatenate(v) for k, v in parts.items()}
@@ -72,6 +82,11 @@ def main(argv=None) -> dict:
         default="all",
         help="whose choices the policy imitates: every seat's, or only the winners' (each weighted by its win share)",
     )
+    ap.add_argument(
+        "--residual",
+        action="store_true",
+        help="add a learned multiple of the heuristic's values (`hv`) to the logits (format wonders-neural-mlp-2)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
@@ -87,6 +102,8 @@ def main(argv=None) -> dict:
     scale = wonders.observation_scale("1e").astype(np.float32)
     x_all = np.clip(data.pop("obs") * scale, -1.0, 1.0).astype(np.float32)
     m_all, a_all = data["mask"], data["action"].astype(np.int32)
+    # The heuristic's values (only read with --residual; zeros otherwise).
+    hv_all = data.pop("hv").astype(np.float32) if args.residual else np.zeros((len(a_all), 1), np.float32)
     w_all = data["win"].astype(np.float32)
     # The weight of each decision in the policy loss.
     iw_all = np.ones_like(w_all) if args.imitate == "all" else w_all
@@ -113,14 +130,20 @@ def main(argv=None) -> dict:
         "v_w": dense(k4, h, 1, 0.1),
         "v_b": jnp.zeros(1),
     }
+    if args.residual:
+        # 1/4 logit per point: the weight of `neural:heuristic`'s blend, as a start.
+        params["hv_w"] = jnp.full(1, 0.25)
 
-    def forward(p, x):
+    def forward(p, x, hv):
         z = jax.nn.relu(x @ p["w1"] + p["b1"])
         z = jax.nn.relu(z @ p["w2"] + p["b2"])
-        return z @ p["pi_w"] + p["pi_b"], (z @ p["v_w"] + p["v_b"])[:, 0]
+        logits = z @ p["pi_w"] + p["pi_b"]
+        if "hv_w" in p:
+            logits = logits + p["hv_w"][0] * hv
+        return logits, (z @ p["v_w"] + p["v_b"])[:, 0]
 
-    def losses(p, x, m, a, w, iw):
-        logits, v = forward(p, x)
+    def losses(p, x, hv, m, a, w, iw):
+        logits, v = forward(p, x, hv)
         logits = jnp.where(m, logits, -1e9)
         logp = jax.nn.log_softmax(logits)
         pol = -(jnp.take_along_axis(logp, a[:, None], axis=1)[:, 0] * iw).sum() / jnp.maximum(iw.sum(), 1e-6)
@@ -128,31 +151,35 @@ def main(argv=None) -> dict:
         acc = (jnp.argmax(logits, axis=1) == a).mean()
         return pol, val_loss, acc
 
-    def loss_fn(p, x, m, a, w, iw):
-        pol, vl, _ = losses(p, x, m, a, w, iw)
+    def loss_fn(p, x, hv, m, a, w, iw):
+        pol, vl, _ = losses(p, x, hv, m, a, w, iw)
         return pol + args.value_weight * vl
 
     steps_per_epoch = int(tr.sum()) // args.batch
     schedule = optax.cosine_decay_schedule(args.lr, args.epochs * steps_per_epoch)
-    opt = optax.adamw(schedule, weight_decay=args.weight_decay)
+    # The heuristic's weight is not decayed: it is one number, and zero is no natural value for it.
+    opt = optax.adamw(schedule, weight_decay=args.weight_decay, mask={k: k != "hv_w" for k in params})
     state = opt.init(params)
 
     @jax.jit
-    def step(p, s, x, m, a, w, iw):
-        loss, g = jax.value_and_grad(loss_fn)(p, x, m, a, w, iw)
+    def step(p, s, x, hv, m, a, w, iw):
+        loss, g = jax.value_and_grad(loss_fn)(p, x, hv, m, a, w, iw)
         upd, s = opt.update(g, s, p)
         return optax.apply_updates(p, upd), s, loss
 
     @jax.jit
-    def evaluate(p, x, m, a, w, iw):
-        return losses(p, x, m, a, w, iw)
+    def evaluate(p, x, hv, m, a, w, iw):
+        return losses(p, x, hv, m, a, w, iw)
+
+    def hv_of(j):
+        return hv_all[j] if args.residual else hv_all[: len(j)]
 
     def eval_set(p, sel):
         idx = np.flatnonzero(sel)
         tot = np.zeros(3)
         for i in range(0, len(idx), 4096):
             j = idx[i : i + 4096]
-            r = evaluate(p, x_all[j], m_all[j], a_all[j], w_all[j], iw_all[j])
+            r = evaluate(p, x_all[j], hv_of(j), m_all[j], a_all[j], w_all[j], iw_all[j])
             # Policy loss and accuracy weighted as in training; the value loss over every decision.
             tot += np.array([float(r[0]) * iw_all[j].sum(), float(r[1]) * len(j), float(r[2]) * len(j)])
         return tot / np.array([iw_all[idx].sum(), len(idx), len(idx)])
@@ -164,7 +191,7 @@ def main(argv=None) -> dict:
         perm = rng.permutation(tr_idx)
         for i in range(steps_per_epoch):
             j = np.sort(perm[i * args.batch : (i + 1) * args.batch])
-            params, state, _ = step(params, state, x_all[j], m_all[j], a_all[j], w_all[j], iw_all[j])
+            params, state, _ = step(params, state, x_all[j], hv_of(j), m_all[j], a_all[j], w_all[j], iw_all[j])
         t = eval_set(params, tr)
         v = eval_set(params, val)
         row = {
@@ -187,11 +214,12 @@ def main(argv=None) -> dict:
             best, best_params = row, params
 
     os.makedirs(args.out, exist_ok=True)
-    weights = {k: np.asarray(v, dtype=np.float16) for k, v in best_params.items()}
+    # The heuristic's weight stays float32 (one number).
+    weights = {k: np.asarray(v, dtype=np.float32 if k == "hv_w" else np.float16) for k, v in best_params.items()}
     weights["obs_scale"] = scale
     n_params = sum(int(np.prod(v.shape)) for k, v in best_params.items())
     meta = {
-        "format": "wonders-neural-mlp-1",
+        "format": "wonders-neural-mlp-2" if args.residual else "wonders-neural-mlp-1",
         "edition": "1e",
         "hidden": str(h),
         "parameters": str(n_params),
@@ -203,25 +231,33 @@ def main(argv=None) -> dict:
         "seed": str(args.seed),
         "imitate": args.imitate,
     }
+    if args.residual:
+        meta["hv_w"] = f"{float(best_params['hv_w'][0]):.4f}"
     path = os.path.join(args.out, "neural.safetensors")
     save_file(weights, path, metadata=meta)
     with open(os.path.join(args.out, "neural-curve.json"), "w") as f:
         json.dump({"meta": meta, "curve": curve}, f, indent=1)
-    plot(curve, os.path.join(args.out, "neural-curve.png"))
+    plot(curve, os.path.join(args.out, "neural-curve.png"), args.residual)
     print(f"wrote {path} ({os.path.getsize(path)} bytes, {n_params} parameters), best epoch {best['epoch']}")
+    if args.residual:
+        print(f"heuristic weight hv_w = {float(best_params['hv_w'][0]):.4f} logits per point")
     if args.fixture:
         write_fixture(path, args.fixture)
     return {"meta": meta, "curve": curve}
 
 
-def numpy_forward(w: dict, obs: np.ndarray):
-    """The network in NumPy from the stored weights: logits and value (0 to 1)."""
+def numpy_forward(w: dict, obs: np.ndarray, hv: np.ndarray | None = None):
+    """The network in NumPy from the stored weights: logits and value (0 to 1). A residual network
+    (`hv_w` among the weights) adds `hv_w × hv`, the heuristic's values, to the logits."""
     f = {k: v.astype(np.float32) for k, v in w.items()}
     x = np.clip(obs * f["obs_scale"], -1.0, 1.0)
     z = np.maximum(x @ f["w1"] + f["b1"], 0.0)
     z = np.maximum(z @ f["w2"] + f["b2"], 0.0)
     v = (z @ f["v_w"] + f["v_b"])[..., 0]
-    return z @ f["pi_w"] + f["pi_b"], 1.0 / (1.0 + np.exp(-v))
+    logits = z @ f["pi_w"] + f["pi_b"]
+    if "hv_w" in f:
+        logits = logits + f["hv_w"][0] * hv
+    return logits, 1.0 / (1.0 + np.exp(-v))
 
 
 def write_fixture(weights_path: str, fixture_path: str, seed: int = 7, every: int = 9) -> None:
@@ -241,7 +277,8 @@ def write_fixture(weights_path: str, fixture_path: str, seed: int = 7, every: in
             if n % every == 0:
                 obs = game.observation(s)
                 mask = game.action_mask(s)
-                logits, value = numpy_forward(w, obs[None, :])
+                hv = game.heuristic_values(s)
+                logits, value = numpy_forward(w, obs[None, :], hv[None, :])
                 legal = np.flatnonzero(mask)
                 best = int(legal[np.argmax(logits[0, legal])])
                 positions.append(
@@ -249,6 +286,7 @@ def write_fixture(weights_path: str, fixture_path: str, seed: int = 7, every: in
                         "decision": n,
                         "seat": s,
                         "observation": obs.tolist(),
+                        "heuristic_values": hv.tolist(),
                         "legal": legal.tolist(),
                         "logits": logits[0, legal].tolist(),
                         "value": float(value[0]),
@@ -262,7 +300,7 @@ def write_fixture(weights_path: str, fixture_path: str, seed: int = 7, every: in
     print(f"wrote {fixture_path} ({len(positions)} positions)")
 
 
-def plot(curve: list, path: str) -> None:
+def plot(curve: list, path: str, residual: bool = False) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -282,7 +320,8 @@ def plot(curve: list, path: str) -> None:
     ax2.set_xlabel("epoch")
     ax2.set_ylabel("same choice as the search")
     ax2.legend(fontsize=8)
-    fig.suptitle("neural bot: imitating the search (4 players, 1st edition)")
+    network = "residual network (observation + the heuristic's values)" if residual else "plain network"
+    fig.suptitle(f"neural bot, {network}: imitating the search (4 players, 1st edition)")
     fig.tight_layout()
     fig.savefig(path, dpi=80)
     plt.close(fig)

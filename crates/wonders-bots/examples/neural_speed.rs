@@ -5,9 +5,9 @@
 //! ```
 //!
 //! Plays 20 games of 4 players (1st edition, seeds 1 to 20) with the neural bot at every seat,
-//! timing each call of `Bot::choose` (encoding the view, one forward pass of the network on the
-//! CPU, one thread, and the choice of the payment), and prints the mean, the median and the 99th
-//! percentile per decision, then the network's size.
+//! timing each call of `Bot::choose` (encoding the view, the heuristic's values of the actions, one
+//! forward pass of the residual network on the CPU, one thread, and the choice of the payment), and
+//! prints the mean, the median and the 99th percentile per decision, then the network's size.
 
 use std::time::Instant;
 use wonders_bots::{Bot, Network, NeuralBot};
@@ -41,10 +41,11 @@ fn main() {
         pct(0.5),
         pct(0.99)
     );
-    let net = Network::embedded();
+    let net = Network::embedded_residual();
     println!(
-        "network: {} parameters, weight file {} bytes",
+        "network: {} parameters, weight file {} bytes, heuristic weight {:.4} logits per point",
         net.parameters(),
-        wonders_bots::neural::EMBEDDED_WEIGHTS.len()
+        wonders_bots::neural::EMBEDDED_RESIDUAL_WEIGHTS.len(),
+        net.heuristic_weight().unwrap_or(0.0)
     );
 }

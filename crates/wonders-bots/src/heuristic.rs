@@ -765,6 +765,44 @@ pub(crate) fn evaluate(ctx: &Ctx, w: &Weights, legal: &[Action], deny: bool, mut
     }
 }
 
+/// Values below the best legal action further than this many points are cut to it in
+/// [`index_values`] (a hopeless move is hopeless, however far below).
+pub const INDEX_VALUE_FLOOR: f32 = -30.0;
+
+/// The heuristic's opinion of every index of `encoder`'s action space for `view`'s seat, into
+/// `out` (one float per index): for a legal index, the best value (rules 1–16, hate-drafting
+/// included, the [`HeuristicBot`]'s default weights) among its legal actions (its ways to pay)
+/// less the best value of all legal actions, in points, cut at [`INDEX_VALUE_FLOOR`]: 0 for the
+/// move the heuristic plays, negative below it. Illegal indices get 0 (a legality mask tells them
+/// apart). The residual network of [`crate::neural`] reads it as its second input.
+///
+/// ```
+/// use wonders_bots::heuristic::index_values;
+/// use wonders_core::{Game, Setup, tensor::Encoder};
+///
+/// let game = Game::new(&Setup::new(4, 7)).unwrap();
+/// let enc = Encoder::for_game(&game);
+/// let legal = game.legal_actions(0);
+/// let mut out = vec![1.0; enc.action_count()];
+/// index_values(&enc, &game.view(0), &legal, &mut out);
+/// assert!(out.iter().all(|v| (-30.0..=0.0).contains(v)));
+/// assert_eq!(out.iter().filter(|v| **v == 0.0).count() >= 1, true);
+/// ```
+pub fn index_values(encoder: &wonders_core::tensor::Encoder, view: &View, legal: &[Action], out: &mut [f32]) {
+    out.fill(f32::NEG_INFINITY);
+    let mut top = f32::NEG_INFINITY;
+    evaluate(&Ctx::from_view(view), &Weights::default(), legal, true, |i, v| {
+        let k = encoder.action_index(&legal[i]);
+        if let Some(slot) = out.get_mut(k) {
+            *slot = slot.max(v);
+        }
+        top = top.max(v);
+    });
+    for v in out.iter_mut() {
+        *v = if v.is_finite() { (*v - top).max(INDEX_VALUE_FLOOR) } else { 0.0 };
+    }
+}
+
 /// The fewest coins any purchase of `cost` in `market` can pay the neighbours, or `None` when no
 /// purchase exists: every unit beyond the most the city can make of its resource is bought at
 /// the cheaper side's price at best (the solver's payments are never cheaper; a unit nobody

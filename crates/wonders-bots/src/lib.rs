@@ -26,8 +26,9 @@
 //!   [`heuristic`]);
 //! - [`SearchBot`] (`search`): Monte-Carlo search over deals sampled from its view, with the
 //!   heuristic as the playout policy (see [`search`]);
-//! - [`NeuralBot`] (`neural`): a policy network trained to imitate the search, one forward pass
-//!   per decision and no search (see [`neural`]);
+//! - [`NeuralBot`] (`neural`): a policy network trained to imitate the search, reading the
+//!   observation and the heuristic's values of the actions, one forward pass per decision and no
+//!   search (see [`neural`]);
 //! - [`ExecBot`] (`exec:COMMAND`): an external program in any language, speaking the JSON-lines
 //!   bot protocol on its standard input and output (see [`exec`]).
 //!
@@ -66,8 +67,8 @@ pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heu
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
      optional :<K>t for K threads, e.g. search:200ms:2t, and :flat for the search without its \
      tree below the root, :neural for the policy network's prior at its root, :duct to search the other \
-     seats' choices of the turn too), neural (a policy network, no search; neural:weights=FILE for other weights; neural:heuristic \
-     blends the network with the heuristic, still no search), \
+     seats' choices of the turn too), neural (a policy network over the view and the heuristic's values, no search; \
+     neural:weights=FILE for other weights; neural:heuristic blends the plain network with the heuristic, still no search), \
      and exec:COMMAND[:timeout=<T>ms|<T>s] \
      for an external bot (see `wonders bot-protocol`)";
 
@@ -116,7 +117,7 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), `<K>t` (threads), `flat` (no tree below the root),
 /// `neural` (the policy network's prior at the root) and `duct` (the other seats' choices of the
-/// turn searched too, [`SearchConfig::opponent_bandits`]); `neural` (the policy network of
+/// turn searched too, [`SearchConfig::opponent_bandits`]); `neural` (the residual policy network of
 /// [`neural`], no search; `neural:weights=FILE` with the weights of a safetensors file, its path's
 /// case kept). Names are case-insensitive and
 /// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the

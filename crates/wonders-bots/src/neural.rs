@@ -6,14 +6,24 @@
 //! ```text
 //! x = clamp(observation × scale, −1, 1)          (the scale is stored with the weights)
 //! h1 = relu(x W1 + b1), h2 = relu(h1 W2 + b2)     (hidden layers of the same width)
-//! logits = h2 Wπ + bπ                             (one per index of the action space)
+//! logits = h2 Wπ + bπ (+ hv_w × hv)               (one per index of the action space)
 //! value = sigmoid(h2 Wv + bv)                     (the seat's expected win share, 0 to 1)
 //! ```
 //!
-//! It was trained by imitating the search bot in self-play, 4 players, 1st edition, base game
-//! (`training/` in the repository; the guide's *Neural bot* page gives the command that rebuilds
-//! the weights and the measured strength). The weights are embedded in the binary
-//! ([`Network::embedded`]), so the bot needs no file and no Python.
+//! Two networks ship, both trained by imitating the search bot, 4 players, 1st edition, base game
+//! (`training/` in the repository; the guide's *Neural bot* page gives the commands that rebuild
+//! the weights and the measured strength):
+//!
+//! - **the residual network** ([`Network::embedded_residual`], format [`FORMAT_RESIDUAL`]), which
+//!   the `neural` bot plays: its logits add `hv_w × hv`, where `hv` is the heuristic's opinion of
+//!   every index ([`crate::heuristic::index_values`]: the best value of its legal actions less the
+//!   best legal action's, in points, from the same view) and `hv_w` one learned weight. The
+//!   perceptron learns what the search does beyond the heuristic; the heuristic supplies the
+//!   arithmetic of payments and counts that a perceptron does not learn from examples.
+//! - **the plain network** ([`Network::embedded`], format [`FORMAT`]): the perceptron alone, the
+//!   search's prior (`search:…:neural`) and the network of `neural:heuristic`.
+//!
+//! The weights are embedded in the binary, so the bots need no file and no Python.
 //!
 //! [`NeuralBot`] encodes its view, runs the network once and plays the legal index with the
 //! highest logit (deterministic: no sampling), paid the default way ([`Encoder::choose`]).
@@ -42,11 +52,20 @@ use std::sync::{Arc, OnceLock};
 use wonders_core::tensor::Encoder;
 use wonders_core::{Action, Catalog, Edition, View};
 
-/// The weights shipped with the bot (safetensors), made by `training/train.py`.
+/// The plain network's weights (safetensors), made by `training/train.py`: the search's prior
+/// (`search:…:neural`) and `neural:heuristic`'s network ([`Network::embedded`]).
 pub const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights/neural.safetensors");
 
-/// The `format` entry a weight file's metadata must hold.
+/// The residual network's weights (safetensors), made by `training/train.py --residual`: the
+/// network the `neural` bot plays ([`Network::embedded_residual`]).
+pub const EMBEDDED_RESIDUAL_WEIGHTS: &[u8] = include_bytes!("../weights/neural-residual.safetensors");
+
+/// The `format` entry of a plain network's weight file.
 pub const FORMAT: &str = "wonders-neural-mlp-1";
+
+/// The `format` entry of a residual network's weight file: the perceptron of [`FORMAT`] plus
+/// `hv_w` `[1]`, the weight of the heuristic's values in the logits (see the module docs).
+pub const FORMAT_RESIDUAL: &str = "wonders-neural-mlp-2";
 
 /// Why a weight file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -123,6 +142,8 @@ pub struct Network {
     pi_b: Tensor,
     v_w: Tensor,
     v_b: Tensor,
+    /// A residual network's weight of the heuristic's values, logits per point.
+    hv_w: Option<f32>,
 }
 
 fn tensor(tensors: &HashMap<String, Tensor>, name: &str, dims: &[usize]) -> Result<Tensor, NetworkError> {
@@ -139,7 +160,21 @@ fn tensor(tensors: &HashMap<String, Tensor>, name: &str, dims: &[usize]) -> Resu
 }
 
 impl Network {
-    /// The network shipped with the bot, loaded once per process.
+    /// The residual network shipped with the `neural` bot, loaded once per process.
+    pub fn embedded_residual() -> Arc<Network> {
+        static NET: OnceLock<Arc<Network>> = OnceLock::new();
+        NET.get_or_init(|| {
+            // The embedded file is tested (`neural` tests): it always loads.
+            Arc::new(
+                Network::from_safetensors(EMBEDDED_RESIDUAL_WEIGHTS)
+                    .expect("the embedded residual network loads"),
+            )
+        })
+        .clone()
+    }
+
+    /// The plain network shipped with the search's prior and `neural:heuristic`, loaded once
+    /// per process.
     pub fn embedded() -> Arc<Network> {
         static NET: OnceLock<Arc<Network>> = OnceLock::new();
         NET.get_or_init(|| {
@@ -158,8 +193,10 @@ impl Network {
             .map_err(|e| NetworkError::Format(e.to_string()))?;
         let meta = meta.metadata().clone().unwrap_or_default();
         let format = meta.get("format").map(String::as_str).unwrap_or("");
-        if format != FORMAT {
-            return Err(NetworkError::Metadata(format!("format `{format}`, expected `{FORMAT}`")));
+        if format != FORMAT && format != FORMAT_RESIDUAL {
+            return Err(NetworkError::Metadata(format!(
+                "format `{format}`, expected `{FORMAT}` or `{FORMAT_RESIDUAL}`"
+            )));
         }
         let edition = match meta.get("edition").map(String::as_str) {
             Some("1e") => Edition::First,
@@ -188,6 +225,10 @@ impl Network {
             });
         }
         let scale = tensor(&tensors, "obs_scale", &[d])?.to_vec1::<f32>()?;
+        let hv_w = match format == FORMAT_RESIDUAL {
+            true => Some(tensor(&tensors, "hv_w", &[1])?.to_vec1::<f32>()?[0]),
+            false => None,
+        };
         Ok(Network {
             edition,
             encoder,
@@ -200,6 +241,7 @@ impl Network {
             pi_b: tensor(&tensors, "pi_b", &[a])?,
             v_w: tensor(&tensors, "v_w", &[h, 1])?,
             v_b: tensor(&tensors, "v_b", &[1])?,
+            hv_w,
         })
     }
 
@@ -218,7 +260,14 @@ impl Network {
         [&self.w1, &self.b1, &self.w2, &self.b2, &self.pi_w, &self.pi_b, &self.v_w, &self.v_b]
             .iter()
             .map(|t| t.elem_count())
-            .sum()
+            .sum::<usize>()
+            + self.hv_w.map_or(0, |_| 1)
+    }
+
+    /// A residual network's weight of the heuristic's values in its logits (logits per point of
+    /// [`crate::heuristic::index_values`]); `None` for a plain network.
+    pub fn heuristic_weight(&self) -> Option<f32> {
+        self.hv_w
     }
 
     /// Whether the network plays this view's game: its edition, no expansion.
@@ -226,8 +275,10 @@ impl Network {
         view.edition == self.edition && view.edifice.is_none() && view.armada.is_none()
     }
 
-    /// The raw outputs for an observation vector (as [`Encoder::observe`] writes it, not
-    /// scaled): the logits over the whole action space (unmasked) and the value (0 to 1).
+    /// The perceptron's raw outputs for an observation vector (as [`Encoder::observe`] writes it,
+    /// not scaled): the logits over the whole action space (unmasked) and the value (0 to 1). A
+    /// residual network's logits add [`Network::heuristic_weight`] × the heuristic's values to
+    /// these ([`Network::evaluate`] and [`Network::best_action`] do).
     pub fn forward(&self, observation: &[f32]) -> Result<(Vec<f32>, f32), NetworkError> {
         let d = self.scale.len();
         if observation.len() != d {
@@ -263,7 +314,7 @@ impl Network {
         if !self.fits(view) || legal.is_empty() {
             return None;
         }
-        let (logits, value) = self.run(view).ok()?;
+        let (logits, value) = self.run(view, legal).ok()?;
         let mut policy = vec![0.0f32; legal.len()];
         let mut seen = vec![false; logits.len()];
         let mut total = 0.0f32;
@@ -286,10 +337,17 @@ impl Network {
         Some(Evaluation { policy, value })
     }
 
-    fn run(&self, view: &View) -> Result<(Vec<f32>, f32), NetworkError> {
+    /// The logits (the heuristic's term included for a residual network) and the value.
+    fn run(&self, view: &View, legal: &[Action]) -> Result<(Vec<f32>, f32), NetworkError> {
         let mut obs = vec![0.0f32; self.encoder.observation_len()];
         self.encoder.observe(view, &mut obs);
-        self.forward(&obs)
+        let (mut logits, value) = self.forward(&obs)?;
+        if let Some(w) = self.hv_w {
+            let mut hv = vec![0.0f32; logits.len()];
+            crate::heuristic::index_values(&self.encoder, view, legal, &mut hv);
+            logits.iter_mut().zip(&hv).for_each(|(l, h)| *l += w * h);
+        }
+        Ok((logits, value))
     }
 
     /// The action the network plays for `view` among `legal`, or `None` when it does not play
@@ -298,7 +356,7 @@ impl Network {
         if !self.fits(view) || legal.is_empty() {
             return None;
         }
-        let (logits, _) = self.run(view).ok()?;
+        let (logits, _) = self.run(view, legal).ok()?;
         let mut mask = vec![false; self.encoder.action_count()];
         self.encoder.mask(legal, &mut mask);
         let index = self.best_index(&logits, &mask)?;
@@ -323,9 +381,9 @@ impl Default for NeuralBot {
 }
 
 impl NeuralBot {
-    /// The bot with the embedded network.
+    /// The bot with the embedded residual network ([`Network::embedded_residual`]).
     pub fn new() -> NeuralBot {
-        NeuralBot::with_network(Network::embedded())
+        NeuralBot::with_network(Network::embedded_residual())
     }
 
     /// The bot with another network.
@@ -350,7 +408,11 @@ impl NeuralBot {
     /// network's probabilities (the search's root prior with `search:…:neural`), so the network
     /// and the rules each correct the other's blind spots.
     pub fn blended() -> NeuralBot {
-        NeuralBot { blend: true, name: "neural:heuristic".into(), ..NeuralBot::new() }
+        NeuralBot {
+            blend: true,
+            name: "neural:heuristic".into(),
+            ..NeuralBot::with_network(Network::embedded())
+        }
     }
 }
 

@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use wonders_bots::neural::{EMBEDDED_WEIGHTS, Evaluation, FORMAT, NetworkError};
+use wonders_bots::neural::{
+    EMBEDDED_RESIDUAL_WEIGHTS, EMBEDDED_WEIGHTS, Evaluation, FORMAT, FORMAT_RESIDUAL, NetworkError,
+};
 use wonders_bots::{Bot, HeuristicBot, Network, NeuralBot, bot_from_name};
 use wonders_core::tensor::Encoder;
 use wonders_core::{Catalog, Edition, Expansions, Game, Setup};
@@ -16,12 +18,14 @@ const A: usize = 316;
 
 #[test]
 fn embedded_weights_load_with_the_first_edition_shape() {
-    let net = Network::embedded();
-    assert_eq!(net.edition(), Edition::First);
     let enc = Encoder::new(Catalog::get(Edition::First));
     assert_eq!((enc.observation_len(), enc.action_count()), (D, A));
-    assert_eq!(net.encoder().observation_len(), D);
-    assert_eq!(net.parameters(), D * H + H + H * H + H + H * A + A + H + 1);
+    // The plain network and the residual one (the perceptron and one weight more).
+    for (net, extra) in [(Network::embedded(), 0), (Network::embedded_residual(), 1)] {
+        assert_eq!(net.edition(), Edition::First);
+        assert_eq!(net.encoder().observation_len(), D);
+        assert_eq!(net.parameters(), D * H + H + H * H + H + H * A + A + H + 1 + extra);
+    }
     assert_eq!(bot_from_name("neural", 3).unwrap().name(), "neural");
     let e = bot_from_name("neural:fast", 3).err().unwrap();
     assert_eq!(e, "bot `neural:fast`: `neural` takes one option, weights=FILE (a safetensors file)");
@@ -29,7 +33,7 @@ fn embedded_weights_load_with_the_first_edition_shape() {
     let dir = std::env::temp_dir().join(format!("neural-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("Net.safetensors");
-    std::fs::write(&path, EMBEDDED_WEIGHTS).unwrap();
+    std::fs::write(&path, EMBEDDED_RESIDUAL_WEIGHTS).unwrap();
     let name = format!("Neural:weights={}", path.display());
     assert_eq!(wonders_bots::normalize_bot_name(&name), format!("neural:weights={}", path.display()));
     let mut from_file = bot_from_name(&name, 3).unwrap();
@@ -58,6 +62,9 @@ struct Position {
     decision: usize,
     seat: usize,
     observation: Vec<f32>,
+    /// `Game.heuristic_values` in Python (written by fixtures of residual networks).
+    #[serde(default)]
+    heuristic_values: Vec<f32>,
     legal: Vec<usize>,
     logits: Vec<f32>,
     value: f32,
@@ -73,13 +80,28 @@ fn close(a: f32, b: f32) -> bool {
 /// choice with what NumPy computed from the same weight file.
 #[test]
 fn outputs_match_the_python_golden_values() {
-    let golden: Golden = serde_json::from_str(include_str!("data/neural_golden.json")).unwrap();
+    let plain = Network::embedded();
+    assert_eq!(plain.heuristic_weight(), None);
+    check_golden(plain, include_str!("data/neural_golden.json"));
+}
+
+/// The same for the residual network the `neural` bot plays, whose logits add the heuristic's
+/// values: those are compared too, Python's binding (`Game.heuristic_values`) against Rust's.
+#[test]
+fn residual_outputs_match_the_python_golden_values() {
+    let residual = Network::embedded_residual();
+    assert!(residual.heuristic_weight().is_some_and(|w| w > 0.0));
+    assert!(Arc::ptr_eq(NeuralBot::new().network(), &residual));
+    check_golden(residual, include_str!("data/neural_residual_golden.json"));
+}
+
+fn check_golden(net: Arc<Network>, fixture: &str) {
+    let golden: Golden = serde_json::from_str(fixture).unwrap();
     assert!(golden.positions.len() >= 5);
-    let net = Network::embedded();
     let enc = *net.encoder();
     let mut game = Game::new(&Setup::new(4, golden.seed)).unwrap();
     let mut heuristic = HeuristicBot::new();
-    let mut neural = NeuralBot::new();
+    let mut neural = NeuralBot::with_network(net.clone());
     let mut positions = golden.positions.iter().peekable();
     let mut n = 0;
     let mut obs = vec![0.0f32; D];
@@ -100,7 +122,17 @@ fn outputs_match_the_python_golden_values() {
                 enc.mask(&legal, &mut mask);
                 let legal_idx: Vec<usize> = (0..A).filter(|&i| mask[i]).collect();
                 assert_eq!(legal_idx, p.legal, "decision {n}: legal indices");
-                let (logits, value) = net.forward(&obs).unwrap();
+                let (mut logits, value) = net.forward(&obs).unwrap();
+                if let Some(w) = net.heuristic_weight() {
+                    // The residual term: the heuristic's values, as Python's binding gave them.
+                    let mut hv = vec![0.0f32; A];
+                    wonders_bots::heuristic::index_values(&enc, &view, &legal, &mut hv);
+                    assert_eq!(p.heuristic_values.len(), A, "decision {n}: the fixture's heuristic values");
+                    for (i, (&h, &want)) in hv.iter().zip(&p.heuristic_values).enumerate() {
+                        assert!(close(h, want), "decision {n}, index {i}: heuristic {h} vs {want}");
+                    }
+                    logits.iter_mut().zip(&hv).for_each(|(l, h)| *l += w * h);
+                }
                 for (&i, &want) in p.legal.iter().zip(&p.logits) {
                     assert!(close(logits[i], want), "decision {n}, index {i}: {} vs {want}", logits[i]);
                 }
@@ -171,7 +203,11 @@ fn plays_only_legal_actions_in_every_configuration() {
 fn file(tensors: &[(&str, Vec<usize>)], meta: &[(&str, &str)]) -> Vec<u8> {
     let data: Vec<(String, Vec<u8>, Vec<usize>)> = tensors
         .iter()
-        .map(|(n, shape)| (n.to_string(), vec![0u8; 4 * shape.iter().product::<usize>()], shape.clone()))
+        .map(|(n, shape)| {
+            // Every weight 0, but a residual network's heuristic weight 1.
+            let fill = if *n == "hv_w" { 1.0f32 } else { 0.0 }.to_le_bytes();
+            (n.to_string(), fill.repeat(shape.iter().product::<usize>()), shape.clone())
+        })
         .collect();
     let views: Vec<(String, safetensors::tensor::TensorView<'_>)> = data
         .iter()
@@ -216,7 +252,39 @@ fn bad_weight_files_give_clear_errors() {
     assert!(legal.contains(&bot.choose(&game.view(0), &legal)));
 
     let e = err(&file(&shapes(D, A), &[("format", "other"), ("edition", "1e")]));
-    assert_eq!(e.to_string(), format!("weight file metadata: format `other`, expected `{FORMAT}`"));
+    assert_eq!(
+        e.to_string(),
+        format!("weight file metadata: format `other`, expected `{FORMAT}` or `{FORMAT_RESIDUAL}`")
+    );
+    // A residual network needs its heuristic weight, and uses it.
+    let residual = [("format", FORMAT_RESIDUAL), ("edition", "1e")];
+    assert_eq!(err(&file(&shapes(D, A), &residual)).to_string(), "weight file tensor `hv_w`: missing");
+    let mut with_hv = shapes(D, A);
+    with_hv.push(("hv_w", vec![1]));
+    let net = Network::from_safetensors(&file(&with_hv, &residual)).unwrap();
+    assert_eq!(net.parameters(), D * 8 + 8 + 64 + 8 + 8 * A + A + 8 + 1 + 1);
+    assert_eq!(net.heuristic_weight(), Some(1.0));
+    // With a silent perceptron it plays a card and kind of action the heuristic values the best,
+    // in every position of a game.
+    let enc = *net.encoder();
+    let mut bot = NeuralBot::with_network(Arc::new(net));
+    let mut heuristic = HeuristicBot::new();
+    let mut game = Game::new(&Setup::new(4, 3)).unwrap();
+    while !game.is_over() {
+        for seat in game.to_act() {
+            if !game.must_act(seat) {
+                continue;
+            }
+            let (view, legal) = (game.view(seat), game.legal_actions(seat));
+            let h = heuristic.choose(&view, &legal);
+            let mut hv = vec![1.0f32; A];
+            wonders_bots::heuristic::index_values(&enc, &view, &legal, &mut hv);
+            // Both the heuristic's choice and the bot's are valued the best (ties: either).
+            assert_eq!(hv[enc.action_index(&h)], 0.0);
+            assert_eq!(hv[enc.action_index(&bot.choose(&view, &legal))], 0.0);
+            game.submit(seat, h).unwrap();
+        }
+    }
     let e = err(&file(&shapes(D, A), &[("format", FORMAT), ("edition", "3e")]));
     assert!(matches!(e, NetworkError::Metadata(_)), "{e}");
     // The 2nd edition's catalog has another size.

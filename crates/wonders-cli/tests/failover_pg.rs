@@ -62,8 +62,13 @@ fn new_table(addr: &str) -> (String, Vec<String>) {
     (id, tokens)
 }
 
+/// With `stop`, the player holds after this many acknowledged actions (a 3-player game has 54
+/// and more) until it is set.
+const HOLD_AT: usize = 30;
+
 /// Acts for each seat that must act, again and again, until the game ends, `stop` is set or the
-/// server stops answering; returns the actions acknowledged (answered 200).
+/// server stops answering (with `stop`, holding at [`HOLD_AT`] actions until it is set); returns
+/// the actions acknowledged (answered 200).
 fn play(
     addr: &str,
     table: &str,
@@ -75,6 +80,12 @@ fn play(
     loop {
         if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
             return acked;
+        }
+        if stop.is_some() && acked >= HOLD_AT {
+            // Mid-game: waits for the kill rather than finish the game before it (on a quiet
+            // machine a whole game can take less time than the killer needs to be scheduled).
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            continue;
         }
         for t in tokens {
             let Some((200, st)) = http(addr, "GET", &format!("/api/tables/{table}/state"), None, Some(t))

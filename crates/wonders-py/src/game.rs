@@ -538,6 +538,21 @@ impl PyGame {
         Ok(PyArray1::from_vec(py, mask))
     }
 
+    /// The rule-based player's opinion of every index of the action space for `seat` (NumPy
+    /// float32, one per index, read from its view only): the best heuristic value among the
+    /// index's legal actions less that of the best legal action, in points (0 for the heuristic's
+    /// move, negative below it, cut at -30); 0 for illegal indices. The residual network of the
+    /// `neural` bot reads it beside the observation.
+    fn heuristic_values<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        self.check_seat(seat)?;
+        let mut out = vec![0.0f32; self.enc.action_count()];
+        let legal = self.game.legal_actions(seat);
+        if !legal.is_empty() {
+            wonders_bots::heuristic::index_values(&self.enc, &self.game.view(seat), &legal, &mut out);
+        }
+        Ok(PyArray1::from_vec(py, out))
+    }
+
     /// The legal action of `seat` for an index of the action space, paid the default way
     /// (fewest coins; then keeping Olympia's free build; then spreading the coins; then fewer to
     /// the left). Raises `ValueError` when the index is not legal.

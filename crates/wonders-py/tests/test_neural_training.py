@@ -121,3 +121,54 @@ def test_training_reads_several_folders_with_distinct_games(tmp_path):
     assert len(both["action"]) == sum(len(np.load(tmp_path / f / "shard-00000.npz")["action"]) for f in "ab")
     first = train.load([str(tmp_path / "a"), str(tmp_path / "b")], 1)
     assert len(np.unique(first["game"])) == 2
+
+
+def test_heuristic_values_rank_the_heuristics_choice_first():
+    # Every position of a game of heuristic bots: illegal indices 0, legal ones in [-30, 0], and
+    # the heuristic's own move valued 0 (the best); they are recorded with the self-play data.
+    game = wonders.Game(players=4, seed=3)
+    bot = wonders.Bot("heuristic")
+    positions = 0
+    while not game.is_over():
+        for s in game.to_act():
+            if not game.must_act(s):
+                continue
+            hv, mask = game.heuristic_values(s), game.action_mask(s)
+            assert hv.shape == mask.shape and hv.dtype == np.float32
+            assert (hv[~mask] == 0).all() and (hv[mask] >= -30).all() and hv[mask].max() == 0
+            a = bot.act(game, s)
+            assert hv[a.index] == 0
+            game.submit(s, a)
+            positions += 1
+    assert positions >= 72
+    with pytest.raises(ValueError, match="seat"):
+        game.heuristic_values(9)
+
+
+def test_a_residual_network_adds_the_heuristics_values(tmp_path):
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    safetensors_numpy = pytest.importorskip("safetensors.numpy")
+    data = load("selfplay_data")
+    data.main(["--games", "2", "--teacher", "heuristic", "--seed", "5", "--out", str(tmp_path / "d")])
+    d = np.load(tmp_path / "d" / "shard-00000.npz")
+    # The heuristic teaches: its choice is an index it values the best.
+    assert (d["hv"][np.arange(len(d["action"])), d["action"]] == 0).all()
+    train = load("train")
+    fixture = tmp_path / "golden.json"
+    run = train.main(
+        ["--data", str(tmp_path / "d"), "--out", str(tmp_path / "w"), "--epochs", "2", "--hidden", "16",
+         "--batch", "64", "--residual", "--fixture", str(fixture)]
+    )
+    assert run["meta"]["format"] == "wonders-neural-mlp-2"
+    w = safetensors_numpy.load_file(str(tmp_path / "w" / "neural.safetensors"))
+    assert w["hv_w"].shape == (1,) and w["hv_w"].dtype == np.float32
+    assert float(run["meta"]["hv_w"]) == pytest.approx(float(w["hv_w"][0]), abs=1e-4)
+    # Taught by the heuristic, the network learns to trust it more than it started (0.25).
+    assert w["hv_w"][0] > 0.25
+    golden = json.loads(fixture.read_text())
+    for p in golden["positions"]:
+        hv = np.array(p["heuristic_values"], dtype=np.float32)
+        logits, _ = train.numpy_forward(w, np.array(p["observation"], dtype=np.float32)[None, :], hv[None, :])
+        assert np.allclose(logits[0, p["legal"]], p["logits"], atol=1e-4)
+        assert p["best"] == p["legal"][int(np.argmax(p["logits"]))]
