@@ -9,21 +9,22 @@ to predict the seat's win share (binary cross-entropy of a sigmoid), with AdamW.
 observation times `wonders.observation_scale`, clipped to [-1, 1]; that scale is stored in the
 weight file, so the Rust bot needs nothing else.
 
-It writes to `--out`:
-
 With `--residual` the network also reads the heuristic's opinion of every action
 (`hv`, recorded by `selfplay_data.py` from `Game.heuristic_values`: each index's best heuristic
 value less the best legal one, in points) and adds `hv_w × hv` to its logits, `hv_w` a learned
 scalar (format `wonders-neural-mlp-2`): the perceptron learns what the teacher does beyond the
 heuristic, not the heuristic's arithmetic of payments and counts it cannot learn from examples.
 
+It writes to `--out`:
+
 - `neural.safetensors`: the weights of the epoch with the lowest validation policy loss, stored
   as float16 (metadata: `format`, `edition`, the data and training figures);
 - `neural-curve.png` and `neural-curve.json`: the training curve (losses and the validation
   accuracy of the policy's choice against the teacher's, per epoch);
 - `--fixture` (optional): golden outputs for the Rust tests — positions of a game of 4 heuristic
-  bots (seed 7), each with its observation, its legal indices, the network's logits on them, its
-  value and its choice, computed here from the float16 weights as stored.
+  bots (seed 7), each with its observation, the heuristic's values, its legal indices, the
+  network's logits on them, its value and its choice, computed here from the float16 weights as
+  stored.
 
 Everything follows from `--seed` and the data: run it again on the same shards and the same
 weights come out (JAX on the CPU is deterministic).

@@ -778,6 +778,7 @@ pub const INDEX_VALUE_FLOOR: f32 = -30.0;
 ///
 /// ```
 /// use wonders_bots::heuristic::index_values;
+/// use wonders_bots::{Bot, HeuristicBot};
 /// use wonders_core::{Game, Setup, tensor::Encoder};
 ///
 /// let game = Game::new(&Setup::new(4, 7)).unwrap();
@@ -786,7 +787,11 @@ pub const INDEX_VALUE_FLOOR: f32 = -30.0;
 /// let mut out = vec![1.0; enc.action_count()];
 /// index_values(&enc, &game.view(0), &legal, &mut out);
 /// assert!(out.iter().all(|v| (-30.0..=0.0).contains(v)));
-/// assert_eq!(out.iter().filter(|v| **v == 0.0).count() >= 1, true);
+/// // The heuristic's own move is valued the best; discarding is worth less here.
+/// let played = HeuristicBot::new().choose(&game.view(0), &legal);
+/// assert_eq!(out[enc.action_index(&played)], 0.0);
+/// let discard = legal.iter().find(|a| matches!(a, wonders_core::Action::Discard { .. })).unwrap();
+/// assert!(out[enc.action_index(discard)] < 0.0);
 /// ```
 pub fn index_values(encoder: &wonders_core::tensor::Encoder, view: &View, legal: &[Action], out: &mut [f32]) {
     out.fill(f32::NEG_INFINITY);

@@ -225,9 +225,10 @@ impl Network {
             });
         }
         let scale = tensor(&tensors, "obs_scale", &[d])?.to_vec1::<f32>()?;
-        let hv_w = match format == FORMAT_RESIDUAL {
-            true => Some(tensor(&tensors, "hv_w", &[1])?.to_vec1::<f32>()?[0]),
-            false => None,
+        let hv_w = if format == FORMAT_RESIDUAL {
+            Some(tensor(&tensors, "hv_w", &[1])?.to_vec1::<f32>()?[0])
+        } else {
+            None
         };
         Ok(Network {
             edition,
