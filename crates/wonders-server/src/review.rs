@@ -66,6 +66,9 @@ pub struct ReviewedDecision {
     pub best_win_chance: f64,
     /// `best_win_chance - win_chance`, at least 0.
     pub loss: f64,
+    /// Whether the loss makes it a mistake (at least 5 points: [`coach::is_mistake`]), so that
+    /// the page need not repeat the threshold.
+    pub mistake: bool,
 }
 
 /// One table's reviews, per seat; locked while one of them is computed.
@@ -154,6 +157,7 @@ pub fn review(record: &Record, seat: u8, samples: u32) -> Result<ReviewMsg, ApiE
                 win_chance: d.win_chance,
                 best_win_chance: d.best_win_chance,
                 loss: d.loss,
+                mistake: coach::is_mistake(d.loss),
             })
             .collect(),
     })

@@ -1954,7 +1954,7 @@ function reviewPanel(page) {
         ? h('span', { class: 'review-best muted' }, ed('✓ the bot agrees', '✓ 電腦同意'))
         : h('span', { class: 'review-best' }, h('span', { class: 'muted' }, ed('bot: ', '電腦：')), reviewMove(page, d.best, d.stage), ' ',
           h('b', { class: 'review-chance' }, pct(d.best_win_chance))),
-      h('span', { class: 'review-loss' + (d.loss >= 0.05 - 1e-9 ? ' big' : '') }, d.loss > 0.005 ? '−' + pct(d.loss) : ''));
+      h('span', { class: 'review-loss' + (d.mistake ? ' big' : '') }, d.loss > 0.005 ? '−' + pct(d.loss) : ''));
   });
   const title = yours ? ed('Your game, reviewed', '你的對局復盤') : ed(`${who}'s game, reviewed`, `${who} 的對局復盤`);
   return h('section', { class: 'panel review', id: 'review' },
@@ -2699,13 +2699,18 @@ function armadaPanel(page) {
     h('details', { open }, h('summary', {}, h('h2', {}, ed('Fleets', '艦隊'), ' ', h('span', { class: 'muted' }, ed(
       `· island decks ${a.deck_sizes.join(' / ')}`, `· 島嶼牌堆 ${a.deck_sizes.join(' / ')}`)))),
     h('div', { class: 'table-scroll' }, h('table', { class: 'fleet-table' },
-      h('thead', {}, h('tr', {}, h('th', {}, ''), FLEETS.map(f => h('th', { class: 'f-' + f }, fleetName(f))),
-        h('th', {}, ed('⚓ naval', '⚓ 海軍')), h('th', {}, ed('trade', '貿易')), h('th', {}, ed('islands', '島嶼')), h('th', {}, ed('tokens', '標記')))),
+      // On a phone the headers shorten (a fleet's initial, its name in the title) and a step
+      // drops its "/6", so that the nine columns fit the width.
+      h('thead', {}, h('tr', {}, h('th', {}, ''), FLEETS.map(f => h('th', { class: 'f-' + f, title: fleetName(f) },
+        h('span', { class: 'wide-only' }, fleetName(f)), h('span', { class: 'narrow-only' }, [...fleetName(f)][0].toUpperCase()))),
+        h('th', {}, ed('⚓ naval', '⚓ 海軍')), h('th', {}, ed('trade', '貿易')),
+        h('th', { title: ed('islands', '島嶼') }, h('span', { class: 'wide-only' }, ed('islands', '島嶼')), h('span', { class: 'narrow-only' }, ed('isl.', '島'))),
+        h('th', {}, ed('tokens', '標記')))),
       h('tbody', {}, a.cities.map((c, i) => h('tr', { class: page.state.you === i ? 'me' : '', dataset: { city: i } },
         h('th', { class: 'who-name', title: page.cityLabel(i) }, page.cityLabel(i)),
-        c.ships.map(s => h('td', { class: 'f-' + s.fleet, dataset: { fleet: s.fleet } }, `${s.step}/6`, s.wonder ? ' ★' : '')),
+        c.ships.map(s => h('td', { class: 'f-' + s.fleet, dataset: { fleet: s.fleet } }, `${s.step}`, h('span', { class: 'wide-only' }, '/6'), s.wonder ? ' ★' : '')),
         h('td', {}, c.naval_strength), h('td', {}, c.trade_level), h('td', {}, c.islands.length),
-        h('td', {}, c.naval_tokens.filter(Boolean).map(tokenChip))))))),
+        h('td', { class: 'fleet-tokens' }, c.naval_tokens.filter(Boolean).map(tokenChip))))))),
     h('p', { class: 'muted fleet-key' }, ed('★ the fleet with the wonder symbol: building a wonder stage may move its ship. ⚓ naval strength decides the naval conflict at each Age end; a tax costs you (tax − your trade level) coins, pirates 1 coin per trade level.',
       '★ 有奇蹟標誌的艦隊：建造奇蹟階段時可移動此船。⚓ 海軍實力決定每個時代結束時的海軍衝突；稅收使你失去（稅額 − 你的貿易等級）錢幣，海盜使你每貿易等級失去 1 錢幣。'))),
     a.incursions && a.incursions.length ? h('p', { class: 'note' }, ed('Incursions this Age: ', '本時代的侵襲：'),

@@ -1317,6 +1317,15 @@ async fn an_armada_game_in_headless_chromium() {
     let overflow = js(&c, "return document.documentElement.scrollWidth - window.innerWidth").await;
     assert!(overflow.as_i64().unwrap() <= 0, "the phone layout scrolls sideways by {overflow}px");
     shot(&c, "37-armada-phone-shipyard.png").await;
+    // The fleets table opened fits the phone's width: no scrolling inside its box either.
+    let inside = js(
+        &c,
+        "const d = document.querySelector('#fleets details'); d.open = true; d.scrollIntoView({block: 'center'});
+         const t = d.querySelector('.fleet-table'); return t.scrollWidth - t.parentElement.clientWidth",
+    )
+    .await;
+    shot(&c, "37b-armada-phone-fleets.png").await;
+    assert!(inside.as_i64().unwrap() <= 1, "the fleets table scrolls inside its box by {inside}px");
     c.execute("document.getElementById('age-end').scrollIntoView()", vec![]).await.unwrap();
     shot(&c, "38-armada-phone-age-end.png").await;
     c.set_window_size(1280, 1100).await.unwrap();
@@ -2413,7 +2422,8 @@ async fn a_hint_and_a_review_in_headless_chromium() {
         &c,
         "return [...document.querySelectorAll('#review-list .review-row:not(.review-head)')].map(r =>
            [r.querySelector('.review-chance').textContent, r.querySelector('.review-loss').textContent,
-            (r.querySelector('.mistake-mark') || {}).textContent || ''])",
+            (r.querySelector('.mistake-mark') || {}).textContent || '',
+            r.querySelector('.review-loss').classList.contains('big')])",
     )
     .await;
     // Each shown as a whole percent (within a rounding: the page rounds what it read), an empty
@@ -2439,6 +2449,8 @@ async fn a_hint_and_a_review_in_headless_chromium() {
         }
         let mark = mistakes.iter().position(|&m| m == k).map_or(String::new(), |m| (m + 1).to_string());
         assert_eq!(row[2], json!(mark), "row {k}: the mistake's mark");
+        // A loss shown big where the server counts it a mistake, and nowhere else.
+        assert_eq!(row[3], d["mistake"], "row {k}: {row} for {d}");
     }
     // The chart: a point at the start and after each decision, a mark per biggest mistake.
     let chart = js(
