@@ -14,7 +14,8 @@
 //!
 //! A `CONFIG` is a comma-separated list of changes to the default search: `c=0.6` (exploration),
 //! `pv=8` (prior visits), `ps=0.02` (prior slope), `w=0.6` (widening), `k=8` (the most
-//! candidates), `flat` (no tree), `it=4000` (another budget), `mean=0.5` (play the best mean
+//! candidates), `flat` (no tree), `it=4000` (another budget), `deny=0` (rollouts without
+//! hate-drafting: faster, but no longer the heuristic opponents' exact policy), `mean=0.5` (play the best mean
 //! among the candidates with at least half the most visits, not the most visited); `base` is the
 //! default. The reference values take minutes: they are kept in `target/search_regret-…txt` and
 //! read back by a run with the same players, positions and reference budget.
@@ -89,10 +90,11 @@ fn parse(spec: &str, budget: u32) -> Result<(String, SearchConfig, Pick), String
             "k" => c.max_candidates = f()? as usize,
             "it" => c.budget = Budget::Iterations(f()? as u32),
             "flat" => c.tree = false,
+            "deny" => c.rollout_deny = f()? != 0.0,
             "mean" => pick = Pick::Mean(f()?),
             other => {
                 return Err(format!(
-                    "`{other}` in `{spec}`: not a setting (base, c, pv, ps, w, k, it, flat, mean)"
+                    "`{other}` in `{spec}`: not a setting (base, c, pv, ps, w, k, it, flat, deny, mean)"
                 ));
             }
         }
