@@ -25,6 +25,7 @@ use wonders_bots::search::Budget;
 use wonders_bots::{Bot, HeuristicBot, SearchBot, SearchConfig};
 use wonders_core::{Action, Game, Phase, Setup, View};
 
+/// One position of the suite, with its candidates' reference values.
 struct Position {
     view: View,
     legal: Vec<Action>,
@@ -32,6 +33,7 @@ struct Position {
     q: Vec<(Action, f64)>,
 }
 
+/// `count` of seat 0's choices of a card, from games of heuristic bots.
 fn positions(players: u8, count: usize) -> Vec<(View, Vec<Action>)> {
     let mut out = Vec::new();
     let mut seed = 700_000u64;
@@ -49,7 +51,7 @@ fn positions(players: u8, count: usize) -> Vec<(View, Vec<Action>)> {
                 let view = game.view(seat);
                 if seat == 0 && game.phase() == Phase::Choose && legal.len() > 1 && out.len() < count {
                     k += 1;
-                    // Every fourth decision, by a hash of the seed and the decision.
+                    // About one decision in four, by a hash of the seed and the decision.
                     if (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xBF58_476D_1CE4_E5B9))
                         >> 62
                         == 0
