@@ -15,10 +15,11 @@
 //! A `CONFIG` is a comma-separated list of changes to the default search: `c=0.6` (exploration),
 //! `pv=8` (prior visits), `ps=0.02` (prior slope), `w=0.6` (widening), `k=8` (the most
 //! candidates), `flat` (no tree), `it=4000` (another budget), `deny=0` (rollouts without
-//! hate-drafting: faster, but no longer the heuristic opponents' exact policy), `mean=0.5` (play the best mean
-//! among the candidates with at least half the most visits, not the most visited); `base` is the
-//! default. The reference values take minutes: they are kept in `target/search_regret-…txt` and
-//! read back by a run with the same players, positions and reference budget.
+//! hate-drafting: faster, but no longer the heuristic opponents' exact policy), `mean=0.5` (play
+//! the best mean among the candidates with at least half the most visits, not the most visited);
+//! `base` is the default. The reference values take minutes: they are kept in
+//! `target/search_regret-…txt` and read back by a run with the same players, positions and
+//! reference budget.
 
 use std::time::Instant;
 use wonders_bots::search::Budget;
