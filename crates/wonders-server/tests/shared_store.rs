@@ -103,7 +103,11 @@ fn a_table_moves_to_the_server_its_requests_reach() {
 }
 
 /// A server that stops cleanly hands its tables over: the other takes them at its next
-/// heartbeat and its bots finish the game; the record replays from the store.
+/// heartbeat, its bots play on and the person's moves are taken there; the record replays from
+/// the store.
+///
+/// A person sits at the table so that the game waits for them: a game of bots alone can reach
+/// its end before the first server has stopped, and a finished table is not handed over.
 #[test]
 fn a_stopped_servers_games_go_on_at_the_other() {
     let Some(pg) = pgtemp::for_tests() else { return };
@@ -111,20 +115,32 @@ fn a_stopped_servers_games_go_on_at_the_other() {
     let s1 = Server::open_db(&url, config()).unwrap();
     let s2 = Server::open_db(&url, config()).unwrap();
     let req: CreateTable = serde_json::from_value(json!({
-        "players": 3, "seats": [{"bot": "random"}, {"bot": "random"}, {"bot": "random"}]
+        "players": 3, "seats": [{}, {"bot": "random"}, {"bot": "random"}]
     }))
     .unwrap();
     let id = s1.create_table(&req).unwrap().id;
-    wait_for(Duration::from_secs(30), "a few moves", || s1.table(&id).unwrap().lock().info().turn >= 2);
+    let ann = s1.take_seat(&id, 0, "Ann", None).unwrap().token;
+    act_first(&s1, &id, &ann).unwrap();
+    wait_for(Duration::from_secs(30), "the bots' first moves", || {
+        s1.table(&id).unwrap().lock().info().turn >= 2
+    });
     s1.close();
+    assert_eq!(s1.table(&id).unwrap().lock().info().status, "playing", "the game waits for Ann");
     // Handed over at the next heartbeat, not after the lease ran out (as for a killed server):
     // within the lease's time (a heartbeat is 500 ms; the rest is room for a loaded machine).
     let took = wait_for(wonders_server::postgres::LEASE, "s2 takes the table over", || {
-        has(&s2.list_local().open, &id) || has(&s2.list_local().finished, &id)
+        has(&s2.list_local().open, &id)
     });
     assert!(took < wonders_server::postgres::LEASE, "{took:?}");
+    // Ann plays on at s2 (whenever she has a choice to make) and s2's bots answer.
     wait_for(Duration::from_secs(60), "the game ends at s2", || {
-        s2.table(&id).unwrap().lock().info().status == "over"
+        if s2.table(&id).unwrap().lock().info().status == "over" {
+            return true;
+        }
+        if !s2.state(&id, Some(&ann)).unwrap().legal.is_empty() {
+            act_first(&s2, &id, &ann).unwrap();
+        }
+        false
     });
     let record = s2.record(&id).unwrap();
     let stored = storage::open(&url).unwrap().load_one(&id).unwrap().unwrap();
