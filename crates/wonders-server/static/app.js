@@ -1053,8 +1053,9 @@ class TablePage {
     return h('div', { class: 'card c-' + colour + (o.reason ? ' unbuildable' : '') + (o.picked ? ' picked' : '') + (o.open ? ' open' : ''),
       dataset: { card: name }, onclick: o.onpick || null },
     h('div', { class: 'card-head' },
-      cardGlyph(d), h('span', { class: 'card-name' }, cardName(cat, name, age))),
-    d ? h('div', { class: 'card-cost' }, costIcons(d.coins, d.cost)) : null,
+      cardGlyph(d), h('span', { class: 'card-name' }, cardName(cat, name, age)),
+      o.costInHead && d ? h('span', { class: 'head-cost' }, costIcons(d.coins, d.cost)) : null),
+    d && !o.costInHead ? h('div', { class: 'card-cost' }, costIcons(d.coins, d.cost)) : null,
     d ? h('div', { class: 'card-effect', title: effectText(d) }, withIcons(effectText(d)), d.provisional ? provisionalMark() : null) : null,
     from.length ? h('div', { class: 'card-chain', title: `${t('chainFrom')} ${chainFrom}` }, '← ' + t('chainFrom') + ' ',
       from.map((n, k) => [k ? ', ' : '', h('span', { class: owns(n) ? 'chain-owned' : '' }, cardName(cat, n) + (owns(n) ? ' ✓' : ''))])) : null,
@@ -1133,7 +1134,7 @@ class TablePage {
           onclick: ev => { ev.stopPropagation(); pick(); } },
         h('span', { class: 'pick-what' }, cheapest ? [t('build'), ' ', cheapest.free || !payTotal(cheapest) ? h('span', { class: 'free-tag' }, t('freeBy')) : coinIcon(payTotal(cheapest))] : badge),
         ' ', h('span', { class: 'pick-more' }, '▾'))) : null;
-      return this.cardBox(name, v.age, { city, reason, controls, open,
+      return this.cardBox(name, v.age, { city, reason, controls, open, costInHead: true,
         onpick: canAct && acts.length ? pick : null,
         picked: !canAct && pending.some(a => a.card === name) });
     });
