@@ -575,9 +575,10 @@ pub struct StateMsg {
     /// `you`'s choices of the current step not yet resolved (its own, then the Free City's): it
     /// may take the last one back (`retract`) until the step resolves.
     pub pending: Vec<WireAction>,
-    /// For each card of `you`'s hand (same order), why the acting city cannot build it, or `null`.
+    /// While `you` plays a hand: for each card of it (same order), `null` when a legal action
+    /// builds it (a chain or Olympia's free build included), else why not. Empty otherwise.
     pub reasons: Vec<Option<String>>,
-    /// Why the acting city cannot build its next wonder stage now, if it cannot.
+    /// While `you` plays a hand: why no legal action builds the next wonder stage, if none does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stage_reason: Option<String>,
     /// With a turn timer, the seconds `you` has left by the server's clock when this state was

@@ -34,11 +34,15 @@ use wonders_bots::Bot;
 use wonders_core::score::ranks;
 use wonders_core::wire::{RecordedAction, WireAction, WireCity, WireLogEntry, WireView};
 use wonders_core::{
-    Action, Edition, Expansions, Game, LogEntry, Phase, Record, Setup, Side, View, WonderDeal,
+    Action, CardId, Edition, Expansions, Game, LogEntry, Phase, Record, Setup, Side, View, WonderDeal,
 };
 
 /// The bot that plays a person's seat when its turn timer runs out.
 pub const STAND_IN_BOT: &str = "heuristic";
+
+/// A hand card's or the stage's reason when no legal action builds it and its purchase is not
+/// why (say, an Edifice or Armada restriction of the moment).
+const NOT_THIS_TURN: &str = "not allowed this turn";
 
 /// The longest turn timer a table may have, in seconds (a day).
 pub const MAX_TURN_TIMER: u32 = 86_400;
@@ -787,15 +791,11 @@ impl Table {
             Some(seat) => SeatView::own_with_shared(view(seat as usize), cities, log),
             None => SeatView::public_with_shared(view(0), cities, log),
         });
-        if let Some(seat) = you
-            && game.must_act(seat as usize)
-        {
-            msg.legal = game
-                .legal_actions(seat as usize)
-                .iter()
-                .map(|a| WireAction::from_action(catalog, a))
-                .collect();
-        }
+        let legal = match you {
+            Some(seat) if game.must_act(seat as usize) => game.legal_actions(seat as usize),
+            _ => Vec::new(),
+        };
+        msg.legal = legal.iter().map(|a| WireAction::from_action(catalog, a)).collect();
         msg.waiting = game.to_act().iter().map(|&s| s as u8).collect();
         let from = if from <= live.history.len() { from } else { 0 };
         msg.history = live.history[from..].to_vec();
@@ -813,10 +813,27 @@ impl Table {
             .map(|a| WireAction::from_action(catalog, &a))
             .collect();
             if game.must_act(s) && matches!(game.phase(), Phase::Choose | Phase::PlayLastCard { .. }) {
+                // A reason is given exactly where no legal action builds: a free build (Olympia)
+                // or a chain needs no purchase, and where the purchase alone does not explain it
+                // the reason says so.
                 let city = game.acting_city(s);
-                let hand = game.hand(s);
-                msg.reasons = hand.iter().map(|&c| card_reason(catalog, game.cities(), city, c)).collect();
-                msg.stage_reason = stage_reason(catalog, game.cities(), city);
+                let builds = |card: CardId| {
+                    legal.iter().any(|a| matches!(a, Action::Build { card: c, .. } if *c == card))
+                };
+                msg.reasons = game
+                    .hand(s)
+                    .iter()
+                    .map(|&c| {
+                        (!builds(c)).then(|| {
+                            card_reason(catalog, game.cities(), city, c)
+                                .unwrap_or_else(|| NOT_THIS_TURN.into())
+                        })
+                    })
+                    .collect();
+                let stage_legal = legal.iter().any(|a| matches!(a, Action::Wonder { .. }));
+                msg.stage_reason = (!stage_legal).then(|| {
+                    stage_reason(catalog, game.cities(), city).unwrap_or_else(|| NOT_THIS_TURN.into())
+                });
             }
             msg.timer_left_secs = self.timer_left(s);
         }
@@ -1468,6 +1485,80 @@ mod tests {
             assert_eq!(state.history, history);
         }
     }
+    /// A state's reasons agree with its legal actions at every step of whole games: while a seat
+    /// plays a hand, a card's reason is `null` exactly when a legal action builds it (Olympia's
+    /// free build and chains included), and the stage's exactly when a legal action builds it;
+    /// in the base games every other card and stage has a purchase reason (never the fallback).
+    /// Seats build a stage whenever they can, so Olympia's free build comes up.
+    #[test]
+    fn reasons_agree_with_the_legal_actions_through_whole_games() {
+        let setups = [
+            serde_json::json!({"players": 3, "wonders": "A"}),
+            serde_json::json!({"players": 5, "wonders": "B"}),
+            serde_json::json!({"players": 7, "wonders": "A"}),
+            serde_json::json!({"players": 4, "edition": "2e", "wonders": "Day"}),
+            serde_json::json!({"players": 4, "edition": "2e", "wonders": "Night"}),
+            serde_json::json!({"players": 4, "expansions": ["edifice"]}),
+            serde_json::json!({"players": 4, "expansions": ["armada"]}),
+        ];
+        let (mut free_builds, mut explained) = (0, 0);
+        for (i, req) in setups.iter().enumerate() {
+            let base = req.get("expansions").is_none();
+            for seed in 0..6u64 {
+                let req: crate::msg::CreateTable = serde_json::from_value(req.clone()).unwrap();
+                let (mut table, _) = Table::create("t".into(), 0, seed * 31 + i as u64, &req).unwrap();
+                let n = req.players as usize;
+                for s in 0..n {
+                    table.seat_taken(s, format!("P{s}"), format!("hash{s}"));
+                }
+                let mut pick = seed;
+                while !table.is_over() {
+                    let game = table.game().unwrap();
+                    let seat = (0..n).find(|&s| game.must_act(s)).unwrap();
+                    let legal = game.legal_actions(seat);
+                    let state = table.state(Some(seat as u8));
+                    let hand_play = legal.iter().any(|a| matches!(a, Action::Discard { .. }));
+                    if hand_play {
+                        let hand = game.hand(seat);
+                        assert_eq!(state.reasons.len(), hand.len());
+                        for (&card, reason) in hand.iter().zip(&state.reasons) {
+                            let builds = legal
+                                .iter()
+                                .any(|a| matches!(a, Action::Build { card: c, .. } if *c == card));
+                            assert_eq!(reason.is_none(), builds, "{reason:?}");
+                            let free = legal.iter().any(|a| {
+                                matches!(a, Action::Build { card: c, pay, .. } if *c == card && pay.free.is_some())
+                            });
+                            free_builds += usize::from(free);
+                            if let Some(r) = reason {
+                                assert!(!base || r != NOT_THIS_TURN, "card {card:?} has no purchase reason");
+                                explained += 1;
+                            }
+                        }
+                        let stage = legal.iter().any(|a| matches!(a, Action::Wonder { .. }));
+                        assert_eq!(state.stage_reason.is_none(), stage, "{:?}", state.stage_reason);
+                        assert!(!base || state.stage_reason.as_deref() != Some(NOT_THIS_TURN));
+                    } else {
+                        assert!(state.reasons.is_empty() && state.stage_reason.is_none());
+                    }
+                    // A stage when the seat can, else a build, else anything (by a small LCG).
+                    pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let action = legal
+                        .iter()
+                        .find(|a| matches!(a, Action::Wonder { .. }))
+                        .or_else(|| legal.iter().find(|a| matches!(a, Action::Build { .. })))
+                        .copied()
+                        .unwrap_or(legal[(pick >> 33) as usize % legal.len()]);
+                    let wire = WireAction::from_action(table.setup.catalog(), &action);
+                    let plan = table.plan_action(seat as u8, None, &wire).unwrap();
+                    table.apply(&plan);
+                }
+            }
+        }
+        // Free builds and purchase reasons both came up many times.
+        assert!(free_builds >= 10 && explained >= 500, "{free_builds} free, {explained} explained");
+    }
+
     /// `Table::prompts` (which WebSocket states go at once): every seat's while the table waits
     /// for players and once the game is over, a spectator's always, a seat's while it must act
     /// (the state of a step it must act at), not a seat's that has chosen and waits for the
