@@ -1,8 +1,9 @@
-//! Search iterations per second at 4 players in mid-game, with the tree below the root and
-//! without it (`search:…:flat`):
-//! `cargo run --release -p wonders-bots --example search_speed -- [ITERATIONS] [REPEATS]`.
+//! Search iterations per second in mid-game, with the tree below the root and without it
+//! (`search:…:flat`):
+//! `cargo run --release -p wonders-bots --example search_speed -- [ITERATIONS] [REPEATS] [PLAYERS]`
+//! (4 players unless given).
 //!
-//! The position: a 4-player 1st-edition game (seed 33) played by heuristic bots to Age II, turn 2;
+//! The position: a 1st-edition game (seed 33) played by heuristic bots to Age II, turn 2;
 //! seat 1 searches its decision with a fixed iteration budget, `REPEATS` times (each a fresh bot
 //! with the same seed, so the same work), and the rate of each repeat is printed with the range.
 //! A fixed budget makes the work identical from one build to the next: compare two builds on the
@@ -17,8 +18,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let iterations: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2000);
     let repeats: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(5);
-    let mut game = Game::new(&Setup::new(4, 33)).expect("a valid setup");
-    let mut bots: Vec<HeuristicBot> = (0..4).map(|_| HeuristicBot::new()).collect();
+    let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
+    let mut game = Game::new(&Setup::new(players, 33)).expect("a valid setup");
+    let mut bots: Vec<HeuristicBot> = (0..players).map(|_| HeuristicBot::new()).collect();
     let mut legal = Vec::new();
     while !(game.age() == 2 && game.turn() == 2) {
         for seat in game.to_act() {
@@ -51,7 +53,7 @@ fn main() {
         let r = &mut rates[k];
         r.sort_by(f64::total_cmp);
         println!(
-            "{name}, 4 players, Age II turn 2: {:.0} iterations/s (median of {}; range {:.0}–{:.0}); choice {:?}",
+            "{name}, {players} players, Age II turn 2: {:.0} iterations/s (median of {}; range {:.0}–{:.0}); choice {:?}",
             r[r.len() / 2],
             r.len(),
             r[0],

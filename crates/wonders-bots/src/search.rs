@@ -107,6 +107,17 @@ pub enum Budget {
     Time(Duration),
 }
 
+/// What a search sees of the real game: research only ([`SearchBot::choose_seeing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    /// The seat's view: everything hidden from it is sampled (what every bot plays with).
+    View,
+    /// Every hand of the current Age and the discard pile; the Ages to come are sampled.
+    Hands,
+    /// The whole game, the decks of the Ages to come included: nothing is sampled.
+    Whole,
+}
+
 /// Settings of a [`SearchBot`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -262,6 +273,35 @@ impl SearchBot {
     /// assert!(advice.iter().all(|a| (0.0..=1.0).contains(&a.win_chance)));
     /// ```
     pub fn analyse(&mut self, view: &View, legal: &[Action]) -> Vec<Advice> {
+        self.analyse_with(view, legal, None)
+    }
+
+    /// Research only: the choice [`Bot::choose`] would make for `seat` if the search saw more of
+    /// `game` than the seat's view ([`Sight`]): its samples take the real hands, or the real
+    /// game itself. Against the same opponents on the same deals, the win shares with
+    /// [`Sight::View`], [`Sight::Hands`] and [`Sight::Whole`] measure what hidden information
+    /// costs the search (`cargo run --release -p wonders-bots --example information_value`).
+    /// With [`Sight::View`] it is exactly [`Bot::choose`] on the seat's view.
+    ///
+    /// ```
+    /// use wonders_bots::search::{Budget, Sight};
+    /// use wonders_bots::{Bot, SearchBot, SearchConfig};
+    /// use wonders_core::{Game, Setup};
+    ///
+    /// let game = Game::new(&Setup::new(4, 7)).unwrap();
+    /// let legal = game.legal_actions(0);
+    /// let config = SearchConfig { budget: Budget::Iterations(200), ..SearchConfig::default() };
+    /// let seen = SearchBot::new(config, 1).choose_seeing(&game, 0, &legal, Sight::View);
+    /// assert_eq!(seen, SearchBot::new(config, 1).choose(&game.view(0), &legal));
+    /// assert!(legal.contains(&SearchBot::new(config, 1).choose_seeing(&game, 0, &legal, Sight::Whole)));
+    /// ```
+    pub fn choose_seeing(&mut self, game: &Game, seat: usize, legal: &[Action], sight: Sight) -> Action {
+        let view = game.view(seat);
+        let truth = (sight != Sight::View).then_some((game, sight));
+        self.analyse_with(&view, legal, truth)[0].action
+    }
+
+    fn analyse_with(&mut self, view: &View, legal: &[Action], truth: Option<(&Game, Sight)>) -> Vec<Advice> {
         let decision = self.decisions;
         self.decisions += 1;
         if legal.len() <= 1 {
@@ -275,7 +315,7 @@ impl SearchBot {
         if cands.len() == 1 {
             return vec![Advice { action: cands[0].0, visits: 0, value: 0.0, win_chance: 0.0 }];
         }
-        let merged = self.search(view, &cands, decision);
+        let merged = self.search(view, &cands, decision, truth);
         let mean = |s: &Stat, x: f64| if s.visits == 0 { 0.0 } else { x / s.visits as f64 };
         let mut advice: Vec<Advice> = cands
             .iter()
@@ -301,14 +341,20 @@ impl SearchBot {
     pub fn evaluate(&mut self, view: &View, action: Action) -> Advice {
         let decision = self.decisions;
         self.decisions += 1;
-        let s = self.search(view, &[(action, 0.0)], decision).pop().unwrap_or_default();
+        let s = self.search(view, &[(action, 0.0)], decision, None).pop().unwrap_or_default();
         let mean = |x: f64| if s.visits == 0 { 0.0 } else { x / s.visits as f64 };
         Advice { action, visits: s.visits, value: mean(s.total), win_chance: mean(s.wins) }
     }
 
     /// The search of one decision over `cands` (at least two): each candidate's summed
-    /// statistics over the threads.
-    fn search(&self, view: &View, cands: &[(Action, f32)], decision: u64) -> Vec<Stat> {
+    /// statistics over the threads. `truth`: see [`SearchBot::choose_seeing`].
+    fn search(
+        &self,
+        view: &View,
+        cands: &[(Action, f32)],
+        decision: u64,
+        truth: Option<(&Game, Sight)>,
+    ) -> Vec<Stat> {
         let threads = self.config.threads.max(1);
         let base = mix(self.seed ^ mix(decision.wrapping_add(0x5EED)));
         let deadline = match self.config.budget {
@@ -323,14 +369,14 @@ impl SearchBot {
         };
         let config = &self.config;
         let stats: Vec<Vec<Stat>> = if threads == 1 {
-            vec![search_root(view, config, cands, share(0), deadline, mix(base))]
+            vec![search_root(view, config, cands, share(0), deadline, mix(base), truth)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = (0..threads)
                     .map(|t| {
                         let iters = share(t);
                         let seed = mix(base ^ mix(t as u64 + 1));
-                        s.spawn(move || search_root(view, config, cands, iters, deadline, seed))
+                        s.spawn(move || search_root(view, config, cands, iters, deadline, seed, truth))
                     })
                     .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
@@ -482,6 +528,7 @@ fn search_root(
     iters: u32,
     deadline: Option<Instant>,
     seed: u64,
+    truth: Option<(&Game, Sight)>,
 ) -> Vec<Stat> {
     let mut stats = vec![Stat::default(); cands.len()];
     let catalog = view.data.0;
@@ -530,7 +577,14 @@ fn search_root(
             }
         };
         // Determinize and simulate.
-        let Some(Ok(mut game)) = resampler.as_ref().map(|r| r.sample(&mut rng)) else {
+        let sample = match truth {
+            None => resampler.as_ref().map(|r| r.sample(&mut rng)),
+            Some((real, Sight::Whole)) => Some(Ok(real.clone())),
+            Some((real, _)) => resampler
+                .as_ref()
+                .map(|r| r.sample(&mut rng).and_then(|mut g| g.take_hands_from(real).map(|()| g))),
+        };
+        let Some(Ok(mut game)) = sample else {
             failures += 1;
             if failures > 8 && failures > n {
                 break;
@@ -784,7 +838,7 @@ mod tests {
         game.legal_actions_into(1, &mut legal);
         let config = SearchConfig { tree: false, ..SearchConfig::default() };
         let cands = candidates(&view, &config, &legal);
-        let stats = search_root(&view, &config, &cands, 60, None, 5);
+        let stats = search_root(&view, &config, &cands, 60, None, 5, None);
         let got: Vec<(u32, String)> = stats.iter().map(|s| (s.visits, format!("{:.9}", s.total))).collect();
         let want: &[(u32, &str)] =
             &[(30, "4.632948202"), (8, "0.165742441"), (19, "2.450023588"), (3, "0.046544473")];

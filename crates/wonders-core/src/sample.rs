@@ -155,6 +155,47 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Research only: gives this sample the current hands and discard pile of `real`, the game
+    /// it was sampled from, keeping the sample's later Ages. The result is what a seat would
+    /// sample if it could see every hand of the Age but not the decks of the Ages to come, so a
+    /// search that plays on it measures what hidden hands cost (`examples/information_value.rs`
+    /// in `wonders-bots`). No bot does this in play.
+    ///
+    /// Refused, with nothing changed, unless both games have the same players and expansions and
+    /// are at the same step (Age, turn, phase): the cards of an Age are the same in every deal
+    /// of it, so the hands of one fit the other's later Ages.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use wonders_core::{Game, Setup};
+    /// let game = Game::new(&Setup::new(5, 3)).unwrap();
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    /// let mut sample = Game::resample(&game.view(0), game.catalog(), &mut rng).unwrap();
+    /// assert_ne!(sample.hand(1), game.hand(1));
+    /// sample.take_hands_from(&game).unwrap();
+    /// assert_eq!(sample.hand(1), game.hand(1));
+    /// ```
+    pub fn take_hands_from(&mut self, real: &Game) -> Result<(), SampleError> {
+        let same = std::ptr::eq(self.catalog, real.catalog)
+            && self.cities_n == real.cities_n
+            && self.free_city == real.free_city
+            && self.edifice.is_some() == real.edifice.is_some()
+            && self.armada.is_some() == real.armada.is_some()
+            && (self.age, self.turn, self.phase) == (real.age, real.turn, real.phase);
+        if !same {
+            return err(format!(
+                "the hands of a game at Age {} turn {} ({:?}) do not fit a sample at Age {} turn {} ({:?}) \
+                 or of other players or expansions",
+                real.age, real.turn, real.phase, self.age, self.turn, self.phase
+            ));
+        }
+        self.hands = real.hands;
+        self.discard = real.discard.clone();
+        Ok(())
+    }
+}
+
 /// [`Game::resample`] for many samples of one view (a search's determinizations):
 /// what every sample shares — the packets' known removals and snapshots, the decks, the earlier
 /// Ages' cards in no city, the copied history — is worked out once by [`Resampler::new`], and

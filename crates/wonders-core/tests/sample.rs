@@ -274,3 +274,56 @@ fn samples_are_pinned() {
     ];
     assert_eq!(got, want);
 }
+
+/// `Game::take_hands_from` (research: the value of hidden information): a sample of a mid-Age
+/// view takes the real hands and discard pile and keeps its own later Ages, so every card is
+/// still accounted for once; the hands of a game at another step are refused and change nothing.
+#[test]
+fn a_sample_takes_the_real_hands_of_its_step_only() {
+    let mut game = Game::new(&Setup::new(5, 21)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    // Two turns of discards (a discard pile to take) for everyone.
+    for _ in 0..2 {
+        for seat in game.to_act() {
+            let card = game.hand(seat)[0];
+            game.submit(seat, Action::Discard { card }).unwrap();
+        }
+    }
+    let mut sample = Game::resample(&game.view(2), game.catalog(), &mut rng).unwrap();
+    assert!((0..5).any(|s| sample.hand(s) != game.hand(s)), "the seed deals other hands");
+    let later = sample.clone();
+    sample.take_hands_from(&game).unwrap();
+    for s in 0..5 {
+        assert_eq!(sample.hand(s), game.hand(s));
+    }
+    assert_eq!(sample.discard_pile(), game.discard_pile());
+    assert_eq!(accounted(&sample), accounted(&game));
+    // The Ages to come are the sample's: played to the end, it differs from the real game's
+    // Age II deal as the untouched sample does.
+    let mut real_next = game.clone();
+    let mut taken_next = sample.clone();
+    let mut later_next = later.clone();
+    for g in [&mut real_next, &mut taken_next, &mut later_next] {
+        while g.age() == 1 {
+            for seat in g.to_act() {
+                let card = g.hand(seat)[0];
+                g.submit(seat, Action::Discard { card }).unwrap();
+            }
+        }
+    }
+    assert_eq!(
+        (0..5).map(|s| taken_next.hand(s).to_vec()).collect::<Vec<_>>(),
+        (0..5).map(|s| later_next.hand(s).to_vec()).collect::<Vec<_>>()
+    );
+    assert_ne!(taken_next.hand(0), real_next.hand(0));
+    // Another step: refused, nothing changed.
+    let mut behind =
+        Game::resample(&Game::new(&Setup::new(5, 21)).unwrap().view(2), game.catalog(), &mut rng).unwrap();
+    let before = behind.clone();
+    let e = behind.take_hands_from(&game).unwrap_err();
+    assert!(e.to_string().contains("Age 1 turn 3"), "{e}");
+    assert!(behind == before);
+    let mut other =
+        Game::resample(&Game::new(&Setup::new(4, 21)).unwrap().view(0), game.catalog(), &mut rng).unwrap();
+    assert!(other.take_hands_from(&Game::new(&Setup::new(5, 21)).unwrap()).is_err());
+}
