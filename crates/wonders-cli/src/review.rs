@@ -102,7 +102,15 @@ fn review_text(decisions: &[Decision], who: &str, samples: u32, screen: &Screen)
         say!(text, "{}", wrap(&line, screen.width));
         total += d.loss;
     }
-    say!(text, "Estimated chances lost in all: {}", pct(total));
+    // The losses' mean, not their sum: each is an estimate of its own decision, and a sum of
+    // them can pass 100%.
+    let unhurt = decisions.iter().filter(|d| d.loss <= 0.0 || d.played == d.best).count();
+    say!(
+        text,
+        "No loss at {unhurt} of {} decisions; mean loss a decision: {}",
+        decisions.len(),
+        pct(if decisions.is_empty() { 0.0 } else { total / decisions.len() as f64 })
+    );
     // The biggest mistakes (at least 5 points each), marked on both charts.
     let losses: Vec<f64> = decisions.iter().map(|d| d.loss).collect();
     let mistakes = coach::biggest_mistakes(&losses, 3);
@@ -218,6 +226,9 @@ mod tests {
         let text = review_text(&decisions, "Ada", 300, &Screen::PLAIN);
         let lines: Vec<&str> = text.lines().collect();
         let at = lines.iter().position(|l| l.starts_with("Chances through the game: ")).expect(&text);
+        // Above it: the decisions that lost nothing (2 of 7) and the losses' mean, 65% / 7 = 9%
+        // (their sum is no chance: it can pass 100%).
+        assert_eq!(lines[at - 1], "No loss at 2 of 7 decisions; mean loss a decision: 9%");
         // A bar an eighth: 30% ▃, 20% ▂, 45% ▄, 60% ▅, 10% ▁, 95% █, 100% █.
         assert_eq!(lines[at], "Chances through the game: ▃▂▄▅▁██");
         // The three biggest losses of 5% or more: 40% (t5), 10% (t2), 7% (t7); 6% is the fourth.

@@ -1957,12 +1957,17 @@ function reviewPanel(page) {
           h('b', { class: 'review-chance' }, pct(d.best_win_chance))),
       h('span', { class: 'review-loss' + (d.mistake ? ' big' : '') }, d.loss > 0.005 ? '−' + pct(d.loss) : ''));
   });
+  // The losses' mean, not their sum: each is an estimate of its own decision, and a sum of them
+  // can pass 100%.
+  const agreed = r.decisions.filter(d => d.same).length;
   const title = yours ? ed('Your game, reviewed', '你的對局復盤') : ed(`${who}'s game, reviewed`, `${who} 的對局復盤`);
   return h('section', { class: 'panel review', id: 'review' },
     h('div', { class: 'panel-head' }, h('h2', {}, title),
       h('button', { type: 'button', class: 'close', 'aria-label': ed('Close the review', '關閉復盤'), onclick: () => { page.review = null; page.render(); } }, '✕')),
     h('p', { class: 'review-summary' },
-      ed(`${r.decisions.length} decisions · estimated chances lost in all: `, `${r.decisions.length} 個決定 · 估計共損失勝率 `), h('b', {}, pct(r.total_loss)),
+      ed(`${r.decisions.length} decisions · the bot agrees with ${agreed} · mean loss a decision: `,
+        `${r.decisions.length} 個決定 · 電腦同意其中 ${agreed} 個 · 平均每個決定損失勝率 `),
+      h('b', {}, pct(r.decisions.length ? r.total_loss / r.decisions.length : 0)),
       h('span', { class: 'muted' }, ed(` · estimates of the search bot, ${r.samples} sampled games a move`, ` · 搜尋電腦的估計，每步抽樣 ${r.samples} 局`))),
     reviewChart(page, r),
     h('ol', { class: 'review-list', id: 'review-list' },
