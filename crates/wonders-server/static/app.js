@@ -1995,6 +1995,7 @@ function reviewChart(page, r) {
     parts.push(s('text', { x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': font, fill: '#746852' }, Math.round(v * 100) + '%'));
   }
   // The Ages: point 0 is the start, point k + 1 follows decision k.
+  const axisLabels = [];
   let from = 0;
   const ageOf = i => (i === 0 ? r.decisions[0] : r.decisions[i - 1]).age;
   for (let i = 1; i <= n; i++) {
@@ -2003,7 +2004,9 @@ function reviewChart(page, r) {
     const x0 = from === 0 ? L : (x(from - 1) + x(from)) / 2, x1 = i === n ? W - R : (x(i - 1) + x(i)) / 2;
     if (a % 2 === 0) parts.push(s('rect', { x: x0, y: T, width: x1 - x0, height: H - T - B, fill: '#f3ead6' }));
     if (from > 0) parts.push(s('line', { x1: x0, x2: x0, y1: T, y2: H - B, stroke: '#c9b48a', 'stroke-dasharray': '3 3' }));
-    parts.push(s('text', { x: (x0 + x1) / 2, y: H - 8, 'text-anchor': 'middle', 'font-size': font, fill: '#746852' }, `${ed('Age', '時代')} ${ROMAN[a] || a}`));
+    const ageLabel = `${ed('Age', '時代')} ${ROMAN[a] || a}`;
+    parts.push(s('text', { x: (x0 + x1) / 2, y: H - 8, 'text-anchor': 'middle', 'font-size': font, fill: '#746852' }, ageLabel));
+    axisLabels.push({ x0: (x0 + x1) / 2 - 3.5 * ageLabel.length, x1: (x0 + x1) / 2 + 3.5 * ageLabel.length, y0: H - 18, y1: H - 5 });
     from = i;
   }
   const even = 1 / page.state.view.cities.length;
@@ -2017,6 +2020,31 @@ function reviewChart(page, r) {
     const tip = d ? `${ROMAN[d.age]}·${d.turn}: ${reviewMove(page, d.played, d.stage)} — ${Math.round(v * 100)}%` : ed(`the start: ${Math.round(v * 100)}%`, `開局：${Math.round(v * 100)}%`);
     parts.push(s('circle', { class: 'point', cx: x(i), cy: y(v), r: 2.5, fill: '#9a4d12' }, s('title', {}, tip)));
   });
+  // Each mistake's "−N%" goes where it overlaps no other mistake's mark, no Age's name and no
+  // earlier label, in this order: right of its mark, left, above on either side (clear of the
+  // dotted line up to the bot's move), below (two mistakes a turn apart sit close on a phone's
+  // chart).
+  const marks = r.mistakes.map(k => ({ cx: x(k + 1), cy: y(r.decisions[k].win_chance) }));
+  const placed = [...axisLabels];
+  const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+  const labelAt = (m, text) => {
+    const { cx, cy } = marks[m];
+    const w = 6.5 * text.length, hh = 12;
+    const spots = [
+      { x: cx + 10, y: cy + 4, anchor: 'start', box: { x0: cx + 9, x1: cx + 11 + w, y0: cy - 6, y1: cy + 6 } },
+      { x: cx - 10, y: cy + 4, anchor: 'end', box: { x0: cx - 11 - w, x1: cx - 9, y0: cy - 6, y1: cy + 6 } },
+      { x: cx + 6, y: cy - 13, anchor: 'start', box: { x0: cx + 5, x1: cx + 7 + w, y0: cy - 23, y1: cy - 11 } },
+      { x: cx - 6, y: cy - 13, anchor: 'end', box: { x0: cx - 7 - w, x1: cx - 5, y0: cy - 23, y1: cy - 11 } },
+      { x: cx, y: cy + 19, anchor: 'middle', box: { x0: cx - w / 2, x1: cx + w / 2, y0: cy + 9, y1: cy + 9 + hh } },
+    ];
+    // A spot's collisions (outside the chart: many); the first spot with the fewest wins.
+    const collisions = b => (b.x0 >= 0 && b.x1 <= W && b.y0 >= 0 && b.y1 <= H ? 0 : 99)
+      + placed.filter(p => overlaps(p, b)).length
+      + marks.filter((o, j) => j !== m && overlaps(b, { x0: o.cx - 6, x1: o.cx + 6, y0: o.cy - 6, y1: o.cy + 6 })).length;
+    const spot = spots.reduce((best, p) => (collisions(p.box) < collisions(best.box) ? p : best));
+    placed.push(spot.box);
+    return spot;
+  };
   r.mistakes.forEach((k, m) => {
     const d = r.decisions[k];
     const cx = x(k + 1);
@@ -2027,9 +2055,10 @@ function reviewChart(page, r) {
       s('circle', { cx, cy: y(d.win_chance), r: 7, fill: '#b8322a' }),
       s('text', { x: cx, y: y(d.win_chance) + 3.5, 'text-anchor': 'middle', 'font-size': 10, 'font-weight': 700, fill: '#fff' }, m + 1),
       s('title', {}, `${ROMAN[d.age]}·${d.turn}: −${Math.round(d.loss * 100)}%`)));
-    const right = cx + 60 < W - R;
-    parts.push(s('text', { x: right ? cx + 10 : cx - 10, y: y(d.win_chance) + 4, 'text-anchor': right ? 'start' : 'end', 'font-size': 10, 'font-weight': 700,
-      fill: '#b8322a', stroke: '#fffcf5', 'stroke-width': 3, 'paint-order': 'stroke' }, `−${Math.round(d.loss * 100)}%`));
+    const label = `−${Math.round(d.loss * 100)}%`;
+    const at = labelAt(m, label);
+    parts.push(s('text', { class: 'mistake-loss', x: at.x, y: at.y, 'text-anchor': at.anchor, 'font-size': 10, 'font-weight': 700,
+      fill: '#b8322a', stroke: '#fffcf5', 'stroke-width': 3, 'paint-order': 'stroke' }, label));
   });
   return s('svg', { class: 'chart review-chart', id: 'review-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
     'aria-label': ed('Your estimated chance of winning through the game', '整局的估計勝率') }, parts);

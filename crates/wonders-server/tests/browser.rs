@@ -2353,8 +2353,17 @@ async fn both_sizes(c: &Client, name: &str) {
 }
 
 /// What keeps the review from fitting the window: the page scrolling sideways, the chart or a
-/// row of decisions wider than the window, a row's parts overlapping.
+/// row of decisions wider than the window, a row's parts overlapping, a mistake's loss on the
+/// chart overlapping another's or another mistake's mark.
 const REVIEW_FITS: &str = "const vw = document.documentElement.clientWidth, out = [];
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const losses = [...document.querySelectorAll('#review-chart .mistake-loss')];
+  const marks = [...document.querySelectorAll('#review-chart g.mistake circle')];
+  losses.forEach((l, i) => {
+    const a = l.getBoundingClientRect();
+    losses.forEach((o, j) => { if (j > i && hit(a, o.getBoundingClientRect())) out.push('the losses ' + l.textContent + ' and ' + o.textContent + ' overlap'); });
+    marks.forEach((m, j) => { if (j !== i && hit(a, m.getBoundingClientRect())) out.push('the loss ' + l.textContent + ' covers mistake ' + (j + 1)); });
+  });
   if (document.documentElement.scrollWidth > vw) out.push('the page scrolls sideways by ' + (document.documentElement.scrollWidth - vw));
   const chart = document.getElementById('review-chart').getBoundingClientRect();
   if (chart.right > vw + 1 || chart.left < -1) out.push('the chart is wider than the window: ' + chart.left + '..' + chart.right);
@@ -2470,6 +2479,30 @@ async fn a_hint_and_a_review_in_headless_chromium() {
         js(&c, "document.getElementById('review').scrollIntoView(); return true").await;
         assert_eq!(js(&c, REVIEW_FITS).await, json!([]), "the review at {w}×{h}");
         shot(&c, name).await;
+    }
+    // Three mistakes in a row near 0% (made up in the page's review, on a phone, where points
+    // are 16 px apart): each loss finds a place of its own, and the summary gives the mean.
+    if decisions.len() >= 9 {
+        c.set_window_size(390, 844).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        js(
+            &c,
+            "const r = current.review;
+             r.mistakes = [7, 6, 8];
+             [[6, .05, .27], [7, .02, .23], [8, .03, .15]].forEach(([k, w, l]) => {
+               const d = r.decisions[k];
+               d.win_chance = w; d.loss = l; d.best_win_chance = w + l; d.mistake = true; r.chart[k + 1] = w;
+             });
+             current.render();
+             document.getElementById('review').scrollIntoView();
+             return true",
+        )
+        .await;
+        assert_eq!(js(&c, REVIEW_FITS).await, json!([]), "three mistakes in a row at 390×844");
+        let summary = js(&c, "return document.querySelector('.review-summary').textContent").await;
+        assert!(summary.as_str().unwrap().contains("mean loss a decision"), "{summary}");
+        shot(&c, "46-review-390-crowded.png").await;
+        c.set_window_size(1366, 768).await.unwrap();
     }
     // In Chinese, at a laptop's size: the review's own words translated, and it still fits.
     c.set_window_size(1366, 768).await.unwrap();
