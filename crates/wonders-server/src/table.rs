@@ -820,11 +820,17 @@ impl Table {
                 let builds = |card: CardId| {
                     legal.iter().any(|a| matches!(a, Action::Build { card: c, .. } if *c == card))
                 };
+                // 2-player variant: while the holder chooses for the Free City, the card it chose
+                // for its own city is still in its hand.
+                let own_card = if city == s { None } else { game.own_choice(s).and_then(|a| a.card()) };
                 msg.reasons = game
                     .hand(s)
                     .iter()
                     .map(|&c| {
                         (!builds(c)).then(|| {
+                            if own_card == Some(c) {
+                                return "chosen for your own city this turn".into();
+                            }
                             card_reason(catalog, game.cities(), city, c)
                                 .unwrap_or_else(|| NOT_THIS_TURN.into())
                         })
@@ -1488,11 +1494,14 @@ mod tests {
     /// A state's reasons agree with its legal actions at every step of whole games: while a seat
     /// plays a hand, a card's reason is `null` exactly when a legal action builds it (Olympia's
     /// free build and chains included), and the stage's exactly when a legal action builds it;
-    /// in the base games every other card and stage has a purchase reason (never the fallback).
+    /// in the base games every other card and stage has a purchase reason (never the fallback),
+    /// and in the 2-player variant the card the holder chose for its own city says so while it
+    /// chooses for the Free City.
     /// Seats build a stage whenever they can, so Olympia's free build comes up.
     #[test]
     fn reasons_agree_with_the_legal_actions_through_whole_games() {
         let setups = [
+            serde_json::json!({"players": 2, "wonders": "A"}),
             serde_json::json!({"players": 3, "wonders": "A"}),
             serde_json::json!({"players": 5, "wonders": "B"}),
             serde_json::json!({"players": 7, "wonders": "A"}),
@@ -1501,7 +1510,7 @@ mod tests {
             serde_json::json!({"players": 4, "expansions": ["edifice"]}),
             serde_json::json!({"players": 4, "expansions": ["armada"]}),
         ];
-        let (mut free_builds, mut explained) = (0, 0);
+        let (mut free_builds, mut explained, mut own_chosen) = (0, 0, 0);
         for (i, req) in setups.iter().enumerate() {
             let base = req.get("expansions").is_none();
             for seed in 0..6u64 {
@@ -1517,7 +1526,10 @@ mod tests {
                     let seat = (0..n).find(|&s| game.must_act(s)).unwrap();
                     let legal = game.legal_actions(seat);
                     let state = table.state(Some(seat as u8));
-                    let hand_play = legal.iter().any(|a| matches!(a, Action::Discard { .. }));
+                    // A hand is played (the server's condition): a turn's choice, the Free City's
+                    // included (which discards only when nothing else is legal), or Babylon's
+                    // last card.
+                    let hand_play = matches!(game.phase(), Phase::Choose | Phase::PlayLastCard { .. });
                     if hand_play {
                         let hand = game.hand(seat);
                         assert_eq!(state.reasons.len(), hand.len());
@@ -1532,6 +1544,7 @@ mod tests {
                             free_builds += usize::from(free);
                             if let Some(r) = reason {
                                 assert!(!base || r != NOT_THIS_TURN, "card {card:?} has no purchase reason");
+                                own_chosen += usize::from(r == "chosen for your own city this turn");
                                 explained += 1;
                             }
                         }
@@ -1557,6 +1570,9 @@ mod tests {
         }
         // Free builds and purchase reasons both came up many times.
         assert!(free_builds >= 10 && explained >= 500, "{free_builds} free, {explained} explained");
+        // In the 2-player variant, the holder's own card of the turn while it chooses for the
+        // Free City.
+        assert!(own_chosen >= 6, "{own_chosen}");
     }
 
     /// `Table::prompts` (which WebSocket states go at once): every seat's while the table waits
