@@ -84,10 +84,12 @@ fn review_text(decisions: &[Decision], who: &str, samples: u32, screen: &Screen)
     let mut text = String::new();
     say!(text, "Review of {who}: {} decisions, {samples} sampled games each", decisions.len());
     let pct = |x: f64| format!("{:.0}%", 100.0 * x);
-    let mut total = 0.0;
+    let (mut total, mut unhurt) = (0.0, 0);
     for d in decisions {
         let when = format!("Age {} t{}", roman(d.age), d.turn);
-        let line = if d.loss <= 0.0 || d.played == d.best {
+        let no_loss = d.loss <= 0.0 || d.played == d.best;
+        unhurt += usize::from(no_loss);
+        let line = if no_loss {
             format!("  {when:<11} {} — wins {}", d.played, pct(d.win_chance))
         } else {
             format!(
@@ -104,7 +106,6 @@ fn review_text(decisions: &[Decision], who: &str, samples: u32, screen: &Screen)
     }
     // The losses' mean, not their sum: each is an estimate of its own decision, and a sum of
     // them can pass 100%.
-    let unhurt = decisions.iter().filter(|d| d.loss <= 0.0 || d.played == d.best).count();
     say!(
         text,
         "No loss at {unhurt} of {} decisions; mean loss a decision: {}",

@@ -44,6 +44,10 @@ pub const STAND_IN_BOT: &str = "heuristic";
 /// why (say, an Edifice or Armada restriction of the moment).
 const NOT_THIS_TURN: &str = "not allowed this turn";
 
+/// 2-player variant: the reason of the card the holder chose for its own city, while it chooses
+/// for the Free City (the card is still in its hand).
+const OWN_CHOICE: &str = "chosen for your own city this turn";
+
 /// The longest turn timer a table may have, in seconds (a day).
 pub const MAX_TURN_TIMER: u32 = 86_400;
 
@@ -829,7 +833,7 @@ impl Table {
                     .map(|&c| {
                         (!builds(c)).then(|| {
                             if own_card == Some(c) {
-                                return "chosen for your own city this turn".into();
+                                return OWN_CHOICE.into();
                             }
                             card_reason(catalog, game.cities(), city, c)
                                 .unwrap_or_else(|| NOT_THIS_TURN.into())
@@ -1491,6 +1495,7 @@ mod tests {
             assert_eq!(state.history, history);
         }
     }
+
     /// A state's reasons agree with its legal actions at every step of whole games: while a seat
     /// plays a hand, a card's reason is `null` exactly when a legal action builds it (Olympia's
     /// free build and chains included), and the stage's exactly when a legal action builds it;
@@ -1544,7 +1549,7 @@ mod tests {
                             free_builds += usize::from(free);
                             if let Some(r) = reason {
                                 assert!(!base || r != NOT_THIS_TURN, "card {card:?} has no purchase reason");
-                                own_chosen += usize::from(r == "chosen for your own city this turn");
+                                own_chosen += usize::from(r == OWN_CHOICE);
                                 explained += 1;
                             }
                         }
