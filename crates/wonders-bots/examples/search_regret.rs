@@ -5,17 +5,19 @@
 //! The positions are seat 0's choices of a card (about one in four, by a hash of the game's seed
 //! and the decision) in 1st-edition games of heuristic bots (seeds 700 000 onwards). For each,
 //! every root candidate is judged on its own by [`SearchBot::evaluate`] with `REFERENCE`
-//! iterations (its value `Q`). Then each `CONFIG` searches every position with `BUDGET`
-//! iterations, `SEEDS` times, and the tool prints the mean regret (the best candidate's `Q` less
-//! the chosen one's), how often the best was chosen, and, after the first `CONFIG`, the mean
-//! difference from the first on the same positions with its standard error. A regret is in the
-//! search's value (0.8 × win + 0.2 × σ(margin / 6)): 0.01 is about a point of winning chance lost
-//! in that decision. The guide's *Bots* page has the figures.
+//! iterations (its value `Q`; always with the first settings, exploration 0.4 and a fresh deal
+//! for every sample, so that the yardstick does not move with the default). Then each `CONFIG`
+//! searches every position with `BUDGET` iterations, `SEEDS` times, and the tool prints the mean
+//! regret (the best candidate's `Q` less the chosen one's), how often the best was chosen, and,
+//! after the first `CONFIG`, the mean difference from the first on the same positions with its
+//! standard error. A regret is in the search's value (0.8 × win + 0.2 × σ(margin / 6)): 0.01 is
+//! about a point of winning chance lost in that decision. The guide's *Bots* page has the figures.
 //!
 //! A `CONFIG` is a comma-separated list of changes to the default search: `c=0.6` (exploration),
 //! `pv=8` (prior visits), `ps=0.02` (prior slope), `w=0.6` (widening), `k=8` (the most
 //! candidates), `flat` (no tree), `it=4000` (another budget), `deny=0` (rollouts without
-//! hate-drafting: faster, but no longer the heuristic opponents' exact policy), `mean=0.5` (play
+//! hate-drafting: faster, but no longer the heuristic opponents' exact policy), `crn=0` (a fresh
+//! deal for every sample instead of deals common to the candidates), `mean=0.5` (play
 //! the best mean among the candidates with at least half the most visits, not the most visited);
 //! `base` is the default. The reference values take minutes: they are kept in
 //! `target/search_regret-…txt` and read back by a run with the same players, positions and
@@ -93,6 +95,7 @@ fn parse(spec: &str, budget: u32) -> Result<(String, SearchConfig, Pick), String
             "k" => c.max_candidates = f()? as usize,
             "it" => c.budget = Budget::Iterations(f()? as u32),
             "flat" => c.tree = false,
+            "crn" => c.common_deals = f()? != 0.0,
             "deny" => c.rollout_deny = f()? != 0.0,
             "mean" => pick = Pick::Mean(f()?),
             other => {
@@ -149,11 +152,14 @@ fn main() {
         text.lines().map(|l| l.split_whitespace().filter_map(|x| x.parse().ok()).collect()).collect()
     });
     let suite: Vec<Position> = par_map(&raw, |i, (view, legal)| {
-        // The candidates, as the default search lists them.
-        let probe = SearchConfig { budget: Budget::Iterations(2), ..SearchConfig::default() };
+        // The yardstick stays the one the guide's figures were measured with when the default
+        // search changes: exploration 0.4 below the move, a fresh deal for every sample. The
+        // candidates are listed in its order too, the order of the values kept in the file.
+        let first = SearchConfig { exploration: 0.4, common_deals: false, ..SearchConfig::default() };
+        let probe = SearchConfig { budget: Budget::Iterations(2), ..first };
         let cands: Vec<Action> =
             SearchBot::new(probe, 1).analyse(view, legal).iter().map(|a| a.action).collect();
-        let eval = SearchConfig { budget: Budget::Iterations(reference), ..SearchConfig::default() };
+        let eval = SearchConfig { budget: Budget::Iterations(reference), ..first };
         let q = match cached.as_ref().and_then(|c| c.get(i)).filter(|v| v.len() == cands.len()) {
             Some(v) => cands.iter().copied().zip(v.iter().copied()).collect(),
             None => cands

@@ -136,8 +136,11 @@ fn judge(view: &View, legal: &[Action], played: Action, config: SearchConfig, in
         let w = SearchBot::new(config, seed ^ 1).evaluate(view, played).win_chance;
         (w, w)
     } else {
-        let mut judge = SearchBot::new(config, seed ^ 1);
-        (judge.evaluate(view, played).win_chance, judge.evaluate(view, best.action).win_chance)
+        // Both moves judged on the same sampled deals (a bot of the same seed for each, so each
+        // one's k-th sample is the same deal): the loss is the moves' difference, not the luck
+        // of their deals.
+        let judge = |a: Action| SearchBot::new(config, seed ^ 1).evaluate(view, a).win_chance;
+        (judge(played), judge(best.action))
     };
     Decision {
         index,

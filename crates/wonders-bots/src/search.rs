@@ -11,7 +11,9 @@
 //!    the other hands, the discard pile and the later Ages' decks are drawn at random among the
 //!    deals the seat cannot tell apart. The search never reads the real game. What every
 //!    sample of the view shares is worked out once per search ([`Resampler`]): the same samples,
-//!    less work.
+//!    less work. The deals are *common* to the root's candidates (common random numbers,
+//!    [`SearchConfig::common_deals`]): a candidate's k-th sample is the decision's k-th deal, so
+//!    two candidates' means differ by what the moves do rather than by the luck of their deals.
 //! 2. **Select** a root candidate (below) by UCB1 with a prior: `q + c·√(ln N / n)` with c = 0.4,
 //!    where each candidate starts with 4 virtual visits valued at the mean of all visits so far
 //!    less 0.04 per point the heuristic values it below the best candidate. With few iterations
@@ -153,6 +155,11 @@ pub struct SearchConfig {
     /// its own result, with the heuristic's prior), instead of played by the rollout policy
     /// (`search:…:duct`; see the private `tree` module). Needs the tree.
     pub opponent_bandits: bool,
+    /// Whether the root's candidates are compared on common deals (common random numbers): the
+    /// k-th sample of every candidate is the decision's k-th deal, so two candidates' means
+    /// differ by what the moves do, not by which deals each happened to draw. False draws a
+    /// fresh deal for every sample (the search before 2026-12-07).
+    pub common_deals: bool,
 }
 
 /// With [`SearchConfig::network_prior`], a root candidate's prior value in the heuristic's points
@@ -181,6 +188,7 @@ impl Default for SearchConfig {
             tree: true,
             network_prior: false,
             opponent_bandits: false,
+            common_deals: true,
         }
     }
 }
@@ -337,7 +345,8 @@ impl SearchBot {
     /// Plays `action` in the budget's sampled games of the position (`view`) and returns its
     /// samples, mean value and win share: one move judged on its own, as [`SearchBot::analyse`]
     /// judges each of its candidates. (A review compares the move played with the preferred one
-    /// this way, each on the same number of samples.)
+    /// this way, each on the same number of samples.) With [`SearchConfig::common_deals`], two
+    /// bots of the same seed and decision count judge two moves on the same deals.
     pub fn evaluate(&mut self, view: &View, action: Action) -> Advice {
         let decision = self.decisions;
         self.decisions += 1;
@@ -534,6 +543,8 @@ fn search_root(
     let catalog = view.data.0;
     let seat = view.seat as usize;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // The seed of the decision's deals, when they are common to the candidates.
+    let deals = mix(seed ^ 0xDEA1);
     let mut legal = Vec::with_capacity(64);
     // The searched turn, when it is a choice of cards: the next players' gains there are the
     // same in every sample (`Memo::root_gain`).
@@ -576,13 +587,21 @@ fn search_root(
                 best_i
             }
         };
-        // Determinize and simulate.
+        // Determinize (with common deals, the candidate's k-th sample is the decision's k-th
+        // deal) and simulate.
+        let mut kth;
+        let deal = if config.common_deals {
+            kth = ChaCha8Rng::seed_from_u64(mix(deals ^ mix(stats[pick].visits as u64)));
+            &mut kth
+        } else {
+            &mut rng
+        };
         let sample = match truth {
-            None => resampler.as_ref().map(|r| r.sample(&mut rng)),
+            None => resampler.as_ref().map(|r| r.sample(deal)),
             Some((real, Sight::Whole)) => Some(Ok(real.clone())),
             Some((real, _)) => resampler
                 .as_ref()
-                .map(|r| r.sample(&mut rng).and_then(|mut g| g.take_hands_from(real).map(|()| g))),
+                .map(|r| r.sample(deal).and_then(|mut g| g.take_hands_from(real).map(|()| g))),
         };
         let Some(Ok(mut game)) = sample else {
             failures += 1;
@@ -713,6 +732,29 @@ mod tests {
     }
 
     #[test]
+    fn common_deals_give_two_copies_of_a_move_the_same_samples() {
+        // The same move twice among the root's candidates. An exploration this large makes UCB1
+        // alternate between them (the less visited first, the first on a tie), so each has 20
+        // samples of 40. With common deals the k-th sample of each is the same deal, and the
+        // seat's tree below each copy grows alike: the sums agree to the last bit. With a fresh
+        // deal per sample they do not.
+        let game = Game::new(&Setup::new(4, 5)).unwrap();
+        let view = game.view(0);
+        let legal = game.legal_actions(0);
+        let cands = [(legal[0], 0.0), (legal[0], 0.0)];
+        for common_deals in [true, false] {
+            let config = SearchConfig { exploration: 1e6, common_deals, ..SearchConfig::default() };
+            let stats = search_root(&view, &config, &cands, 40, None, 9, None);
+            assert_eq!((stats[0].visits, stats[1].visits), (20, 20));
+            assert_eq!(
+                (stats[0].total == stats[1].total, stats[0].wins == stats[1].wins),
+                (common_deals, common_deals),
+                "common deals {common_deals}: {stats:?}"
+            );
+        }
+    }
+
+    #[test]
     fn in_teams_the_reward_is_the_teams() {
         // A finished team game: both players of a team get the same reward, the winning team's
         // above 0.8 (its win) and the losing team's below 0.2.
@@ -836,7 +878,9 @@ mod tests {
         }
         let view = game.view(1);
         game.legal_actions_into(1, &mut legal);
-        let config = SearchConfig { tree: false, ..SearchConfig::default() };
+        // The settings of that build: exploration 0.4, a fresh deal for every sample.
+        let config =
+            SearchConfig { tree: false, exploration: 0.4, common_deals: false, ..SearchConfig::default() };
         let cands = candidates(&view, &config, &legal);
         let stats = search_root(&view, &config, &cands, 60, None, 5, None);
         let got: Vec<(u32, String)> = stats.iter().map(|s| (s.visits, format!("{:.9}", s.total))).collect();
