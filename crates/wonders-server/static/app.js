@@ -2020,11 +2020,15 @@ function reviewChart(page, r) {
     const tip = d ? `${ROMAN[d.age]}·${d.turn}: ${reviewMove(page, d.played, d.stage)} — ${Math.round(v * 100)}%` : ed(`the start: ${Math.round(v * 100)}%`, `開局：${Math.round(v * 100)}%`);
     parts.push(s('circle', { class: 'point', cx: x(i), cy: y(v), r: 2.5, fill: '#9a4d12' }, s('title', {}, tip)));
   });
-  // Each mistake's "−N%" goes where it overlaps no other mistake's mark, no Age's name and no
-  // earlier label, in this order: right of its mark, left, above on either side (clear of the
-  // dotted line up to the bot's move), below (two mistakes a turn apart sit close on a phone's
-  // chart).
+  // Each mistake's "−N%" goes where it overlaps no other mistake's marks (its own, its dotted
+  // line and the bot's move at the line's top), no Age's name and no earlier label, in this
+  // order: right of its mark, left, above on either side (clear of its own dotted line), below,
+  // below on either side (two mistakes a turn apart sit close on a phone's chart).
   const marks = r.mistakes.map(k => ({ cx: x(k + 1), cy: y(r.decisions[k].win_chance) }));
+  const others = r.mistakes.map(k => {
+    const cx = x(k + 1), top = y(r.decisions[k].best_win_chance), bottom = y(r.decisions[k].win_chance);
+    return { dot: { x0: cx - 5, x1: cx + 5, y0: top - 5, y1: top + 5 }, line: { x0: cx - 1.5, x1: cx + 1.5, y0: top, y1: bottom } };
+  });
   const placed = [...axisLabels];
   const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
   const labelAt = (m, text) => {
@@ -2036,11 +2040,17 @@ function reviewChart(page, r) {
       { x: cx + 6, y: cy - 13, anchor: 'start', box: { x0: cx + 5, x1: cx + 7 + w, y0: cy - 23, y1: cy - 11 } },
       { x: cx - 6, y: cy - 13, anchor: 'end', box: { x0: cx - 7 - w, x1: cx - 5, y0: cy - 23, y1: cy - 11 } },
       { x: cx, y: cy + 19, anchor: 'middle', box: { x0: cx - w / 2, x1: cx + w / 2, y0: cy + 9, y1: cy + 9 + hh } },
+      { x: cx + 6, y: cy + 19, anchor: 'start', box: { x0: cx + 5, x1: cx + 7 + w, y0: cy + 9, y1: cy + 9 + hh } },
+      { x: cx - 6, y: cy + 19, anchor: 'end', box: { x0: cx - 7 - w, x1: cx - 5, y0: cy + 9, y1: cy + 9 + hh } },
     ];
-    // A spot's collisions (outside the chart: many); the first spot with the fewest wins.
-    const collisions = b => (b.x0 >= 0 && b.x1 <= W && b.y0 >= 0 && b.y1 <= H ? 0 : 99)
-      + placed.filter(p => overlaps(p, b)).length
-      + marks.filter((o, j) => j !== m && overlaps(b, { x0: o.cx - 6, x1: o.cx + 6, y0: o.cy - 6, y1: o.cy + 6 })).length;
+    // A spot's collisions, weighed (outside the chart: many; a label or a mistake's mark
+    // hidden: 10 each; a bot's move: 5; a dotted line crossed, which the label's halo keeps
+    // readable: 1); the first spot with the least wins.
+    const collisions = b => (b.x0 >= 0 && b.x1 <= W && b.y0 >= 0 && b.y1 <= H ? 0 : 999)
+      + 10 * placed.filter(p => overlaps(p, b)).length
+      + 10 * marks.filter((o, j) => j !== m && overlaps(b, { x0: o.cx - 6, x1: o.cx + 6, y0: o.cy - 6, y1: o.cy + 6 })).length
+      + 5 * others.filter((o, j) => j !== m && overlaps(b, o.dot)).length
+      + others.filter((o, j) => j !== m && overlaps(b, o.line)).length;
     const spot = spots.reduce((best, p) => (collisions(p.box) < collisions(best.box) ? p : best));
     placed.push(spot.box);
     return spot;
@@ -2049,7 +2059,7 @@ function reviewChart(page, r) {
     const d = r.decisions[k];
     const cx = x(k + 1);
     parts.push(s('line', { x1: cx, x2: cx, y1: y(d.best_win_chance), y2: y(d.win_chance), stroke: '#b8322a', 'stroke-width': 2, 'stroke-dasharray': '2 2' }));
-    parts.push(s('circle', { cx, cy: y(d.best_win_chance), r: 3.5, fill: '#fff', stroke: '#b8322a', 'stroke-width': 1.5 },
+    parts.push(s('circle', { class: 'bot-move', cx, cy: y(d.best_win_chance), r: 3.5, fill: '#fff', stroke: '#b8322a', 'stroke-width': 1.5 },
       s('title', {}, ed(`the bot's move: ${Math.round(d.best_win_chance * 100)}%`, `電腦的首選：${Math.round(d.best_win_chance * 100)}%`))));
     parts.push(s('g', { class: 'mistake', 'data-decision': k },
       s('circle', { cx, cy: y(d.win_chance), r: 7, fill: '#b8322a' }),

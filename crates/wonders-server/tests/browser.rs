@@ -2354,15 +2354,17 @@ async fn both_sizes(c: &Client, name: &str) {
 
 /// What keeps the review from fitting the window: the page scrolling sideways, the chart or a
 /// row of decisions wider than the window, a row's parts overlapping, a mistake's loss on the
-/// chart overlapping another's or another mistake's mark.
+/// chart overlapping another's, another mistake's mark or the bot's move of another mistake.
 const REVIEW_FITS: &str = "const vw = document.documentElement.clientWidth, out = [];
   const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const losses = [...document.querySelectorAll('#review-chart .mistake-loss')];
   const marks = [...document.querySelectorAll('#review-chart g.mistake circle')];
+  const bots = [...document.querySelectorAll('#review-chart circle.bot-move')];
   losses.forEach((l, i) => {
     const a = l.getBoundingClientRect();
     losses.forEach((o, j) => { if (j > i && hit(a, o.getBoundingClientRect())) out.push('the losses ' + l.textContent + ' and ' + o.textContent + ' overlap'); });
     marks.forEach((m, j) => { if (j !== i && hit(a, m.getBoundingClientRect())) out.push('the loss ' + l.textContent + ' covers mistake ' + (j + 1)); });
+    bots.forEach((m, j) => { if (j !== i && hit(a, m.getBoundingClientRect())) out.push('the loss ' + l.textContent + ' covers the mark of the bot move of mistake ' + (j + 1)); });
   });
   if (document.documentElement.scrollWidth > vw) out.push('the page scrolls sideways by ' + (document.documentElement.scrollWidth - vw));
   const chart = document.getElementById('review-chart').getBoundingClientRect();
@@ -2502,6 +2504,26 @@ async fn a_hint_and_a_review_in_headless_chromium() {
         let summary = js(&c, "return document.querySelector('.review-summary').textContent").await;
         assert!(summary.as_str().unwrap().contains("mean loss a decision"), "{summary}");
         shot(&c, "46-review-390-crowded.png").await;
+        // Two mistakes a turn apart, the second's bot move level with the first's mark: the
+        // first's loss keeps clear of it (it used to sit on it and read "−ᴑ8%").
+        js(
+            &c,
+            "const r = current.review;
+             r.mistakes = [0, 1];
+             [[0, .16, .18], [1, .07, .09]].forEach(([k, w, l]) => {
+               const d = r.decisions[k];
+               d.win_chance = w; d.loss = l; d.best_win_chance = w + l; d.mistake = true; r.chart[k + 1] = w;
+             });
+             current.render();
+             document.getElementById('review').scrollIntoView();
+             return true",
+        )
+        .await;
+        assert_eq!(
+            js(&c, REVIEW_FITS).await,
+            json!([]),
+            "a loss beside the next mistake's bot move at 390×844"
+        );
         c.set_window_size(1366, 768).await.unwrap();
     }
     // In Chinese, at a laptop's size: the review's own words translated, and it still fits.
