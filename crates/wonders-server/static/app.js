@@ -2023,7 +2023,8 @@ function reviewChart(page, r) {
   // Each mistake's "−N%" goes where it overlaps no other mistake's marks (its own, its dotted
   // line and the bot's move at the line's top), no Age's name and no earlier label, in this
   // order: right of its mark, left, above on either side (clear of its own dotted line), below,
-  // below on either side (two mistakes a turn apart sit close on a phone's chart).
+  // below on either side, higher above on either side (two mistakes a turn apart sit close on a
+  // phone's chart).
   const marks = r.mistakes.map(k => ({ cx: x(k + 1), cy: y(r.decisions[k].win_chance) }));
   const others = r.mistakes.map(k => {
     const cx = x(k + 1), top = y(r.decisions[k].best_win_chance), bottom = y(r.decisions[k].win_chance);
@@ -2033,7 +2034,7 @@ function reviewChart(page, r) {
   const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
   const labelAt = (m, text) => {
     const { cx, cy } = marks[m];
-    const w = 6.5 * text.length, hh = 12;
+    const w = 7 * text.length + 2, hh = 12;
     const spots = [
       { x: cx + 10, y: cy + 4, anchor: 'start', box: { x0: cx + 9, x1: cx + 11 + w, y0: cy - 6, y1: cy + 6 } },
       { x: cx - 10, y: cy + 4, anchor: 'end', box: { x0: cx - 11 - w, x1: cx - 9, y0: cy - 6, y1: cy + 6 } },
@@ -2042,13 +2043,15 @@ function reviewChart(page, r) {
       { x: cx, y: cy + 19, anchor: 'middle', box: { x0: cx - w / 2, x1: cx + w / 2, y0: cy + 9, y1: cy + 9 + hh } },
       { x: cx + 6, y: cy + 19, anchor: 'start', box: { x0: cx + 5, x1: cx + 7 + w, y0: cy + 9, y1: cy + 9 + hh } },
       { x: cx - 6, y: cy + 19, anchor: 'end', box: { x0: cx - 7 - w, x1: cx - 5, y0: cy + 9, y1: cy + 9 + hh } },
+      { x: cx + 6, y: cy - 27, anchor: 'start', box: { x0: cx + 5, x1: cx + 7 + w, y0: cy - 37, y1: cy - 25 } },
+      { x: cx - 6, y: cy - 27, anchor: 'end', box: { x0: cx - 7 - w, x1: cx - 5, y0: cy - 37, y1: cy - 25 } },
     ];
     // A spot's collisions, weighed (outside the chart: many; a label or a mistake's mark
     // hidden: 10 each; a bot's move: 5; a dotted line crossed, which the label's halo keeps
     // readable: 1); the first spot with the least wins.
     const collisions = b => (b.x0 >= 0 && b.x1 <= W && b.y0 >= 0 && b.y1 <= H ? 0 : 999)
       + 10 * placed.filter(p => overlaps(p, b)).length
-      + 10 * marks.filter((o, j) => j !== m && overlaps(b, { x0: o.cx - 6, x1: o.cx + 6, y0: o.cy - 6, y1: o.cy + 6 })).length
+      + 10 * marks.filter((o, j) => j !== m && overlaps(b, { x0: o.cx - 8, x1: o.cx + 8, y0: o.cy - 8, y1: o.cy + 8 })).length
       + 5 * others.filter((o, j) => j !== m && overlaps(b, o.dot)).length
       + others.filter((o, j) => j !== m && overlaps(b, o.line)).length;
     const spot = spots.reduce((best, p) => (collisions(p.box) < collisions(best.box) ? p : best));

@@ -2352,6 +2352,22 @@ async fn both_sizes(c: &Client, name: &str) {
     wait_for(c, "the laptop layout", "!matchMedia('(max-width: 720px)').matches").await;
 }
 
+/// A script that makes up mistakes in the page's review and draws it again: `order` lists the
+/// mistakes' decisions, biggest first, and `losses` gives `[decision, chance, loss]` for each.
+fn made_up_mistakes(order: &str, losses: &str) -> String {
+    format!(
+        "const r = current.review;
+         r.mistakes = {order};
+         {losses}.forEach(([k, w, l]) => {{
+           const d = r.decisions[k];
+           d.win_chance = w; d.loss = l; d.best_win_chance = w + l; d.mistake = true; r.chart[k + 1] = w;
+         }});
+         current.render();
+         document.getElementById('review').scrollIntoView();
+         return true"
+    )
+}
+
 /// What keeps the review from fitting the window: the page scrolling sideways, the chart or a
 /// row of decisions wider than the window, a row's parts overlapping, a mistake's loss on the
 /// chart overlapping another's, another mistake's mark or the bot's move of another mistake.
@@ -2487,38 +2503,14 @@ async fn a_hint_and_a_review_in_headless_chromium() {
     if decisions.len() >= 9 {
         c.set_window_size(390, 844).await.unwrap();
         tokio::time::sleep(Duration::from_millis(400)).await;
-        js(
-            &c,
-            "const r = current.review;
-             r.mistakes = [7, 6, 8];
-             [[6, .05, .27], [7, .02, .23], [8, .03, .15]].forEach(([k, w, l]) => {
-               const d = r.decisions[k];
-               d.win_chance = w; d.loss = l; d.best_win_chance = w + l; d.mistake = true; r.chart[k + 1] = w;
-             });
-             current.render();
-             document.getElementById('review').scrollIntoView();
-             return true",
-        )
-        .await;
+        js(&c, &made_up_mistakes("[7, 6, 8]", "[[6, .05, .27], [7, .02, .23], [8, .03, .15]]")).await;
         assert_eq!(js(&c, REVIEW_FITS).await, json!([]), "three mistakes in a row at 390×844");
         let summary = js(&c, "return document.querySelector('.review-summary').textContent").await;
         assert!(summary.as_str().unwrap().contains("mean loss a decision"), "{summary}");
         shot(&c, "46-review-390-crowded.png").await;
         // Two mistakes a turn apart, the second's bot move level with the first's mark: the
         // first's loss keeps clear of it (it used to sit on it and read "−ᴑ8%").
-        js(
-            &c,
-            "const r = current.review;
-             r.mistakes = [0, 1];
-             [[0, .16, .18], [1, .07, .09]].forEach(([k, w, l]) => {
-               const d = r.decisions[k];
-               d.win_chance = w; d.loss = l; d.best_win_chance = w + l; d.mistake = true; r.chart[k + 1] = w;
-             });
-             current.render();
-             document.getElementById('review').scrollIntoView();
-             return true",
-        )
-        .await;
+        js(&c, &made_up_mistakes("[0, 1]", "[[0, .16, .18], [1, .07, .09]]")).await;
         assert_eq!(
             js(&c, REVIEW_FITS).await,
             json!([]),
