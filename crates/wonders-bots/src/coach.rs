@@ -129,17 +129,17 @@ fn judge(view: &View, legal: &[Action], played: Action, config: SearchConfig, in
     let advice = SearchBot::new(config, seed).analyse(view, legal);
     let best = advice[0];
     let stage_no = view.cities.get(view.acting_city as usize).map_or(1, |c| c.stages + 1);
+    // A move judged on its own samples. When the two moves differ, both are judged on the same
+    // sampled deals (a bot of the same seed for each, so each one's k-th sample is the same
+    // deal): the loss is the moves' difference, not the luck of their deals.
+    let judge = |a: Action| SearchBot::new(config, seed ^ 1).evaluate(view, a).win_chance;
     let (win_chance, best_win_chance) = if same_choice(&best.action, &played) && best.visits > 0 {
         (best.win_chance, best.win_chance)
     } else if same_choice(&best.action, &played) {
         // One move worth playing (not searched): its chances judged on their own.
-        let w = SearchBot::new(config, seed ^ 1).evaluate(view, played).win_chance;
+        let w = judge(played);
         (w, w)
     } else {
-        // Both moves judged on the same sampled deals (a bot of the same seed for each, so each
-        // one's k-th sample is the same deal): the loss is the moves' difference, not the luck
-        // of their deals.
-        let judge = |a: Action| SearchBot::new(config, seed ^ 1).evaluate(view, a).win_chance;
         (judge(played), judge(best.action))
     };
     Decision {
