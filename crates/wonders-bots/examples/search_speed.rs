@@ -1,5 +1,5 @@
-//! Search iterations per second in mid-game, with the tree below the root and without it
-//! (`search:…:flat`):
+//! Search iterations per second in mid-game, with the tree below the root, without it
+//! (`search:…:flat`) and with a tree for every seat (`search:…:mo`):
 //! `cargo run --release -p wonders-bots --example search_speed -- [ITERATIONS] [REPEATS] [PLAYERS]`
 //! (4 players unless given).
 //!
@@ -35,10 +35,11 @@ fn main() {
     // two rates come from the same run.
     let tree = SearchConfig { budget: Budget::Iterations(iterations), ..SearchConfig::default() };
     let flat = SearchConfig { tree: false, ..tree };
-    let mut rates = [Vec::new(), Vec::new()];
-    let mut choice = [None, None];
+    let mo = SearchConfig { opponent_trees: true, ..tree };
+    let mut rates = [Vec::new(), Vec::new(), Vec::new()];
+    let mut choice = [None, None, None];
     for _ in 0..repeats.max(1) {
-        for (k, config) in [tree, flat].into_iter().enumerate() {
+        for (k, config) in [tree, flat, mo].into_iter().enumerate() {
             let mut bot = SearchBot::new(config, 7);
             let start = Instant::now();
             let a = bot.choose(&view, &legal);
@@ -49,7 +50,10 @@ fn main() {
             rates[k].push(rate);
         }
     }
-    for (k, name) in ["search (tree)", "search:flat (root only)"].into_iter().enumerate() {
+    for (k, name) in ["search (tree)", "search:flat (root only)", "search:mo (a tree for every seat)"]
+        .into_iter()
+        .enumerate()
+    {
         let r = &mut rates[k];
         r.sort_by(f64::total_cmp);
         println!(

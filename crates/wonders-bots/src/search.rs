@@ -22,9 +22,10 @@
 //!    follow the tree while the iteration is in it: at each, the sample's candidates (listed as
 //!    the root's are) are chosen among by UCB1 on their availability, with the root's prior and
 //!    widening; the first decision below the tree's edge adds a node, and from there on the
-//!    rollout policy plays (see the private `tree` module). The other seats play the rollout policy
-//!    (unless [`SearchConfig::opponent_bandits`] searches their choices of this turn too): their
-//!    choices of this turn (simultaneous moves are sequentialized: the others choose in the
+//!    rollout policy plays (see the private `tree` module). The other seats play the rollout
+//!    policy (unless [`SearchConfig::opponent_bandits`] searches their choices of this turn too,
+//!    or [`SearchConfig::opponent_trees`] their choices of a card, each seat in a tree of its
+//!    own, while it is in its tree): their choices of this turn (simultaneous moves are sequentialized: the others choose in the
 //!    sample without knowing the seat's choice) and every later decision of theirs, Babylon's,
 //!    Halicarnassus' and the Free City's included. The policy is the
 //!    [`HeuristicBot`](crate::HeuristicBot)'s rules (hate-drafting included), deterministic; a
@@ -160,6 +161,14 @@ pub struct SearchConfig {
     /// differ by what the moves do, not by which deals each happened to draw. False draws a
     /// fresh deal for every sample (the search before 2026-12-07).
     pub common_deals: bool,
+    /// Whether every other seat's choices of a card are searched in a tree of its own from the
+    /// searched turn on (`search:…:mo`; multiple-observer ISMCTS in its open-loop form): a node
+    /// of a seat's tree is its information reached by its own choices, its edges chosen by UCB1
+    /// on availability with the heuristic's prior, credited with that seat's own result, one
+    /// node added per seat and iteration. The model of searching opponents; against the
+    /// heuristic it is the worse one (see the guide's *Bots* page). Needs the tree; overrides
+    /// `opponent_bandits`.
+    pub opponent_trees: bool,
 }
 
 /// With [`SearchConfig::network_prior`], a root candidate's prior value in the heuristic's points
@@ -189,6 +198,7 @@ impl Default for SearchConfig {
             network_prior: false,
             opponent_bandits: false,
             common_deals: true,
+            opponent_trees: false,
         }
     }
 }
@@ -422,7 +432,9 @@ impl Bot for SearchBot {
         if self.config.network_prior {
             s.push_str(":neural");
         }
-        if self.config.opponent_bandits {
+        if self.config.opponent_trees {
+            s.push_str(":mo");
+        } else if self.config.opponent_bandits {
             s.push_str(":duct");
         }
         s

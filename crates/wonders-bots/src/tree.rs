@@ -22,6 +22,15 @@
 //! without knowing the others' choices (theirs or the seat's), and credited with that seat's own
 //! result. A few iterations keep them close to the heuristic's choices; more make them answer
 //! the seat's moves as a searching opponent would.
+//!
+//! With [`SearchConfig::opponent_trees`] (`search:…:mo`), every other seat's decisions are
+//! searched from the searched turn on, each seat in a tree of its own (multiple-observer ISMCTS
+//! in its open-loop form): a node is that seat's information reached by its own choices, its
+//! edges are chosen as the seat's own are (UCB1 on availability, the heuristic's prior,
+//! progressive widening), each walk is credited with that seat's own result, and each tree adds
+//! one node per iteration. The other seats then answer the seat's moves as searchers of the same
+//! thought would, through the whole game; against the heuristic, whose choices the trees stray
+//! from, it is the worse model.
 
 use crate::ctx::Ctx;
 use crate::heuristic::choose_in_game;
@@ -67,6 +76,11 @@ pub(crate) struct Tree {
     others: Vec<Node>,
     /// The (seat, edge) pairs of the other seats' bandits chosen by the current iteration.
     others_path: Vec<(usize, u32)>,
+    /// With [`SearchConfig::opponent_trees`]: per seat, the root of its tree in `nodes` (the
+    /// seat's own entry unused).
+    other_roots: Vec<u32>,
+    /// The (seat, node, edge) triples walked in the other seats' trees by the current iteration.
+    other_path: Vec<(usize, u32, u32)>,
 }
 
 impl Tree {
@@ -79,6 +93,8 @@ impl Tree {
             path: Vec::with_capacity(16),
             others: Vec::new(),
             others_path: Vec::with_capacity(8),
+            other_roots: Vec::new(),
+            other_path: Vec::with_capacity(32),
         }
     }
 
@@ -101,16 +117,57 @@ impl Tree {
         let mut node = Some(self.roots[root]);
         let mut cands: Vec<(Action, f32)> = Vec::with_capacity(12);
         // The searched turn, while the other seats' choices in it are searched.
-        let searched =
-            (config.opponent_bandits && game.phase() == Phase::Choose).then(|| (game.age(), game.turn()));
+        let searched = (config.opponent_bandits && !config.opponent_trees && game.phase() == Phase::Choose)
+            .then(|| (game.age(), game.turn()));
         if searched.is_some() && self.others.len() < game.players() {
             self.others.resize(game.players(), Node::default());
+        }
+        // Each other seat's place in its own tree (with `opponent_trees`).
+        self.other_path.clear();
+        let mut other_at = [None::<u32>; 8];
+        if config.opponent_trees {
+            if self.other_roots.is_empty() {
+                for _ in 0..game.players() {
+                    self.other_roots.push(self.nodes.len() as u32);
+                    self.nodes.push(Node::default());
+                }
+            }
+            for (s, at) in other_at.iter_mut().enumerate().take(game.players()) {
+                if s != seat {
+                    *at = Some(self.other_roots[s]);
+                }
+            }
         }
         while !game.is_over() {
             let mut progressed = false;
             for s in game.to_act() {
                 if !game.must_act(s) {
                     continue;
+                }
+                if s != seat
+                    && let Some(at) = other_at.get(s).copied().flatten()
+                    && game.phase() == Phase::Choose
+                {
+                    game.legal_actions_into(s, legal);
+                    if legal.len() > 1 {
+                        let ctx = Ctx { memo: Some(memo), ..Ctx::from_game(game, s) };
+                        candidates_in(&ctx, config, legal, &mut cands);
+                        let (edge, action) = self.select(at, &cands, config);
+                        game.submit_trusted(s, action);
+                        self.other_path.push((s, at, edge));
+                        let fresh = self.nodes.len() as u32;
+                        let e = &mut self.nodes[at as usize].edges[edge as usize];
+                        other_at[s] = match e.child {
+                            Some(child) => Some(child),
+                            None => {
+                                e.child = Some(fresh);
+                                self.nodes.push(Node::default());
+                                None
+                            }
+                        };
+                        progressed = true;
+                        continue;
+                    }
                 }
                 if s != seat
                     && searched
@@ -161,6 +218,16 @@ impl Tree {
             if !progressed {
                 return;
             }
+        }
+        // Each other seat's tree is credited with that seat's own result.
+        for &(s, at, edge) in &self.other_path {
+            let value = reward_parts(game, s).0;
+            let n = &mut self.nodes[at as usize];
+            n.visits += 1;
+            n.total += value;
+            let e = &mut n.edges[edge as usize];
+            e.visits += 1;
+            e.total += value;
         }
         // Each other seat's bandit is credited with that seat's own result.
         for &(s, edge) in &self.others_path {
@@ -357,5 +424,58 @@ mod tests {
         // Without the option the other seats play the rollout policy: no bandit.
         let (plain, _) = grow(n);
         assert!(plain.others.is_empty());
+    }
+
+    #[test]
+    fn every_other_seat_grows_a_tree_of_its_own_credited_with_its_own_results() {
+        let n = 48;
+        let config = SearchConfig { opponent_trees: true, ..SearchConfig::default() };
+        let (tree, cands) = grow_with(n, config);
+        assert_eq!(tree.other_roots.len(), 4);
+        assert!(tree.others.is_empty(), "the trees replace the searched turn's bandits");
+        let root_of = |s: usize| &tree.nodes[tree.other_roots[s] as usize];
+        assert_eq!(root_of(0).visits, 0, "the searching seat has no tree among the others'");
+        for s in 1..4 {
+            // Each other seat has a choice in every turn, so every iteration walks its tree from
+            // its root and adds one node to it.
+            let root = root_of(s);
+            assert_eq!(root.visits as usize, n);
+            assert!(root.edges.iter().all(|e| e.key.1.is_some() && e.key.0 <= 2 && e.avail >= e.visits));
+            assert!(root.edges.iter().filter(|e| e.visits > 0).count() >= 2, "{:?}", root.edges);
+        }
+        // The seat's own tree adds one node per iteration, and so does each other seat's.
+        assert_eq!(tree.len(), cands.len() + n + 4 + 3 * n);
+        // Below the others' roots, a node is walked by every iteration through its edge but the
+        // one that added it; each node's edges add up to its visits and its value.
+        let own: std::collections::HashSet<u32> = {
+            let mut seen: std::collections::HashSet<u32> = tree.roots.iter().copied().collect();
+            let mut stack: Vec<u32> = tree.roots.clone();
+            while let Some(at) = stack.pop() {
+                for e in &tree.nodes[at as usize].edges {
+                    if let Some(c) = e.child
+                        && seen.insert(c)
+                    {
+                        stack.push(c);
+                    }
+                }
+            }
+            seen
+        };
+        for (i, node) in tree.nodes.iter().enumerate() {
+            if own.contains(&(i as u32)) {
+                continue;
+            }
+            assert_eq!(node.edges.iter().map(|e| e.visits).sum::<u32>(), node.visits);
+            let total: f64 = node.edges.iter().map(|e| e.total).sum();
+            assert!((total - node.total).abs() < 1e-9);
+            for e in &node.edges {
+                if let Some(c) = e.child {
+                    assert_eq!(tree.nodes[c as usize].visits + 1, e.visits);
+                }
+            }
+        }
+        // Without the option the other seats play the rollout policy: no tree of theirs.
+        let (plain, _) = grow(n);
+        assert!(plain.other_roots.is_empty());
     }
 }
