@@ -135,7 +135,7 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// assert!(err.contains("unknown bot `oracle`"), "{err}");
 /// assert!(bot_from_name("search:0it", 1).is_err());
 /// assert_eq!(bot_from_name("search:1000it:duct", 1).unwrap().name(), "search:1000it:duct");
-/// assert_eq!(bot_from_name("search:1s:mo", 1).unwrap().name(), "search:1s:mo");
+/// assert_eq!(bot_from_name("search:200ms:mo", 1).unwrap().name(), "search:200ms:mo");
 /// assert!(bot_from_name("search:flat:mo", 1).err().unwrap().contains("`flat` leaves out"));
 /// let err = bot_from_name("search:flat:duct", 1).err().unwrap();
 /// assert!(err.contains("`flat` leaves out"), "{err}");
