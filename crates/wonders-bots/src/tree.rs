@@ -155,16 +155,7 @@ impl Tree {
                         let (edge, action) = self.select(at, &cands, config);
                         game.submit_trusted(s, action);
                         self.other_path.push((s, at, edge));
-                        let fresh = self.nodes.len() as u32;
-                        let e = &mut self.nodes[at as usize].edges[edge as usize];
-                        other_at[s] = match e.child {
-                            Some(child) => Some(child),
-                            None => {
-                                e.child = Some(fresh);
-                                self.nodes.push(Node::default());
-                                None
-                            }
-                        };
+                        other_at[s] = self.descend(at, edge);
                         progressed = true;
                         continue;
                     }
@@ -199,17 +190,7 @@ impl Tree {
                     let (edge, action) = self.select(at, &cands, config);
                     game.submit_trusted(s, action);
                     self.path.push((at, edge));
-                    let fresh = self.nodes.len() as u32;
-                    let e = &mut self.nodes[at as usize].edges[edge as usize];
-                    node = match e.child {
-                        Some(child) => Some(child),
-                        None => {
-                            // Expand one node per iteration, then leave the tree.
-                            e.child = Some(fresh);
-                            self.nodes.push(Node::default());
-                            None
-                        }
-                    };
+                    node = self.descend(at, edge);
                     progressed = true;
                     continue;
                 }
@@ -219,25 +200,27 @@ impl Tree {
                 return;
             }
         }
-        // Each other seat's tree is credited with that seat's own result.
+        // Each other seat's tree or bandit is credited with that seat's own result.
         for &(s, at, edge) in &self.other_path {
-            let value = reward_parts(game, s).0;
-            let n = &mut self.nodes[at as usize];
-            n.visits += 1;
-            n.total += value;
-            let e = &mut n.edges[edge as usize];
-            e.visits += 1;
-            e.total += value;
+            credit(&mut self.nodes[at as usize], edge, reward_parts(game, s).0);
         }
-        // Each other seat's bandit is credited with that seat's own result.
         for &(s, edge) in &self.others_path {
-            let value = reward_parts(game, s).0;
-            let n = &mut self.others[s];
-            n.visits += 1;
-            n.total += value;
-            let e = &mut n.edges[edge as usize];
-            e.visits += 1;
-            e.total += value;
+            credit(&mut self.others[s], edge, reward_parts(game, s).0);
+        }
+    }
+
+    /// The node below `edge` of `at`, or `None` after adding it (one node per tree and
+    /// iteration: the walk then leaves the tree).
+    fn descend(&mut self, at: u32, edge: u32) -> Option<u32> {
+        let fresh = self.nodes.len() as u32;
+        let e = &mut self.nodes[at as usize].edges[edge as usize];
+        match e.child {
+            Some(child) => Some(child),
+            None => {
+                e.child = Some(fresh);
+                self.nodes.push(Node::default());
+                None
+            }
         }
     }
 
@@ -269,6 +252,15 @@ impl Tree {
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
+}
+
+/// Adds a sample's `value` to `node` and to its `edge`.
+fn credit(node: &mut Node, edge: u32, value: f64) {
+    node.visits += 1;
+    node.total += value;
+    let e = &mut node.edges[edge as usize];
+    e.visits += 1;
+    e.total += value;
 }
 
 /// The edge of `node` to follow among this sample's candidates (ranked by the heuristic, best
