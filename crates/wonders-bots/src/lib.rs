@@ -67,7 +67,7 @@ pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heu
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
      optional :<K>t for K threads, e.g. search:200ms:2t, and :flat for the search without its \
      tree below the root, :neural for the policy network's prior at its root, :duct to search the other \
-     seats' choices of the turn too, :mo to search every other seat's decisions in a tree of its own), neural (a policy network over the view and the heuristic's values, no search; \
+     seats' choices of the turn too, :mo to search every other seat's choices of a card in a tree of its own), neural (a policy network over the view and the heuristic's values, no search; \
      neural:weights=FILE for other weights; neural:heuristic blends the plain network with the heuristic, still no search), \
      and exec:COMMAND[:timeout=<T>ms|<T>s] \
      for an external bot (see `wonders bot-protocol`)";
@@ -117,8 +117,9 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), `<K>t` (threads), `flat` (no tree below the root),
 /// `neural` (the policy network's prior at the root), `duct` (the other seats' choices of the
-/// turn searched too, [`SearchConfig::opponent_bandits`]) and `mo` (every other seat's decisions
-/// searched in a tree of its own, [`SearchConfig::opponent_trees`]); `neural` (the residual policy network of
+/// turn searched too, [`SearchConfig::opponent_bandits`]) and `mo` (every other seat's choices
+/// of a card searched in a tree of its own, [`SearchConfig::opponent_trees`]); `neural` (the
+/// residual policy network of
 /// [`neural`], no search; `neural:weights=FILE` with the weights of a safetensors file, its path's
 /// case kept). Names are case-insensitive and
 /// surrounding spaces are ignored. `exec:COMMAND` is an external program (see [`exec`]; the
@@ -235,7 +236,7 @@ fn parse_search(options: &[&str]) -> Result<SearchConfig, String> {
             // The other seats' choices of the searched turn searched too (decoupled bandits).
             config.opponent_bandits = true;
         } else if opt == "mo" {
-            // Every other seat's decisions searched in a tree of its own.
+            // Every other seat's choices of a card searched in a tree of its own.
             config.opponent_trees = true;
         } else if opt == "flat" {
             // The root-only bandit, without the tree below the root (to measure the tree).

@@ -25,9 +25,9 @@
 //!    rollout policy plays (see the private `tree` module). The other seats play the rollout
 //!    policy (unless [`SearchConfig::opponent_bandits`] searches their choices of this turn too,
 //!    or [`SearchConfig::opponent_trees`] their choices of a card, each seat in a tree of its
-//!    own, while it is in its tree): their choices of this turn (simultaneous moves are sequentialized: the others choose in the
-//!    sample without knowing the seat's choice) and every later decision of theirs, Babylon's,
-//!    Halicarnassus' and the Free City's included. The policy is the
+//!    own, while it is in its tree): their choices of this turn (simultaneous moves are
+//!    sequentialized: the others choose in the sample without knowing the seat's choice) and
+//!    every later decision of theirs, Babylon's, Halicarnassus' and the Free City's included. The policy is the
 //!    [`HeuristicBot`](crate::HeuristicBot)'s rules (hate-drafting included), deterministic; a
 //!    random move with probability ε (default 0) is available for tuning. Answers of the policy
 //!    that are pure functions of small keys (the next player's cheapest purchases, shield and

@@ -23,8 +23,8 @@
 //! result. A few iterations keep them close to the heuristic's choices; more make them answer
 //! the seat's moves as a searching opponent would.
 //!
-//! With [`SearchConfig::opponent_trees`] (`search:…:mo`), every other seat's decisions are
-//! searched from the searched turn on, each seat in a tree of its own (multiple-observer ISMCTS
+//! With [`SearchConfig::opponent_trees`] (`search:…:mo`), every other seat's choices of a card
+//! are searched from the searched turn on, each seat in a tree of its own (multiple-observer ISMCTS
 //! in its open-loop form): a node is that seat's information reached by its own choices, its
 //! edges are chosen as the seat's own are (UCB1 on availability, the heuristic's prior,
 //! progressive widening), each walk is credited with that seat's own result, and each tree adds
