@@ -172,14 +172,24 @@ fn a_closed_server_writes_nothing_more_and_the_next_one_finishes_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("close.db");
     let server = Server::open(&db).unwrap();
-    // Four bots play at once, in the background, as soon as the table exists. They think 10 ms
-    // a move, so that a whole game (72 moves or more) takes far longer than the few moves
-    // waited for below: random bots could finish it before the close on a busy machine.
+    // Three bots, thinking 10 ms a move in the background, and Ann, whom this test plays: the
+    // game waits for her, so it cannot end before the close however fast the bots are (four bots
+    // alone could finish it first on a fast or busy machine).
     let bot = json!({"bot": "search:10ms"});
-    let seats = json!([bot, bot, bot, bot]);
+    let seats = json!([{}, bot, bot, bot]);
     let req: CreateTable = serde_json::from_value(json!({"players": 4, "seats": seats})).unwrap();
     let id = server.create_table(&req).unwrap().id;
-    while stored_actions(&db, &id) < 8 {
+    let ann = server.take_seat(&id, 0, "Ann", None).unwrap().token;
+    // Ann plays her first legal action if she may; whether she did.
+    let ann_plays = |server: &Server| {
+        let st = server.state(&id, Some(&ann)).unwrap();
+        let Some(action) = st.legal.first() else { return false };
+        server.act(&id, &ann, Some(st.turn_id), action).unwrap();
+        true
+    };
+    // Ann plays until 8 actions are stored, the last of them hers: right after her move the bots
+    // think theirs (the step she resolved or joined waits for them).
+    while !(ann_plays(&server) && stored_actions(&db, &id) >= 8) {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     // Closing stops the bots mid-game and waits for the writer: once it returns, the file does
@@ -190,8 +200,8 @@ fn a_closed_server_writes_nothing_more_and_the_next_one_finishes_the_game() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(stored_actions(&db, &id), at_close, "nothing is written after close");
     assert_ne!(shown["table"]["status"], json!("over"), "the bots were stopped mid-game");
-    // A new server over the same file (a restart) shows the same state, then its bots finish
-    // the game, appending to the log without a clash of indices.
+    // A new server over the same file (a restart) shows the same state, then Ann and its bots
+    // finish the game, appending to the log without a clash of indices.
     let again = Server::open(&db).unwrap();
     let mut state = serde_json::to_value(again.state(&id, None).unwrap()).unwrap();
     let (age, turn) = (shown["table"]["age"].clone(), shown["table"]["turn"].clone());
@@ -200,7 +210,9 @@ fn a_closed_server_writes_nothing_more_and_the_next_one_finishes_the_game() {
         if state["table"]["status"] == json!("over") {
             break;
         }
-        std::thread::sleep(std::time::Duration::from_millis(2));
+        if !ann_plays(&again) {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
         state = serde_json::to_value(again.state(&id, None).unwrap()).unwrap();
     }
     assert_eq!(state["table"]["status"], json!("over"), "the game ends (from Age {age}, turn {turn})");

@@ -445,7 +445,8 @@ async fn a_websocket_heard_from_stays_open_and_a_silent_one_closes_after_the_idl
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let mut limits = wonders_server::Limits::loopback();
-    limits.ws_idle_timeout = Duration::from_millis(400);
+    // A second: the talker's pings, 100 ms apart, leave a loaded machine 900 ms of delay.
+    limits.ws_idle_timeout = Duration::from_secs(1);
     limits.ws_ping_interval = Duration::from_secs(3600);
     let served = server.clone();
     let task = tokio::spawn(async move {
@@ -466,7 +467,7 @@ async fn a_websocket_heard_from_stays_open_and_a_silent_one_closes_after_the_idl
     let opened = Instant::now();
     assert_eq!(next_json(&mut talker).await.unwrap().1["type"], "state");
     // Three idle timeouts long, a ping every 100 ms: each answered.
-    while opened.elapsed() < Duration::from_millis(1200) {
+    while opened.elapsed() < Duration::from_secs(3) {
         nothing_pending(&mut talker, "the talker").await;
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
