@@ -21,9 +21,12 @@ pub const HINT_SAMPLES: u32 = 2000;
 /// [`HINT_SAMPLES`] unless told otherwise).
 pub const REVIEW_SAMPLES: u32 = 500;
 
-/// The search settings of a hint or a review: `samples` games per decision, one thread.
+/// The search settings of a hint or a review: `samples` games per decision, one thread, every
+/// other seat played by the heuristic (the fixed model, `search:…:fixed`: a hint or a review
+/// judges one position on its own, without the record of the other seats' choices the adaptive
+/// model learns from, so the same position gets the same answer).
 pub fn config(samples: u32) -> SearchConfig {
-    SearchConfig { budget: Budget::Iterations(samples), ..SearchConfig::default() }
+    SearchConfig { budget: Budget::Iterations(samples), adaptive_opponents: false, ..SearchConfig::default() }
 }
 
 /// The seed of a hint for the seat of `view`: it depends on the seat, the Age and the turn only,

@@ -50,6 +50,7 @@ pub mod neural;
 mod random;
 pub mod search;
 mod tree;
+mod watch;
 mod weights;
 
 pub use exec::ExecBot;
@@ -66,7 +67,8 @@ use wonders_core::{Action, ActionError, Game, View};
 pub const BOT_NAMES_HELP: &str = "random, card-first (random, a card first), heuristic, heuristic:flat-naval (the first \
      Armada rules), search[:budget] (100 ms per move; a budget is <T>ms, <T>s or <N>it, with an \
      optional :<K>t for K threads, e.g. search:200ms:2t, and :flat for the search without its \
-     tree below the root, :neural for the policy network's prior at its root, :duct to search the other \
+     tree below the root, :neural for the policy network's prior at its root, :fixed to play every \
+     other seat by the heuristic whatever it is seen to do, :duct to search the other \
      seats' choices of the turn too, :mo to search every other seat's choices of a card in a tree of its own), neural (a policy network over the view and the heuristic's values, no search; \
      neural:weights=FILE for other weights; neural:heuristic blends the plain network with the heuristic, still no search), \
      and exec:COMMAND[:timeout=<T>ms|<T>s] \
@@ -116,9 +118,11 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// per decision, one thread); `search:` followed
 /// by options separated by `:` — a budget `<N>it` (iterations per decision, deterministic),
 /// `<T>ms` or `<T>s` (time per decision), `<K>t` (threads), `flat` (no tree below the root),
-/// `neural` (the policy network's prior at the root), `duct` (the other seats' choices of the
-/// turn searched too, [`SearchConfig::opponent_bandits`]) and `mo` (every other seat's choices
-/// of a card searched in a tree of its own, [`SearchConfig::opponent_trees`]); `neural` (the
+/// `neural` (the policy network's prior at the root), `fixed` (every other seat played by the
+/// heuristic, whatever it is seen to do: [`SearchConfig::adaptive_opponents`] off), `duct` (the
+/// other seats' choices of the turn searched too, [`SearchConfig::opponent_bandits`]) and `mo`
+/// (every other seat's choices of a card searched in a tree of its own,
+/// [`SearchConfig::opponent_trees`]); `neural` (the
 /// residual policy network of
 /// [`neural`], no search; `neural:weights=FILE` with the weights of a safetensors file, its path's
 /// case kept). Names are case-insensitive and
@@ -137,6 +141,8 @@ pub fn normalize_bot_name(name: &str) -> String {
 /// assert!(bot_from_name("search:0it", 1).is_err());
 /// assert_eq!(bot_from_name("search:1000it:duct", 1).unwrap().name(), "search:1000it:duct");
 /// assert_eq!(bot_from_name("search:200ms:mo", 1).unwrap().name(), "search:200ms:mo");
+/// assert_eq!(bot_from_name("search:100ms:fixed", 1).unwrap().name(), "search:100ms:fixed");
+/// assert!(bot_from_name("search:mo:fixed", 1).err().unwrap().contains("two models"));
 /// assert!(bot_from_name("search:flat:mo", 1).err().unwrap().contains("`flat` leaves out"));
 /// let err = bot_from_name("search:flat:duct", 1).err().unwrap();
 /// assert!(err.contains("`flat` leaves out"), "{err}");
@@ -238,6 +244,9 @@ fn parse_search(options: &[&str]) -> Result<SearchConfig, String> {
         } else if opt == "mo" {
             // Every other seat's choices of a card searched in a tree of its own.
             config.opponent_trees = true;
+        } else if opt == "fixed" {
+            // Every other seat played by the rollout policy, whatever it is seen to do.
+            config.adaptive_opponents = false;
         } else if opt == "flat" {
             // The root-only bandit, without the tree below the root (to measure the tree).
             config.tree = false;
@@ -254,6 +263,9 @@ fn parse_search(options: &[&str]) -> Result<SearchConfig, String> {
         } else {
             return Err(format!("`{opt}` is not a budget (<N>it, <T>ms, <T>s) or threads (<K>t)"));
         }
+    }
+    if config.opponent_trees && options.contains(&"fixed") {
+        return Err("`mo` and `fixed` are two models of the other seats: give one".into());
     }
     if config.opponent_trees && !config.tree {
         return Err("`mo` searches the other seats' choices in trees, which `flat` leaves out".into());

@@ -25,7 +25,8 @@
 //!    rollout policy plays (see the private `tree` module). The other seats play the rollout
 //!    policy (unless [`SearchConfig::opponent_bandits`] searches their choices of this turn too,
 //!    or [`SearchConfig::opponent_trees`] their choices of a card, each seat in a tree of its
-//!    own, while it is in its tree): their choices of this turn (simultaneous moves are
+//!    own, while it is in its tree; by default, [`SearchConfig::adaptive_opponents`], the seats
+//!    the seat has seen stray from the policy get such trees): their choices of this turn (simultaneous moves are
 //!    sequentialized: the others choose in the sample without knowing the seat's choice) and
 //!    every later decision of theirs, Babylon's, Halicarnassus' and the Free City's included. The policy is the
 //!    [`HeuristicBot`](crate::HeuristicBot)'s rules (hate-drafting included), deterministic; a
@@ -82,6 +83,7 @@ use crate::heuristic::evaluate;
 use crate::memo::Memo;
 use crate::neural::Network;
 use crate::tree::{Tree, policy_move};
+use crate::watch::Watch;
 use crate::weights::Weights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -108,6 +110,22 @@ pub enum Budget {
     Iterations(u32),
     /// Wall-clock time.
     Time(Duration),
+}
+
+impl Budget {
+    /// Whether an adaptive search ([`SearchConfig::adaptive_opponents`]) models the seats it has
+    /// not yet seen choose as searchers (from 500 ms or 10,000 iterations a decision) or as the
+    /// rollout policy (below). Before a seat has shown what it is, the model is a guess: at
+    /// 100 ms against heuristic players, guessing "searcher" cost 3.5 points of win share at
+    /// 4 players and 5 at 7 (the heuristic is exact there), while at 4,000 iterations against
+    /// three searches of 1,000 it gained 6 (see the guide's *Bots* page). A long search is the
+    /// one set against strong players, and its trees model them well.
+    pub fn models_unknown_seats_as_searchers(&self) -> bool {
+        match *self {
+            Budget::Iterations(n) => n >= 10_000,
+            Budget::Time(d) => d >= Duration::from_millis(500),
+        }
+    }
 }
 
 /// What a search sees of the real game: research only ([`SearchBot::choose_seeing`]).
@@ -169,6 +187,13 @@ pub struct SearchConfig {
     /// heuristic it is the worse one (see the guide's *Bots* page). Needs the tree; overrides
     /// `opponent_bandits`.
     pub opponent_trees: bool,
+    /// Whether each other seat's model follows what the seat sees it choose (the default; false
+    /// is `search:…:fixed`): a seat seen to stray from the rollout policy is searched in a tree
+    /// of its own (as with `opponent_trees`), one that chooses as the policy is played by it (see
+    /// the private `watch` module, and [`Budget::models_unknown_seats_as_searchers`] for the
+    /// seats not yet seen). A table of heuristic players is searched as with the fixed model,
+    /// move for move. Needs the tree; `opponent_trees` and `opponent_bandits` override it.
+    pub adaptive_opponents: bool,
 }
 
 /// With [`SearchConfig::network_prior`], a root candidate's prior value in the heuristic's points
@@ -199,6 +224,7 @@ impl Default for SearchConfig {
             opponent_bandits: false,
             common_deals: true,
             opponent_trees: false,
+            adaptive_opponents: true,
         }
     }
 }
@@ -223,6 +249,8 @@ pub struct SearchBot {
     seed: u64,
     decisions: u64,
     network: Option<Arc<Network>>,
+    /// What the seat saw the other seats choose in this game ([`SearchConfig::adaptive_opponents`]).
+    watch: Watch,
 }
 
 impl SearchBot {
@@ -230,12 +258,24 @@ impl SearchBot {
     pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
         let threads = config.threads.max(1);
         let network = config.network_prior.then(Network::embedded);
-        SearchBot { config: SearchConfig { threads, ..config }, seed, decisions: 0, network }
+        SearchBot {
+            config: SearchConfig { threads, ..config },
+            seed,
+            decisions: 0,
+            network,
+            watch: Watch::default(),
+        }
     }
 
     /// Its settings.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// Whether its model of the other seats follows what it sees them choose.
+    fn adapts(&self) -> bool {
+        let c = &self.config;
+        c.adaptive_opponents && c.tree && !c.opponent_trees && !c.opponent_bandits
     }
 }
 
@@ -322,6 +362,9 @@ impl SearchBot {
     fn analyse_with(&mut self, view: &View, legal: &[Action], truth: Option<(&Game, Sight)>) -> Vec<Advice> {
         let decision = self.decisions;
         self.decisions += 1;
+        if self.adapts() {
+            self.watch.read(view, &self.config, mix(self.seed ^ decision));
+        }
         if legal.len() <= 1 {
             let action = legal.first().copied().unwrap_or(Action::Pass);
             return vec![Advice { action, visits: 0, value: 0.0, win_chance: 0.0 }];
@@ -387,15 +430,26 @@ impl SearchBot {
             }
         };
         let config = &self.config;
+        // The other seats searched in trees of their own, a bit per seat.
+        let me = view.seat as usize;
+        let searchers = if config.opponent_trees {
+            (0..view.cities.len().min(8)).filter(|&s| s != me).fold(0u8, |m, s| m | 1 << s)
+        } else if self.adapts() {
+            self.watch.searchers(view, self.config.budget.models_unknown_seats_as_searchers())
+        } else {
+            0
+        };
         let stats: Vec<Vec<Stat>> = if threads == 1 {
-            vec![search_root(view, config, cands, share(0), deadline, mix(base), truth)]
+            vec![search_root(view, config, cands, share(0), deadline, mix(base), truth, searchers)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = (0..threads)
                     .map(|t| {
                         let iters = share(t);
                         let seed = mix(base ^ mix(t as u64 + 1));
-                        s.spawn(move || search_root(view, config, cands, iters, deadline, seed, truth))
+                        s.spawn(move || {
+                            search_root(view, config, cands, iters, deadline, seed, truth, searchers)
+                        })
                     })
                     .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
@@ -436,6 +490,8 @@ impl Bot for SearchBot {
             s.push_str(":mo");
         } else if self.config.opponent_bandits {
             s.push_str(":duct");
+        } else if self.config.tree && !self.config.adaptive_opponents {
+            s.push_str(":fixed");
         }
         s
     }
@@ -542,6 +598,7 @@ pub(crate) fn active(n: u32, len: usize, widening: f64) -> usize {
 }
 
 /// One root search of `iters` iterations (or until `deadline`).
+#[allow(clippy::too_many_arguments)]
 fn search_root(
     view: &View,
     config: &SearchConfig,
@@ -550,6 +607,7 @@ fn search_root(
     deadline: Option<Instant>,
     seed: u64,
     truth: Option<(&Game, Sight)>,
+    searchers: u8,
 ) -> Vec<Stat> {
     let mut stats = vec![Stat::default(); cands.len()];
     let catalog = view.data.0;
@@ -564,7 +622,7 @@ fn search_root(
     // What every sample of the view shares, worked out once (the same samples as
     // `Game::resample`).
     let resampler = Resampler::new(view, catalog).ok();
-    let mut tree = config.tree.then(|| Tree::new(cands.len()));
+    let mut tree = config.tree.then(|| Tree::new(cands.len(), searchers));
     let mut n = 0u32;
     let mut failures = 0u32;
     while n < iters {
@@ -710,6 +768,51 @@ mod tests {
     use super::*;
     use wonders_core::Setup;
 
+    /// Plays a 4-player game, seat 0 by `bot`, seats 1–3 by `others`; the moves, in order.
+    fn moves_against(mut bot: SearchBot, mut others: Vec<Box<dyn Bot>>, seed: u64) -> Vec<Action> {
+        let mut game = Game::new(&Setup::new(4, seed)).unwrap();
+        let mut legal = Vec::new();
+        let mut moves = Vec::new();
+        while !game.is_over() {
+            for s in game.to_act() {
+                if game.must_act(s) {
+                    game.legal_actions_into(s, &mut legal);
+                    let view = game.view(s);
+                    let a =
+                        if s == 0 { bot.choose(&view, &legal) } else { others[s - 1].choose(&view, &legal) };
+                    game.submit(s, a).unwrap();
+                    moves.push(a);
+                }
+            }
+        }
+        moves
+    }
+
+    #[test]
+    fn the_adaptive_model_plays_heuristic_tables_move_for_move_as_the_fixed_one() {
+        // Heuristic players never stray from the rollout policy, so no seat gets a tree: the
+        // same seed and budget play the same game. Against random players the seats stray, get
+        // trees, and the game goes otherwise.
+        let config = SearchConfig { budget: Budget::Iterations(60), ..SearchConfig::default() };
+        let fixed = SearchConfig { adaptive_opponents: false, ..config };
+        assert!(!config.budget.models_unknown_seats_as_searchers());
+        let heuristics = || (0..3).map(|_| Box::new(crate::HeuristicBot::new()) as Box<dyn Bot>).collect();
+        let adaptive = moves_against(SearchBot::new(config, 3), heuristics(), 21);
+        assert_eq!(adaptive, moves_against(SearchBot::new(fixed, 3), heuristics(), 21));
+        let randoms = || (1..4).map(|s| Box::new(crate::RandomBot::new(s)) as Box<dyn Bot>).collect();
+        let adaptive = moves_against(SearchBot::new(config, 3), randoms(), 22);
+        assert_ne!(adaptive, moves_against(SearchBot::new(fixed, 3), randoms(), 22));
+        assert_eq!(SearchBot::new(config, 3).name(), "search:60it");
+        assert_eq!(SearchBot::new(fixed, 3).name(), "search:60it:fixed");
+    }
+
+    #[test]
+    fn unknown_seats_are_modelled_as_searchers_from_half_a_second_or_10000_iterations() {
+        let b = |budget: Budget| budget.models_unknown_seats_as_searchers();
+        assert!(!b(Budget::Time(Duration::from_millis(300))) && b(Budget::Time(Duration::from_millis(500))));
+        assert!(!b(Budget::Iterations(9_999)) && b(Budget::Iterations(10_000)));
+    }
+
     #[test]
     fn widening_starts_with_two_and_grows() {
         assert_eq!(active(0, 10, 0.4), 2);
@@ -756,7 +859,7 @@ mod tests {
         let cands = [(legal[0], 0.0), (legal[0], 0.0)];
         for common_deals in [true, false] {
             let config = SearchConfig { exploration: 1e6, common_deals, ..SearchConfig::default() };
-            let stats = search_root(&view, &config, &cands, 40, None, 9, None);
+            let stats = search_root(&view, &config, &cands, 40, None, 9, None, 0);
             assert_eq!((stats[0].visits, stats[1].visits), (20, 20));
             assert_eq!(
                 (stats[0].total == stats[1].total, stats[0].wins == stats[1].wins),
@@ -894,7 +997,7 @@ mod tests {
         let config =
             SearchConfig { tree: false, exploration: 0.4, common_deals: false, ..SearchConfig::default() };
         let cands = candidates(&view, &config, &legal);
-        let stats = search_root(&view, &config, &cands, 60, None, 5, None);
+        let stats = search_root(&view, &config, &cands, 60, None, 5, None, 0);
         let got: Vec<(u32, String)> = stats.iter().map(|s| (s.visits, format!("{:.9}", s.total))).collect();
         let want: &[(u32, &str)] =
             &[(30, "4.632948202"), (8, "0.165742441"), (19, "2.450023588"), (3, "0.046544473")];

@@ -10,8 +10,8 @@
 //! sample to the next, an edge is chosen among the ones available in this sample, by UCB1 on
 //! its availability count (`ln avail` in place of `ln N`), with the same heuristic prior and
 //! progressive widening as the root. One node is added per iteration; below it the rollout
-//! policy plays to the end. The other seats always play the rollout policy (which is what the
-//! heuristic opponents do, and a fair guess at any other). More time grows the tree, so the
+//! policy plays to the end. The other seats play the rollout policy (which is what the heuristic
+//! opponents do), unless they are searched as below. More time grows the tree, so the
 //! seat's own plan improves with thought: the estimate of a root move converges to the value of
 //! playing it well, not to the value of the heuristic's continuation.
 //!
@@ -30,7 +30,8 @@
 //! progressive widening), each walk is credited with that seat's own result, and each tree adds
 //! one node per iteration. The other seats then answer the seat's moves as searchers of the same
 //! thought would, through the whole game; against the heuristic, whose choices the trees stray
-//! from, it is the worse model.
+//! from, it is the worse model. By default ([`SearchConfig::adaptive_opponents`]) only the seats
+//! seen to stray from the heuristic get trees (the `watch` module), the others play the policy.
 
 use crate::ctx::Ctx;
 use crate::heuristic::choose_in_game;
@@ -81,11 +82,16 @@ pub(crate) struct Tree {
     other_roots: Vec<u32>,
     /// The (seat, node, edge) triples walked in the other seats' trees by the current iteration.
     other_path: Vec<(usize, u32, u32)>,
+    /// The other seats searched in trees of their own, a bit per seat (every other seat with
+    /// [`SearchConfig::opponent_trees`], those seen to stray with
+    /// [`SearchConfig::adaptive_opponents`]).
+    searchers: u8,
 }
 
 impl Tree {
-    /// An empty tree for `candidates` root candidates.
-    pub(crate) fn new(candidates: usize) -> Tree {
+    /// An empty tree for `candidates` root candidates, the seats of the bits of `searchers`
+    /// searched in trees of their own.
+    pub(crate) fn new(candidates: usize, searchers: u8) -> Tree {
         let nodes = vec![Node::default(); candidates];
         Tree {
             nodes,
@@ -95,6 +101,7 @@ impl Tree {
             others_path: Vec::with_capacity(8),
             other_roots: Vec::new(),
             other_path: Vec::with_capacity(32),
+            searchers,
         }
     }
 
@@ -117,7 +124,7 @@ impl Tree {
         let mut node = Some(self.roots[root]);
         let mut cands: Vec<(Action, f32)> = Vec::with_capacity(12);
         // The searched turn, while the other seats' choices in it are searched.
-        let searched = (config.opponent_bandits && !config.opponent_trees && game.phase() == Phase::Choose)
+        let searched = (config.opponent_bandits && self.searchers == 0 && game.phase() == Phase::Choose)
             .then(|| (game.age(), game.turn()));
         if searched.is_some() && self.others.len() < game.players() {
             self.others.resize(game.players(), Node::default());
@@ -125,7 +132,7 @@ impl Tree {
         // Each other seat's place in its own tree (with `opponent_trees`).
         self.other_path.clear();
         let mut other_at = [None::<u32>; 8];
-        if config.opponent_trees {
+        if self.searchers != 0 {
             if self.other_roots.is_empty() {
                 for _ in 0..game.players() {
                     self.other_roots.push(self.nodes.len() as u32);
@@ -133,7 +140,7 @@ impl Tree {
                 }
             }
             for (s, at) in other_at.iter_mut().enumerate().take(game.players()) {
-                if s != seat {
+                if s != seat && self.searchers >> s & 1 == 1 {
                     *at = Some(self.other_roots[s]);
                 }
             }
@@ -343,12 +350,17 @@ mod tests {
     }
 
     fn grow_with(n: usize, config: SearchConfig) -> (Tree, Vec<(Action, f32)>) {
+        grow_searching(n, config, if config.opponent_trees { 0b1110 } else { 0 })
+    }
+
+    /// [`grow_with`], the seats of `searchers`' bits searched in trees of their own.
+    fn grow_searching(n: usize, config: SearchConfig, searchers: u8) -> (Tree, Vec<(Action, f32)>) {
         let game = Game::new(&Setup::new(4, 11)).unwrap();
         let legal = game.legal_actions(0);
         let memo = Memo::new(&config.weights, None);
         let mut cands = Vec::new();
         candidates_in(&Ctx::from_game(&game, 0), &config, &legal, &mut cands);
-        let mut tree = Tree::new(cands.len());
+        let mut tree = Tree::new(cands.len(), searchers);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut buf = Vec::new();
         for i in 0..n {
@@ -469,5 +481,19 @@ mod tests {
         // Without the option the other seats play the rollout policy: no tree of theirs.
         let (plain, _) = grow(n);
         assert!(plain.other_roots.is_empty());
+    }
+
+    #[test]
+    fn only_the_seats_modelled_as_searchers_grow_trees() {
+        // As the adaptive model does when seat 2 alone was seen to stray: seats 1 and 3 play the
+        // rollout policy, seat 2 goes down a tree of its own, one node per iteration.
+        let n = 40;
+        let (tree, cands) = grow_searching(n, SearchConfig::default(), 0b0100);
+        let root_of = |s: usize| &tree.nodes[tree.other_roots[s] as usize];
+        assert_eq!(root_of(2).visits as usize, n);
+        for s in [0, 1, 3] {
+            assert_eq!(root_of(s).visits, 0, "seat {s}");
+        }
+        assert_eq!(tree.len(), cands.len() + n + 4 + n);
     }
 }
