@@ -26,9 +26,10 @@
 //!    policy (unless [`SearchConfig::opponent_bandits`] searches their choices of this turn too,
 //!    or [`SearchConfig::opponent_trees`] their choices of a card, each seat in a tree of its
 //!    own, while it is in its tree; by default, [`SearchConfig::adaptive_opponents`], the seats
-//!    the seat has seen stray from the policy get such trees): their choices of this turn (simultaneous moves are
-//!    sequentialized: the others choose in the sample without knowing the seat's choice) and
-//!    every later decision of theirs, Babylon's, Halicarnassus' and the Free City's included. The policy is the
+//!    the seat has seen stray from the policy get such trees): their choices of this turn
+//!    (simultaneous moves are sequentialized: the others choose in the sample without knowing
+//!    the seat's choice) and every later decision of theirs, Babylon's, Halicarnassus' and the
+//!    Free City's included. The policy is the
 //!    [`HeuristicBot`](crate::HeuristicBot)'s rules (hate-drafting included), deterministic; a
 //!    random move with probability ε (default 0) is available for tuning. Answers of the policy
 //!    that are pure functions of small keys (the next player's cheapest purchases, shield and
@@ -119,7 +120,8 @@ impl Budget {
     /// 100 ms against heuristic players, guessing "searcher" cost 3.5 points of win share at
     /// 4 players and 5 at 7 (the heuristic is exact there), while at 4,000 iterations against
     /// three searches of 1,000 it gained 6 (see the guide's *Bots* page). A long search is the
-    /// one set against strong players, and its trees model them well.
+    /// one set against strong players, and its trees model them well; the line is drawn above
+    /// the budgets of quick play (100 to 300 ms, about 3,000 to 10,000 iterations here).
     pub fn models_unknown_seats_as_searchers(&self) -> bool {
         match *self {
             Budget::Iterations(n) => n >= 10_000,

@@ -77,7 +77,7 @@ struct Guess {
     turn: u8,
     seat: u8,
     /// What the policy's choice (or any choice tied with it) shows.
-    policy: ArrayVec<Seen, 8>,
+    policy: ArrayVec<Seen, 16>,
 }
 
 /// The seat's record of the other seats' choices in one game (see the [module
@@ -129,8 +129,8 @@ impl Watch {
             .fold(0, |m, s| m | 1 << s)
     }
 
-    /// Per seat: the choices checked and those that strayed from the policy (for measurements).
-    #[allow(dead_code)]
+    /// Per seat: the choices checked and those that strayed from the policy.
+    #[cfg(test)]
     pub(crate) fn tally(&self) -> ([u16; MAX_PLAYERS], [u16; MAX_PLAYERS]) {
         (self.checked, self.strayed)
     }
@@ -182,7 +182,7 @@ fn policy_choices(
     hand: &Hand,
     config: &SearchConfig,
     legal: &mut Vec<Action>,
-) -> Option<ArrayVec<Seen, 8>> {
+) -> Option<ArrayVec<Seen, 16>> {
     let mut dealt: ArrayVec<u8, 16> = game.hand(seat).iter().map(|c| c.0).collect();
     let mut known: ArrayVec<u8, 16> = hand.iter().map(|c| c.0).collect();
     dealt.sort_unstable();
