@@ -90,6 +90,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use wonders_core::limits::MAX_PLAYERS;
 use wonders_core::sample::Resampler;
 use wonders_core::{Action, Game, Phase, View};
 
@@ -435,7 +436,7 @@ impl SearchBot {
         // The other seats searched in trees of their own, a bit per seat.
         let me = view.seat as usize;
         let searchers = if config.opponent_trees {
-            (0..view.cities.len().min(8)).filter(|&s| s != me).fold(0u8, |m, s| m | 1 << s)
+            (0..view.cities.len().min(MAX_PLAYERS)).filter(|&s| s != me).fold(0u8, |m, s| m | 1 << s)
         } else if self.adapts() {
             self.watch.searchers(view, self.config.budget.models_unknown_seats_as_searchers())
         } else {

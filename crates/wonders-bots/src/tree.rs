@@ -77,8 +77,8 @@ pub(crate) struct Tree {
     others: Vec<Node>,
     /// The (seat, edge) pairs of the other seats' bandits chosen by the current iteration.
     others_path: Vec<(usize, u32)>,
-    /// With [`SearchConfig::opponent_trees`]: per seat, the root of its tree in `nodes` (the
-    /// seat's own entry unused).
+    /// Once a seat of `searchers` is searched: per seat, the root of its tree in `nodes` (used
+    /// only for the seats of `searchers`).
     other_roots: Vec<u32>,
     /// The (seat, node, edge) triples walked in the other seats' trees by the current iteration.
     other_path: Vec<(usize, u32, u32)>,
@@ -129,7 +129,7 @@ impl Tree {
         if searched.is_some() && self.others.len() < game.players() {
             self.others.resize(game.players(), Node::default());
         }
-        // Each other seat's place in its own tree (with `opponent_trees`).
+        // Each searched seat's place in its own tree (the seats of `searchers`).
         self.other_path.clear();
         let mut other_at = [None::<u32>; 8];
         if self.searchers != 0 {
@@ -207,12 +207,15 @@ impl Tree {
                 return;
             }
         }
-        // Each other seat's tree or bandit is credited with that seat's own result.
+        // Each other seat's tree or bandit is credited with that seat's own result, worked out
+        // once per seat (a walk credits many nodes of one seat).
+        let mut results = [None::<f64>; 8];
+        let mut result = |s: usize| *results[s].get_or_insert_with(|| reward_parts(game, s).0);
         for &(s, at, edge) in &self.other_path {
-            credit(&mut self.nodes[at as usize], edge, reward_parts(game, s).0);
+            credit(&mut self.nodes[at as usize], edge, result(s));
         }
         for &(s, edge) in &self.others_path {
-            credit(&mut self.others[s], edge, reward_parts(game, s).0);
+            credit(&mut self.others[s], edge, result(s));
         }
     }
 
