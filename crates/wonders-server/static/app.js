@@ -2696,12 +2696,13 @@ function armadaCityBlock(page, i, role) {
       h('span', { class: 'naval-strength', title: ed('naval strength (red fleet and naval symbols)', '海軍實力（紅色艦隊與海軍標誌）') }, `⚓ ${c.naval_strength}`), ' ',
       h('span', { class: 'trade-level', title: ed('trade level (yellow fleet): lowers the taxes and piracy you pay', '貿易等級（黃色艦隊）：減少你支付的稅與海盜損失') }, ed(`trade ${c.trade_level}`, `貿易 ${c.trade_level}`)), ' ',
       c.fleet_points ? h('span', { class: 'fleet-points' }, ed(`fleet ${c.fleet_points} VP`, `艦隊 ${c.fleet_points} 分`)) : null, ' ',
-      tokens.length ? h('span', { class: 'naval-tokens', title: ed('naval tokens', '海軍標記') }, compact ? null : ed('naval: ', '海軍：'), tokens) : null),
+      tokens.length ? h('span', { class: 'naval-tokens', title: ed('naval tokens', '海軍標記') }, compact ? null : h('span', { class: 'naval-label' }, ed('naval: ', '海軍：')), tokens) : null,
+      c.islands.length && compact ? h('span', { class: 'island-count', title: c.islands.map(x => `${islandShort(x)} (${x.level}): ${fixPlurals(x.effect)}`).join('\n') },
+        plural(c.islands.length, 'islandCount')) : null),
     h('div', { class: 'ships' }, rows),
-    c.islands.length && compact ? h('span', { class: 'island-count', title: c.islands.map(x => `${islandShort(x)} (${x.level}): ${fixPlurals(x.effect)}`).join('\n') },
-      plural(c.islands.length, 'islandCount')) : null,
     c.islands.length && !compact ? h('div', { class: 'islands' }, h('span', { class: 'muted' }, ed('Islands: ', '島嶼：')),
-      c.islands.map(x => h('span', { class: 'island-chip', title: fixPlurals(x.effect) }, islandName(x), ` (${x.level})`,
+      c.islands.map(x => h('span', { class: 'island-chip', title: `${islandName(x)} (${x.level}): ${fixPlurals(x.effect)}` },
+        islandShort(x), h('span', { class: 'isle-other' }, zh() ? `（${x.name}）` : ` (${x.zh})`), ` (${x.level})`,
         x.provisional ? provisionalMark() : null, h('small', {}, ' · ' + fixPlurals(x.effect))))) : null);
 }
 

@@ -1897,6 +1897,9 @@ const ONE_SCREEN: &str = "const vw = innerWidth, vh = innerHeight, out = [], de 
   if (m && !m.querySelector('.board')) out.push('your city shows no wonder board');
   if (current.state.view.armada) {
     if (m.scrollHeight > m.clientHeight + 1) out.push('your city scrolls inside itself by ' + (m.scrollHeight - m.clientHeight));
+    if (m.scrollWidth > m.clientWidth + 1) out.push('your city scrolls sideways by ' + (m.scrollWidth - m.clientWidth));
+    for (const e of m.querySelectorAll('.shipyard-head, .islands'))
+      if (e.scrollWidth > e.clientWidth + 1) out.push('in your shipyard, .' + e.className + ' is cut off by ' + (e.scrollWidth - e.clientWidth));
     const y = document.querySelector('.city.mine .shipyard');
     if (!y) out.push('your city shows no shipyard');
     else { inView(y); const b = y.getBoundingClientRect(), r = m.getBoundingClientRect();
@@ -1906,6 +1909,18 @@ const ONE_SCREEN: &str = "const vw = innerWidth, vh = innerHeight, out = [], de 
       for (const t of tracks) { const tr = t.getBoundingClientRect(); if (tr.bottom > vh + 1 || tr.bottom > r.bottom + 1) out.push('the ' + t.dataset.fleet + ' track is below the fold'); } }
   }
   return out";
+
+/// Gives every city, in every view the page renders from now on, naval tokens of the three Ages
+/// (the weakest's, armada.md §2.3), 27 fleet points and four islands with the longest names of
+/// `armada.toml`, and renders.
+const FULLEST_SHIPYARD: &str = "const fill = st => { for (const c of st.view.armada.cities) {
+    c.naval_tokens = [-1, -2, -3]; c.fleet_points = 27;
+    c.islands = [['Inhabited Isle', '人煙之島', 1, '3 VP'], ['Abandoned Port', '廢棄港口', 2, 'produces glass, loom or papyrus'],
+      ['Trade-Wind Archipelago', '信風群島', 3, '2 coins for each yellow ship step'], ['Sovereign Archipelago', '君主群島', 3, '7 VP']]
+      .map(([name, zh, level, effect]) => ({ name, zh, level, effect, provisional: true })); } };
+  const render = current.render.bind(current);
+  current.render = () => { if (current.state) fill(current.state); render(); };
+  current.render()";
 
 /// The seconds the page's turn timer shows (`m:ss`).
 const CLOCK: &str = "const [m, sec] = document.getElementById('turn-timer').textContent.split(':'); return Number(m) * 60 + Number(sec)";
@@ -2199,6 +2214,11 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     )
     .await;
     assert_eq!(yard, json!([]), "the shipyard board");
+    // The same table with the fullest shipyards (below), while a hand of seven takes its room.
+    js(&c, FULLEST_SHIPYARD).await;
+    wait_for(&c, "the islands", "document.querySelectorAll('.city.mine .island-chip').length === 4").await;
+    shot(&c, "44a-table-armada-fullest-age2-1366.png").await;
+    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard in Age II at 1366×768");
     c.set_window_size(390, 844).await.unwrap();
     wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -2207,6 +2227,42 @@ async fn the_table_on_one_screen_in_headless_chromium() {
         .await
         .unwrap();
     shot(&c, "45-table-armada-390.png").await;
+
+    // The fullest shipyard the game can give, whatever this deal dealt: late in Age III, naval
+    // tokens of all three Ages, fleet points, and four islands with the longest names (armada.md
+    // §2.6: one per green-track exploration, and the cards' explorations), in English and in
+    // Chinese. Each render of the page puts them back into its view.
+    c.set_window_size(1366, 768).await.unwrap();
+    advance(&s, &table, &ada, |st| {
+        st["view"]["age"] == json!(3)
+            && st["view"]["turn"] == json!(4)
+            && !st["legal"].as_array().unwrap().is_empty()
+    })
+    .await;
+    sit(&c, &s, &table, 0, &ada).await;
+    wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
+    js(&c, FULLEST_SHIPYARD).await;
+    wait_for(&c, "the islands", "document.querySelectorAll('.city.mine .island-chip').length === 4").await;
+    shot(&c, "44b-table-armada-fullest-1366.png").await;
+    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard at 1366×768");
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    wait_for(
+        &c,
+        "Chinese",
+        "document.querySelector('.city.mine .island-chip').textContent.startsWith('人煙之島')",
+    )
+    .await;
+    shot(&c, "44c-table-armada-fullest-1366-zh.png").await;
+    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard at 1366×768, in Chinese");
+    c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
+    c.set_window_size(390, 844).await.unwrap();
+    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(js(&c, PHONE).await, json!([]), "the fullest shipyard at 390×844");
+    c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView({block: 'center'})", vec![])
+        .await
+        .unwrap();
+    shot(&c, "45b-table-armada-fullest-390.png").await;
     c.set_window_size(1280, 1100).await.unwrap();
     c.close().await.unwrap();
     s.stop().await;
