@@ -713,3 +713,20 @@ fn armada_cards_fit_beside_either_base_catalog() {
         }
     }
 }
+
+#[test]
+fn every_card_and_island_has_its_effect_in_chinese() {
+    // The Chinese page shows these (effect texts in the terms of 000, armada.md §6).
+    assert_eq!(card("Dry Dock").effect_text_zh(), "免費移動任意一艘船隻一格，2分");
+    assert_eq!(island("Misty Isle").effect_text_zh(), "不因賦稅或海盜失去錢幣");
+    assert_eq!(island("Breeze Isle").effect_text_zh(), "1個海軍標識");
+    let latin = |s: &str| s.chars().any(|c| c.is_ascii_alphabetic());
+    for c in data().cards() {
+        let zh = c.effect_text_zh();
+        assert!(!zh.is_empty() && !latin(&zh), "{}: {zh}", c.name);
+    }
+    for i in data().islands() {
+        let zh = i.effect_text_zh();
+        assert!(!zh.is_empty() && !latin(&zh), "{}: {zh}", i.name);
+    }
+}

@@ -203,8 +203,7 @@ fn build(catalog: &'static Catalog) -> String {
         .cards
         .iter()
         .map(|c| {
-            // Armada cards: the whole effect, Armada part included (in English only: the data
-            // has no Chinese effect texts).
+            // Armada cards: the whole effect, Armada part included.
             let armada = catalog.armada.as_deref().zip(catalog.armada_card(c.id)).map(|(d, a)| d.card(a));
             CardJson {
                 name: &c.name,
@@ -214,7 +213,7 @@ fn build(catalog: &'static Catalog) -> String {
                 coins: c.coins,
                 cost: letters(&c.cost),
                 effect: armada.map_or_else(|| c.effect_text(), |a| a.effect_text()),
-                effect_zh: armada.map_or_else(|| c.effect_text_zh(), |a| a.effect_text()),
+                effect_zh: armada.map_or_else(|| c.effect_text_zh(), |a| a.effect_text_zh()),
                 chain_from: &c.chain_from,
                 armada: armada.is_some(),
                 provisional: armada.is_some_and(|a| a.provisional()),
@@ -325,5 +324,25 @@ mod tests {
             armada["tracks"]["green"].as_array().unwrap().iter().any(|s| s["explore"].as_u64().is_some())
         );
         assert!(top("yellow")["trade"].as_u64().unwrap() > 0, "{}", top("yellow"));
+    }
+
+    #[test]
+    fn armada_cards_have_their_effects_in_chinese() {
+        // The Chinese page shows `effect_zh`: an Armada card's whole effect, its Armada part too.
+        let doc: serde_json::Value = serde_json::from_str(super::json("1e").unwrap()).unwrap();
+        let card =
+            |name: &str| doc["cards"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap().clone();
+        let dock = card("Dry Dock");
+        assert_eq!(
+            (&dock["effect"], &dock["effect_zh"]),
+            (
+                &serde_json::json!("free move of any ship, 2 VP"),
+                &serde_json::json!("免費移動任意一艘船隻一格，2分")
+            )
+        );
+        for c in doc["cards"].as_array().unwrap().iter().filter(|c| c["armada"] == true) {
+            let zh = c["effect_zh"].as_str().unwrap();
+            assert!(!zh.is_empty() && !zh.chars().any(|ch| ch.is_ascii_alphabetic()), "{}: {zh}", c["name"]);
+        }
     }
 }

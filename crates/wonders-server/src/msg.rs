@@ -641,6 +641,7 @@ mod tests {
             zh: "迷霧島".into(),
             level: 1,
             effect: String::new(),
+            effect_zh: String::new(),
             free_moves: 0,
             provisional: false,
         };

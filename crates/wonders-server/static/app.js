@@ -2697,16 +2697,19 @@ function armadaCityBlock(page, i, role) {
       h('span', { class: 'trade-level', title: ed('trade level (yellow fleet): lowers the taxes and piracy you pay', '貿易等級（黃色艦隊）：減少你支付的稅與海盜損失') }, ed(`trade ${c.trade_level}`, `貿易 ${c.trade_level}`)), ' ',
       c.fleet_points ? h('span', { class: 'fleet-points' }, ed(`fleet ${c.fleet_points} VP`, `艦隊 ${c.fleet_points} 分`)) : null, ' ',
       tokens.length ? h('span', { class: 'naval-tokens', title: ed('naval tokens', '海軍標記') }, compact ? null : h('span', { class: 'naval-label' }, ed('naval: ', '海軍：')), tokens) : null,
-      c.islands.length && compact ? h('span', { class: 'island-count', title: c.islands.map(x => `${islandShort(x)} (${x.level}): ${fixPlurals(x.effect)}`).join('\n') },
+      c.islands.length && compact ? h('span', { class: 'island-count', title: c.islands.map(x => `${islandShort(x)} (${x.level}): ${islandEffect(x)}`).join('\n') },
         plural(c.islands.length, 'islandCount')) : null),
     h('div', { class: 'ships' }, rows),
     c.islands.length && !compact ? h('div', { class: 'islands' }, h('span', { class: 'muted' }, ed('Islands: ', '島嶼：')),
-      c.islands.map(x => h('span', { class: 'island-chip', title: `${islandName(x)} (${x.level}): ${fixPlurals(x.effect)}` },
+      c.islands.map(x => h('span', { class: 'island-chip', title: `${islandName(x)} (${x.level}): ${islandEffect(x)}` },
         islandShort(x), h('span', { class: 'isle-other' }, zh() ? `（${x.name}）` : ` (${x.zh})`), ` (${x.level})`,
-        x.provisional ? provisionalMark() : null, h('small', {}, ' · ' + fixPlurals(x.effect))))) : null);
+        x.provisional ? provisionalMark() : null, h('small', {}, ' · ' + islandEffect(x))))) : null);
 }
 
 function islandShort(x) { return zh() ? x.zh : x.name; }
+
+// An island's effect in the page's language.
+function islandEffect(x) { return zh() && x.effect_zh ? x.effect_zh : fixPlurals(x.effect); }
 
 function costWords(c) {
   const parts = [];
@@ -2807,7 +2810,7 @@ function armadaExplorePanel(page) {
       return h('div', { class: 'card island-card', dataset: { island: x.name } },
         h('div', { class: 'card-head' }, h('span', { class: 'card-name' }, islandName(x)), h('span', { class: 'tag' }, ed(`level ${x.level}`, `${x.level} 級`)),
           x.provisional ? provisionalMark() : null),
-        h('div', { class: 'card-effect' }, x.effect),
+        h('div', { class: 'card-effect' }, islandEffect(x)),
         h('div', { class: 'card-actions' }, acts.map(l => h('button', { class: 'act act-choose_island primary', type: 'button', disabled: page.pending, onclick: () => page.send(l) },
           ed('Keep', '保留'), (l.moves || []).length ? ed(` · move ${l.moves.map(fleetName).join(' + ')}`, ` · 移動 ${l.moves.map(fleetName).join(' + ')}`) : ''))));
     })));
@@ -2825,7 +2828,7 @@ function armadaIslandMovesPanel(page) {
     due ? h('div', { class: 'card island-card', dataset: { island: due.island.name } },
       h('div', { class: 'card-head' }, h('span', { class: 'card-name' }, islandName(due.island)), h('span', { class: 'tag' }, ed(`level ${due.island.level}`, `${due.island.level} 級`)),
         due.island.provisional ? provisionalMark() : null),
-      h('div', { class: 'card-effect' }, due.island.effect)) : null,
+      h('div', { class: 'card-effect' }, islandEffect(due.island))) : null,
     h('p', { class: 'note' }, ed('Each chosen ship moves one step, each a different ship.', '每艘選擇的船隻前進一格，各為不同的船隻。')),
     h('div', { class: 'card-actions' }, legal.map(l => h('button', { class: 'act act-choose_island primary', type: 'button', disabled: page.pending, onclick: () => page.send(l) },
       ed(`Move ${(l.moves || []).map(fleetName).join(' + ')}`, `移動 ${(l.moves || []).map(fleetName).join(' + ')}`)))));

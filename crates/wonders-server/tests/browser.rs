@@ -1915,9 +1915,9 @@ const ONE_SCREEN: &str = "const vw = innerWidth, vh = innerHeight, out = [], de 
 /// `armada.toml`, and renders.
 const FULLEST_SHIPYARD: &str = "const fill = st => { for (const c of st.view.armada.cities) {
     c.naval_tokens = [-1, -2, -3]; c.fleet_points = 27;
-    c.islands = [['Inhabited Isle', '人煙之島', 1, '3 VP'], ['Abandoned Port', '廢棄港口', 2, 'produces glass, loom or papyrus'],
-      ['Trade-Wind Archipelago', '信風群島', 3, '2 coins for each yellow ship step'], ['Sovereign Archipelago', '君主群島', 3, '7 VP']]
-      .map(([name, zh, level, effect]) => ({ name, zh, level, effect, provisional: true })); } };
+    c.islands = [['Inhabited Isle', '人煙之島', 1, '3 VP', '3分'], ['Abandoned Port', '廢棄港口', 2, 'produces glass, loom or papyrus', '產出 玻璃/布料/紙張 之一'],
+      ['Trade-Wind Archipelago', '信風群島', 3, '2 coins for each yellow ship step', '黃色船隻每一格2元錢幣'], ['Sovereign Archipelago', '君主群島', 3, '7 VP', '7分']]
+      .map(([name, zh, level, effect, effect_zh]) => ({ name, zh, level, effect, effect_zh, provisional: true })); } };
   const render = current.render.bind(current);
   current.render = () => { if (current.state) fill(current.state); render(); };
   current.render()";
@@ -2254,6 +2254,17 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     .await;
     shot(&c, "44c-table-armada-fullest-1366-zh.png").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard at 1366×768, in Chinese");
+    // Every effect in Chinese: the islands' and the hand's (Armada cards' effects included).
+    let english = js(
+        &c,
+        r"const t = [...document.querySelectorAll('.city.mine .island-chip')].map(e => e.title);
+         t.push(...[...document.querySelectorAll('.hand .card-effect')].map(e => e.textContent));
+         return t.filter(x => /[A-Za-z]{2}/.test(x.replace(/[(（][^)）]*[)）]/g, '')))",
+    )
+    .await;
+    assert_eq!(english, json!([]), "effects left in English on the Chinese page");
+    let isle = js(&c, "return document.querySelector('.city.mine .island-chip').title").await;
+    assert_eq!(isle, json!("人煙之島（Inhabited Isle） (1): 3分"));
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
     c.set_window_size(390, 844).await.unwrap();
     wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;

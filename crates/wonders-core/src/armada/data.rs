@@ -132,6 +132,11 @@ impl ArmadaCardDef {
     pub fn effect_text(&self) -> String {
         self.effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")
     }
+
+    /// Effects as one line of Traditional Chinese (the terms of rulebook 000).
+    pub fn effect_text_zh(&self) -> String {
+        self.effects.iter().map(|e| e.text_zh()).collect::<Vec<_>>().join("，")
+    }
 }
 
 /// The status of each single value of an island.
@@ -181,6 +186,11 @@ impl IslandDef {
     /// Effects as one line of text.
     pub fn effect_text(&self) -> String {
         self.effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// Effects as one line of Traditional Chinese (the terms of rulebook 000).
+    pub fn effect_text_zh(&self) -> String {
+        self.effects.iter().map(|e| e.text_zh()).collect::<Vec<_>>().join("，")
     }
 }
 

@@ -205,6 +205,9 @@ pub struct WireIsland {
     pub level: u8,
     /// Its effects, as one line of English.
     pub effect: String,
+    /// The same in Traditional Chinese.
+    #[serde(default)]
+    pub effect_zh: String,
     /// How many free ship moves it gives when kept (each on a different ship for several;
     /// chosen with the island: `moves` of `choose_island`).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -245,6 +248,7 @@ fn island(data: &ArmadaData, id: IslandId) -> WireIsland {
         zh: d.zh.clone(),
         level: d.level,
         effect: d.effect_text(),
+        effect_zh: d.effect_text_zh(),
         free_moves,
         provisional: d.provisional(),
     }
