@@ -2690,7 +2690,8 @@ function armadaCityBlock(page, i, role) {
       h('span', { class: 'step-num' }, `${sh.step}/6`));
   });
   const tokens = c.naval_tokens.map((v, k) => (v ? h('span', { title: ed(`naval token, Age ${ROMAN[k + 1]}`, `海軍標記，時代${ROMAN[k + 1]}`) }, tokenChip(v)) : null)).filter(Boolean);
-  return h('div', { class: 'shipyard' + (role === 'mine' ? ' mine' : '') + (compact ? ' compact' : '') + (chips ? ' chips' : ''), dataset: { city: i } },
+  return h('div', { class: 'shipyard' + (role === 'mine' ? ' mine' : '') + (compact ? ' compact' : '') + (chips ? ' chips' : ''), dataset: { city: i },
+    title: chips ? ed(`Shipyard ${c.board}`, `船塢 ${c.board}`) + (c.provisional ? ' †' : '') : null },
     h('div', { class: 'shipyard-head' },
       h('b', {}, ed(`Shipyard ${c.board}`, `船塢 ${c.board}`)), c.provisional ? provisionalMark() : null, ' ',
       h('span', { class: 'naval-strength', title: ed('naval strength (red fleet and naval symbols)', '海軍實力（紅色艦隊與海軍標誌）') }, `⚓ ${c.naval_strength}`), ' ',

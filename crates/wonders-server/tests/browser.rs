@@ -2274,6 +2274,35 @@ async fn the_table_on_one_screen_in_headless_chromium() {
         .await
         .unwrap();
     shot(&c, "45b-table-armada-fullest-390.png").await;
+
+    // Eight players (Armada's most) at a laptop of 1536×864: five cities in the strip, each
+    // shipyard as a line of chips, and every shipyard at its fullest. (At 1366×768 the eight
+    // cities and a hand leave your city 190 to 210 px, and your city and your shipyard board
+    // scroll inside it by 20 to 60 px: the guide's Armada page says so.)
+    c.set_window_size(1536, 864).await.unwrap();
+    let body = json!({"players": 8, "expansions": ["armada"], "seats": bots(8)});
+    let (status, info) = s.post("/api/tables", &body, None).await;
+    assert_eq!(status, 201, "{info}");
+    let table = info["id"].as_str().unwrap().to_string();
+    let ada = s.take(&table, 0, "Ada").await;
+    advance(&s, &table, &ada, |st| {
+        st["view"]["age"] == json!(2)
+            && st["view"]["turn"] == json!(2)
+            && !st["legal"].as_array().unwrap().is_empty()
+    })
+    .await;
+    sit(&c, &s, &table, 0, &ada).await;
+    wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
+    shot(&c, "44e-table-armada-8p-1536.png").await;
+    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "Armada with 8 players at 1536×864");
+    js(&c, FULLEST_SHIPYARD).await;
+    wait_for(&c, "the islands", "document.querySelectorAll('.city.mine .island-chip').length === 4").await;
+    shot(&c, "44f-table-armada-8p-fullest-1536.png").await;
+    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyards of 8 players at 1536×864");
+    c.set_window_size(390, 844).await.unwrap();
+    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(js(&c, PHONE).await, json!([]), "the fullest shipyards of 8 players at 390×844");
     c.set_window_size(1280, 1100).await.unwrap();
     c.close().await.unwrap();
     s.stop().await;
