@@ -1910,6 +1910,52 @@ const ONE_SCREEN: &str = "const vw = innerWidth, vh = innerHeight, out = [], de 
   }
   return out";
 
+/// Creates a table of `players` with Armada, Ada at seat 0 and heuristic bots at the others,
+/// plays it (Ada's moves by [`advance`]) to turn `turn` of Age `age`, and opens it in the browser.
+async fn armada_table_at(
+    c: &Client,
+    s: &TestServer,
+    players: usize,
+    age: u64,
+    turn: u64,
+) -> (String, String) {
+    let seats: Vec<Value> =
+        (0..players).map(|i| if i == 0 { json!({}) } else { json!({"bot": "heuristic"}) }).collect();
+    let body = json!({"players": players, "expansions": ["armada"], "seats": seats});
+    let (status, info) = s.post("/api/tables", &body, None).await;
+    assert_eq!(status, 201, "{info}");
+    let table = info["id"].as_str().unwrap().to_string();
+    let ada = s.take(&table, 0, "Ada").await;
+    advance_to(s, &table, &ada, age, turn).await;
+    sit(c, s, &table, 0, &ada).await;
+    wait_for(c, "the hand", "document.querySelector('.hand .card .pick')").await;
+    (table, ada)
+}
+
+/// [`advance`] to turn `turn` of Age `age`, with a move to make there.
+async fn advance_to(s: &TestServer, table: &str, token: &str, age: u64, turn: u64) {
+    advance(s, table, token, |st| {
+        st["view"]["age"] == json!(age)
+            && st["view"]["turn"] == json!(turn)
+            && !st["legal"].as_array().unwrap().is_empty()
+    })
+    .await;
+}
+
+/// Fills the shipyards ([`FULLEST_SHIPYARD`]) and waits for your islands.
+async fn fill_shipyards(c: &Client) {
+    js(c, FULLEST_SHIPYARD).await;
+    wait_for(c, "the islands", "document.querySelectorAll('.city.mine .island-chip').length === 4").await;
+}
+
+/// Turns the window to a phone's size (390×844) and checks the phone's order ([`PHONE`]).
+async fn at_phone_size(c: &Client, what: &str) {
+    c.set_window_size(390, 844).await.unwrap();
+    wait_for(c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(js(c, PHONE).await, json!([]), "{what}");
+}
+
 /// Gives every city, in every view the page renders from now on, naval tokens of the three Ages
 /// (the weakest's, armada.md §2.3), 27 fleet points and four islands with the longest names of
 /// `armada.toml`, and renders.
@@ -2125,10 +2171,7 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     assert_eq!(motion, json!(["arrive", true]), "the cards arrive, not under prefers-reduced-motion");
     shot(&c, "40b-table-4p-turn-resolved.png").await;
     // On a phone: the hand, the city, the neighbours a swipe away.
-    c.set_window_size(390, 844).await.unwrap();
-    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(js(&c, PHONE).await, json!([]), "4 players at 390×844");
+    at_phone_size(&c, "4 players at 390×844").await;
     shot(&c, "41-table-4p-390.png").await;
     c.execute("document.querySelector('.city.mine').scrollIntoView()", vec![]).await.unwrap();
     shot(&c, "41b-table-4p-390-city.png").await;
@@ -2159,27 +2202,12 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "7 players at 1366×768");
     shot(&c, "42-table-7p-1366.png").await;
-    c.set_window_size(390, 844).await.unwrap();
-    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(js(&c, PHONE).await, json!([]), "7 players at 390×844");
+    at_phone_size(&c, "7 players at 390×844").await;
     shot(&c, "43-table-7p-390.png").await;
 
     // Armada: the shipyards drawn whole, every step's effect and cost on the board.
     c.set_window_size(1366, 768).await.unwrap();
-    let body = json!({"players": 4, "expansions": ["armada"], "seats": bots(4)});
-    let (status, info) = s.post("/api/tables", &body, None).await;
-    assert_eq!(status, 201, "{info}");
-    let table = info["id"].as_str().unwrap().to_string();
-    let ada = s.take(&table, 0, "Ada").await;
-    advance(&s, &table, &ada, |st| {
-        st["view"]["age"] == json!(2)
-            && st["view"]["turn"] == json!(2)
-            && !st["legal"].as_array().unwrap().is_empty()
-    })
-    .await;
-    sit(&c, &s, &table, 0, &ada).await;
-    wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
+    let (table, ada) = armada_table_at(&c, &s, 4, 2, 2).await;
     shot(&c, "44-table-armada-1366.png").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "Armada at 1366×768");
     // Your city and your whole shipyard on the one screen, side by side, neither scrolled: the
@@ -2215,14 +2243,10 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     .await;
     assert_eq!(yard, json!([]), "the shipyard board");
     // The same table with the fullest shipyards (below), while a hand of seven takes its room.
-    js(&c, FULLEST_SHIPYARD).await;
-    wait_for(&c, "the islands", "document.querySelectorAll('.city.mine .island-chip').length === 4").await;
+    fill_shipyards(&c).await;
     shot(&c, "44a-table-armada-fullest-age2-1366.png").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard in Age II at 1366×768");
-    c.set_window_size(390, 844).await.unwrap();
-    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(js(&c, PHONE).await, json!([]), "Armada at 390×844");
+    at_phone_size(&c, "Armada at 390×844").await;
     c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView({block: 'center'})", vec![])
         .await
         .unwrap();
@@ -2233,16 +2257,10 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     // §2.6: one per green-track exploration, and the cards' explorations), in English and in
     // Chinese. Each render of the page puts them back into its view.
     c.set_window_size(1366, 768).await.unwrap();
-    advance(&s, &table, &ada, |st| {
-        st["view"]["age"] == json!(3)
-            && st["view"]["turn"] == json!(4)
-            && !st["legal"].as_array().unwrap().is_empty()
-    })
-    .await;
+    advance_to(&s, &table, &ada, 3, 4).await;
     sit(&c, &s, &table, 0, &ada).await;
     wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
-    js(&c, FULLEST_SHIPYARD).await;
-    wait_for(&c, "the islands", "document.querySelectorAll('.city.mine .island-chip').length === 4").await;
+    fill_shipyards(&c).await;
     shot(&c, "44b-table-armada-fullest-1366.png").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard at 1366×768");
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
@@ -2266,10 +2284,7 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     let isle = js(&c, "return document.querySelector('.city.mine .island-chip').title").await;
     assert_eq!(isle, json!("人煙之島（Inhabited Isle） (1): 3分"));
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
-    c.set_window_size(390, 844).await.unwrap();
-    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(js(&c, PHONE).await, json!([]), "the fullest shipyard at 390×844");
+    at_phone_size(&c, "the fullest shipyard at 390×844").await;
     c.execute("document.querySelector('.city.mine .shipyard').scrollIntoView({block: 'center'})", vec![])
         .await
         .unwrap();
@@ -2280,29 +2295,13 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     // cities and a hand leave your city 190 to 210 px, and your city and your shipyard board
     // scroll inside it by 20 to 60 px: the guide's Armada page says so.)
     c.set_window_size(1536, 864).await.unwrap();
-    let body = json!({"players": 8, "expansions": ["armada"], "seats": bots(8)});
-    let (status, info) = s.post("/api/tables", &body, None).await;
-    assert_eq!(status, 201, "{info}");
-    let table = info["id"].as_str().unwrap().to_string();
-    let ada = s.take(&table, 0, "Ada").await;
-    advance(&s, &table, &ada, |st| {
-        st["view"]["age"] == json!(2)
-            && st["view"]["turn"] == json!(2)
-            && !st["legal"].as_array().unwrap().is_empty()
-    })
-    .await;
-    sit(&c, &s, &table, 0, &ada).await;
-    wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
+    armada_table_at(&c, &s, 8, 2, 2).await;
     shot(&c, "44e-table-armada-8p-1536.png").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "Armada with 8 players at 1536×864");
-    js(&c, FULLEST_SHIPYARD).await;
-    wait_for(&c, "the islands", "document.querySelectorAll('.city.mine .island-chip').length === 4").await;
+    fill_shipyards(&c).await;
     shot(&c, "44f-table-armada-8p-fullest-1536.png").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyards of 8 players at 1536×864");
-    c.set_window_size(390, 844).await.unwrap();
-    wait_for(&c, "the phone layout", "matchMedia('(max-width: 720px)').matches").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(js(&c, PHONE).await, json!([]), "the fullest shipyards of 8 players at 390×844");
+    at_phone_size(&c, "the fullest shipyards of 8 players at 390×844").await;
     c.set_window_size(1280, 1100).await.unwrap();
     c.close().await.unwrap();
     s.stop().await;
