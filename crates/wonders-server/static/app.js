@@ -786,6 +786,9 @@ class TablePage {
       layout = st.you === null ? 'watch' : 'play';
       parts = [this.playLayout()];
     }
+    // Coins still flying between the cities of the table are gone with it (the last turn's
+    // payments when the score sheet takes its place).
+    if (layout !== 'play' && layout !== 'watch') document.querySelectorAll('.flying-coin').forEach(e => e.remove());
     document.body.dataset.layout = layout;
     const scroll = window.scrollY;
     const keep = [...app.querySelectorAll('[data-keep-scroll]')].map(e => [e.dataset.keepScroll, e.scrollTop, e.scrollLeft]);

@@ -1259,6 +1259,8 @@ async fn an_armada_game_in_headless_chromium() {
         }
     }
     wait_for(&c, "the score sheet", "document.querySelector('.score-sheet th.cat-naval')").await;
+    // The last turn's coins do not fly on over the score sheet.
+    assert_eq!(js(&c, "return document.querySelectorAll('.flying-coin').length").await, json!(0));
     armada_age_end_matches(&c, &s, &table, &ada, 3).await;
     armada_shipyards_match(&c, &s, &table, &ada).await;
     let st = s.state(&table, Some(&ada)).await;
