@@ -2293,9 +2293,10 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     shot(&c, "45b-table-armada-fullest-390.png").await;
 
     // Eight players (Armada's most) at a laptop of 1536×864: five cities in the strip, each
-    // shipyard as a line of chips, and every shipyard at its fullest. (At 1366×768 the eight
-    // cities and a hand leave your city 190 to 210 px, and your city and your shipyard board
-    // scroll inside it by 20 to 60 px: the guide's Armada page says so.)
+    // shipyard as a line of chips, and every shipyard at its fullest. (At 1366×768, with 7 or 8
+    // players, the other cities and a tall hand leave your city 190 to 230 px, and on some deals
+    // your cards and your shipyard board scroll inside it by 20 to 60 px: the guide's Armada page
+    // says so.)
     c.set_window_size(1536, 864).await.unwrap();
     armada_table_at(&c, &s, 8, 2, 2).await;
     shot(&c, "44e-table-armada-8p-1536.png").await;
