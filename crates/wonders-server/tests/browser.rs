@@ -2212,12 +2212,7 @@ async fn the_table_on_one_screen_in_headless_chromium() {
     let table =
         s.create(7, "1e", "random", &bots(7).iter().map(|v| v["bot"].as_str()).collect::<Vec<_>>()).await;
     let ada = s.take(&table, 0, "Ada").await;
-    advance(&s, &table, &ada, |st| {
-        st["view"]["age"] == json!(2)
-            && st["view"]["turn"] == json!(3)
-            && !st["legal"].as_array().unwrap().is_empty()
-    })
-    .await;
+    advance_to(&s, &table, &ada, 2, 3).await;
     sit(&c, &s, &table, 0, &ada).await;
     wait_for(&c, "the hand", "document.querySelector('.hand .card .pick')").await;
     assert_eq!(js(&c, ONE_SCREEN).await, json!([]), "7 players at 1366×768");
@@ -2394,12 +2389,7 @@ async fn every_kind_of_screen_at_a_laptops_and_a_phones_size_in_headless_chromiu
     both_sizes(&c, "52-turn-reveal").await;
 
     // An Age's end: its conflicts (teams: only against the adjacent opponent) and its project.
-    advance(&s, &table, &ada, |st| {
-        st["view"]["age"] == json!(2)
-            && st["view"]["turn"] == json!(1)
-            && !st["legal"].as_array().unwrap().is_empty()
-    })
-    .await;
+    advance_to(&s, &table, &ada, 2, 1).await;
     sit(&c, &s, &table, 0, &ada).await;
     wait_for(&c, "the Age-end panel", "document.querySelector('#age-end tbody tr')").await;
     let rows = js(&c, "return document.querySelectorAll('#age-end tbody tr').length").await;

@@ -130,12 +130,12 @@ impl ArmadaCardDef {
 
     /// Effects as one line of text.
     pub fn effect_text(&self) -> String {
-        self.effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")
+        effects_text(&self.effects)
     }
 
     /// Effects as one line of Traditional Chinese (the terms of rulebook 000).
     pub fn effect_text_zh(&self) -> String {
-        self.effects.iter().map(|e| e.text_zh()).collect::<Vec<_>>().join("，")
+        effects_text_zh(&self.effects)
     }
 }
 
@@ -185,13 +185,23 @@ impl IslandDef {
 
     /// Effects as one line of text.
     pub fn effect_text(&self) -> String {
-        self.effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")
+        effects_text(&self.effects)
     }
 
     /// Effects as one line of Traditional Chinese (the terms of rulebook 000).
     pub fn effect_text_zh(&self) -> String {
-        self.effects.iter().map(|e| e.text_zh()).collect::<Vec<_>>().join("，")
+        effects_text_zh(&self.effects)
     }
+}
+
+/// Effects as one line of English, comma-separated.
+fn effects_text(effects: &[ArmadaEffect]) -> String {
+    effects.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Effects as one line of Traditional Chinese, separated by full-width commas.
+fn effects_text_zh(effects: &[ArmadaEffect]) -> String {
+    effects.iter().map(|e| e.text_zh()).collect::<Vec<_>>().join("，")
 }
 
 /// A name that matches no Armada card or island, with the closest known name.
