@@ -5,9 +5,10 @@
 //! face down: the seat passed it on less the card it used, and every card the next holders built
 //! from it is public. So at each choice of a card the seat knows the exact hand of some other
 //! seats (always the next player's from the second turn of an Age on, which chooses from the
-//! packet the seat just passed; further ones while their predecessors built from it). For each
-//! of them the watch works out, in a sample of the seat's view (where that hand is dealt as it
-//! is, the cities and the turn being public), what the rollout policy would do: a build of a
+//! packet the seat just passed; further ones while their predecessors built from it; in the team
+//! variant the teammate's, which is shown: [`Resampler::known_hand`]). For each of them the watch
+//! works out, in a sample of the seat's view (where that hand is dealt as it is, the cities and
+//! the turn being public), what the rollout policy would do: a build of a
 //! card, a wonder stage or a discard (every action valued within [`TIE`] of the policy's best,
 //! so a tie broken by the hand's order counts either way). When the turn is over, the public log
 //! shows what the seat did: a built card is seen, a stage or a discard is seen as such. A seat
@@ -25,7 +26,6 @@ use crate::search::SearchConfig;
 use arrayvec::ArrayVec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use wonders_core::hand::Hand;
 use wonders_core::limits::MAX_PLAYERS;
 use wonders_core::log::Played;
 use wonders_core::sample::Resampler;
@@ -156,18 +156,18 @@ impl Watch {
     }
 
     fn guess(&mut self, view: &View, config: &SearchConfig, seed: u64) {
-        let known: ArrayVec<(usize, Hand), MAX_PLAYERS> = (0..view.cities.len())
-            .filter(|&s| s != view.seat as usize)
-            .filter_map(|s| Some((s, known_hand(view, s)?)))
+        let Ok(resampler) = Resampler::new(view, view.data.0) else { return };
+        // The seats whose hands the seat knows: every sample deals them as they are.
+        let known: ArrayVec<usize, MAX_PLAYERS> = (0..view.cities.len())
+            .filter(|&s| s != view.seat as usize && resampler.known_hand(s).is_some())
             .collect();
         if known.is_empty() {
             return;
         }
-        let Ok(resampler) = Resampler::new(view, view.data.0) else { return };
         let Ok(game) = resampler.sample(&mut ChaCha8Rng::seed_from_u64(seed)) else { return };
         let mut legal = Vec::with_capacity(64);
-        for (s, hand) in known {
-            if let Some(policy) = policy_choices(&game, s, &hand, config, &mut legal) {
+        for s in known {
+            if let Some(policy) = policy_choices(&game, s, config, &mut legal) {
                 self.guesses.push(Guess { age: view.age, turn: view.turn, seat: s as u8, policy });
             }
         }
@@ -175,19 +175,14 @@ impl Watch {
 }
 
 /// What the rollout policy's choice for `seat` in `game` shows (every choice tied with it), if
-/// `game` deals it `hand` (as a multiset) and it has a choice of a card.
+/// it has a choice of a card.
 fn policy_choices(
     game: &Game,
     seat: usize,
-    hand: &Hand,
     config: &SearchConfig,
     legal: &mut Vec<Action>,
 ) -> Option<ArrayVec<Seen, 16>> {
-    let mut dealt: ArrayVec<u8, 16> = game.hand(seat).iter().map(|c| c.0).collect();
-    let mut known: ArrayVec<u8, 16> = hand.iter().map(|c| c.0).collect();
-    dealt.sort_unstable();
-    known.sort_unstable();
-    if dealt != known || !game.must_act(seat) {
+    if !game.must_act(seat) {
         return None;
     }
     game.legal_actions_into(seat, legal);
@@ -206,36 +201,6 @@ fn policy_choices(
         }
     }
     (!out.is_empty()).then_some(out)
-}
-
-/// `seat`'s hand now, when `view`'s seat knows it: the packet it holds was the seat's at an
-/// earlier turn of this Age and every card taken out of it since was built (seen).
-pub(crate) fn known_hand(view: &View, seat: usize) -> Option<Hand> {
-    let n = view.cities.len();
-    let me = view.seat as usize;
-    let turn = view.turn as usize;
-    if view.phase != Phase::Choose || view.free_city.is_some() || seat >= n || seat == me || turn < 2 {
-        return None;
-    }
-    // The seat that held `seat`'s packet `k` turns ago (packets go left in Ages I and III,
-    // right in Age II).
-    let holder = |k: usize| if view.age == 2 { (seat + k) % n } else { (seat + n * turn - k) % n };
-    let k = (1..turn).find(|&k| holder(k) == me)?;
-    let mut hand = *view.seen_hands.get(turn - k - 1)?;
-    if !hand.take(*view.used_cards.get(turn - k - 1)?.first()?) {
-        return None;
-    }
-    for j in (1..k).rev() {
-        let (t, h) = ((turn - j) as u8, holder(j) as u8);
-        let seen = view.history.iter().find_map(|e| {
-            (e.age == view.age && e.turn == t && e.seat == h).then(|| Seen::of_entry(&e.played)).flatten()
-        });
-        match seen {
-            Some(Seen::Built(c)) if hand.take(wonders_core::CardId(c)) => {}
-            _ => return None,
-        }
-    }
-    (hand.len() == *view.hand_sizes.get(seat)? as usize).then_some(hand)
 }
 
 #[cfg(test)]
@@ -264,52 +229,6 @@ mod tests {
             }
         }
         watches
-    }
-
-    #[test]
-    fn a_known_hand_is_the_real_one() {
-        // Every hand a seat claims to know is the one the other seat holds, and the next
-        // player's is always known from the second turn of an Age on.
-        let armada = |p: u8, seed| Setup { expansions: Expansions::ARMADA, ..Setup::new(p, seed) };
-        for setup in [
-            Setup::new(3, 1),
-            Setup::new(4, 2),
-            Setup::new(5, 3),
-            Setup::new(7, 4),
-            armada(4, 5),
-            armada(8, 6),
-        ] {
-            let players = setup.players as usize;
-            let mut game = Game::new(&setup).unwrap();
-            let mut bots: Vec<RandomBot> = (0..players as u64).map(RandomBot::new).collect();
-            let mut legal = Vec::new();
-            let mut known = 0;
-            while !game.is_over() {
-                if game.phase() == Phase::Choose && game.turn() >= 2 {
-                    for me in 0..players {
-                        let view = game.view(me);
-                        for s in 0..players {
-                            if let Some(hand) = known_hand(&view, s) {
-                                assert_eq!(&hand[..], game.hand(s), "seat {me} on seat {s}");
-                                known += 1;
-                            }
-                        }
-                        let next =
-                            if game.age() == 2 { (me + players - 1) % players } else { (me + 1) % players };
-                        assert!(known_hand(&view, next).is_some(), "seat {me}, age {}", game.age());
-                    }
-                }
-                for s in game.to_act() {
-                    if game.must_act(s) {
-                        game.legal_actions_into(s, &mut legal);
-                        let a = bots[s].choose(&game.view(s), &legal);
-                        game.submit(s, a).unwrap();
-                    }
-                }
-            }
-            // 3 Ages × turns 2–6 × seats: the next players' hands at least.
-            assert!(known >= 3 * 5 * players, "{known}");
-        }
     }
 
     #[test]

@@ -269,6 +269,57 @@ impl<'v> Resampler<'v> {
         }
         Err(last)
     }
+
+    /// `seat`'s hand as the turn being chosen started, when the view's seat knows it card for
+    /// card, as every sample deals it; `None` when part of it is unseen, outside a turn's choice
+    /// of cards (before the turn resolves), and in the 2-player variant.
+    ///
+    /// Hands travel as packets (see the [module documentation](self)): the seat knows the packet
+    /// it held at an earlier turn of this Age, less the card it used itself, for as long as every
+    /// card taken out of it since was built in the open (a wonder stage or a discard hides which
+    /// card left). So from turn 2 of an Age it knows the hand of the player it passed to, and
+    /// those further on while their predecessors built. In the team variant the teammate's
+    /// hand is shown, and known from the first turn.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use wonders_core::{Game, Setup, sample::Resampler};
+    /// let mut game = Game::new(&Setup::new(4, 3)).unwrap();
+    /// let view = game.view(0);
+    /// assert!(Resampler::new(&view, game.catalog()).unwrap().known_hand(1).is_none());
+    /// // Every seat plays its first legal action, and the packets move on.
+    /// for s in 0..4 {
+    ///     let a = game.legal_actions(s)[0];
+    ///     game.submit(s, a).unwrap();
+    /// }
+    /// let view = game.view(0);
+    /// let resampler = Resampler::new(&view, game.catalog()).unwrap();
+    /// // Seat 1 now holds the packet seat 0 held, less the card seat 0 used.
+    /// assert_eq!(&resampler.known_hand(1).unwrap()[..], game.hand(1));
+    /// // Seat 2 holds seat 1's first packet, which seat 0 never saw.
+    /// assert!(resampler.known_hand(2).is_none());
+    /// ```
+    pub fn known_hand(&self, seat: usize) -> Option<Hand> {
+        let p = &self.prep;
+        if p.fc || seat >= p.players || self.view.phase != Phase::Choose || p.resolved >= p.cur_turn {
+            return None;
+        }
+        let size = *self.view.hand_sizes.get(seat)? as usize;
+        let packet = packet_at(seat, p.cur_turn, p.age, p.n, false);
+        // The last turn the packet was seen, and its content then.
+        let (from, seen) =
+            (1..=p.cur_turn as usize).rev().find_map(|t| Some((t, p.snapshots[packet].get(t)?.as_ref()?)))?;
+        let mut hand: Hand = seen.iter().copied().collect();
+        for t in from..p.cur_turn as usize {
+            for removal in &p.removals[packet][t] {
+                match *removal {
+                    Removal::Known(c, _) if hand.take(c) => {}
+                    _ => return None,
+                }
+            }
+        }
+        (hand.len() == size).then_some(hand)
+    }
 }
 
 /// What every sample of one view shares (see [`Resampler`]): everything [`sample_once`] reads

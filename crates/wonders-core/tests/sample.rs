@@ -327,3 +327,94 @@ fn a_sample_takes_the_real_hands_of_its_step_only() {
         Game::resample(&Game::new(&Setup::new(4, 21)).unwrap().view(0), game.catalog(), &mut rng).unwrap();
     assert!(other.take_hands_from(&Game::new(&Setup::new(5, 21)).unwrap()).is_err());
 }
+
+/// `Resampler::known_hand`: a hand a seat knows card for card is the one the other seat holds,
+/// every sample deals it, and the seat knows at least what the packets make certain: the next
+/// player's hand from turn 2 of each Age on (it holds the packet this seat just passed), the
+/// teammate's from the first turn in the team variant; never a hand in a packet it has not held.
+#[test]
+fn a_known_hand_is_the_real_one_and_every_sample_deals_it() {
+    use wonders_core::sample::Resampler;
+    let with = |players: u8, seed, expansions| Setup { expansions, ..Setup::new(players, seed) };
+    let setups = [
+        Setup::new(3, 1),
+        Setup::new(4, 2),
+        Setup::new(5, 3),
+        Setup::new(7, 4),
+        Setup { edition: Edition::Second, ..Setup::new(6, 5) },
+        with(4, 6, Expansions::ARMADA),
+        with(8, 7, Expansions::ARMADA),
+        with(5, 8, Expansions::EDIFICE),
+        Setup { teams: true, ..Setup::new(4, 9) },
+        Setup { teams: true, ..Setup::new(6, 10) },
+    ];
+    for setup in setups {
+        let players = setup.players as usize;
+        let mut game = Game::new(&setup).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        let mut legal = Vec::new();
+        let (mut known, mut beyond_next) = (0, 0);
+        while !game.is_over() {
+            if game.phase() == Phase::Choose {
+                let turn = game.turn() as usize;
+                for me in 0..players {
+                    let view = game.view(me);
+                    let resampler = Resampler::new(&view, game.catalog()).unwrap();
+                    let samples: Vec<Game> = (0..3).map(|_| resampler.sample(&mut rng).unwrap()).collect();
+                    let next =
+                        if game.age() == 2 { (me + players - 1) % players } else { (me + 1) % players };
+                    for s in 0..players {
+                        let hand = resampler.known_hand(s);
+                        if let Some(hand) = &hand {
+                            assert_eq!(&hand[..], game.hand(s), "{setup:?}: seat {me} on seat {s}");
+                            for sample in &samples {
+                                let (mut a, mut b) = (sample.hand(s).to_vec(), hand.to_vec());
+                                a.sort();
+                                b.sort();
+                                assert_eq!(a, b, "{setup:?}: a sample of seat {me}'s view, seat {s}");
+                            }
+                            known += 1;
+                            beyond_next += usize::from(s != me && s != next);
+                        }
+                        // Seats downstream beyond `turn - 1` steps hold packets `me` never held.
+                        let steps = if game.age() == 2 {
+                            (me + players - s) % players
+                        } else {
+                            (s + players - me) % players
+                        };
+                        let mate = setup.teams && s == wonders_core::teams::teammate(me);
+                        if steps >= turn && !mate {
+                            assert!(
+                                hand.is_none(),
+                                "{setup:?}: seat {me} cannot know seat {s}'s hand at turn {turn}"
+                            );
+                        }
+                    }
+                    assert!(resampler.known_hand(me).is_some());
+                    if turn >= 2 {
+                        assert!(
+                            resampler.known_hand(next).is_some(),
+                            "{setup:?}: seat {me}, Age {}",
+                            game.age()
+                        );
+                    }
+                    if setup.teams {
+                        let mate = wonders_core::teams::teammate(me);
+                        assert!(resampler.known_hand(mate).is_some(), "{setup:?}: seat {me}'s teammate");
+                    }
+                }
+            }
+            for s in game.to_act() {
+                if game.must_act(s) {
+                    game.legal_actions_into(s, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    game.submit(s, a).unwrap();
+                }
+            }
+        }
+        // Every seat's own hand and the next player's from turn 2: 3 Ages × (1 + 2 × 5) per seat
+        // at least (6 turns; Armada's 7 add more); some hands further on are known as well.
+        assert!(known >= 3 * 11 * players, "{setup:?}: {known}");
+        assert!(beyond_next > 0, "{setup:?}");
+    }
+}
