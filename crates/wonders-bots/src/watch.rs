@@ -14,6 +14,11 @@
 //! shows what the seat did: a built card is seen, a stage or a discard is seen as such. A seat
 //! whose choice was not one of the policy's has *strayed* from it.
 //!
+//! The player who passes to the seat is checked a turn late: the hand the seat receives is the
+//! one that player chose from, less the card it used. When that card was built (so seen), the
+//! player's hand at the turn before is known, and its choice is worked out in a sample of the
+//! turn before's view that deals it that hand.
+//!
 //! The rollout policy is the [`HeuristicBot`](crate::HeuristicBot)'s rules, so a heuristic
 //! opponent never strays: its every choice is the policy's. A searching opponent, a person or a
 //! random bot soon does, and the search then models that seat as a searcher, in a tree of its own
@@ -93,6 +98,10 @@ pub(crate) struct Watch {
     /// Per seat: its choices checked, and those the policy would not have made.
     checked: [u16; MAX_PLAYERS],
     strayed: [u16; MAX_PLAYERS],
+    /// The view of the last turn guessed, and the seats whose choices were guessed in it (a bit
+    /// per seat): the player who passes to this seat is checked on it a turn late.
+    previous: Option<Box<View>>,
+    previous_guessed: u8,
 }
 
 impl Watch {
@@ -110,7 +119,9 @@ impl Watch {
             && self.guessed != Some((view.age, view.turn))
         {
             self.guessed = Some((view.age, view.turn));
+            self.check_upstream(view, config, seed);
             self.guess(view, config, seed);
+            self.previous = Some(Box::new(view.clone()));
         }
     }
 
@@ -155,7 +166,42 @@ impl Watch {
         });
     }
 
+    /// Checks the choice of the player who passed this seat its hand, made at the turn before
+    /// (unless it was guessed then): if that player built a card, its hand was the one this seat
+    /// holds now plus that card, and the policy's choice is worked out in a sample of the
+    /// previous turn's view that deals it that hand ([`Resampler::knowing_hand`]). A stage or a
+    /// discard hides which card left, so it is not checked.
+    fn check_upstream(&mut self, view: &View, config: &SearchConfig, seed: u64) {
+        let Some(previous) = self.previous.take() else { return };
+        if (previous.age, previous.turn + 1) != (view.age, view.turn) {
+            return;
+        }
+        let n = view.cities.len();
+        let me = view.seat as usize;
+        let up = if view.age == 2 { (me + 1) % n } else { (me + n - 1) % n };
+        if up == me || self.previous_guessed >> up & 1 == 1 {
+            return;
+        }
+        let entry = view.history.iter().find_map(|e| {
+            (e.age == previous.age && e.turn == previous.turn && e.seat as usize == up)
+                .then(|| Seen::of_entry(&e.played))
+                .flatten()
+        });
+        let Some(Seen::Built(card)) = entry else { return };
+        let mut hand = view.hand;
+        if hand.try_push(wonders_core::CardId(card)).is_err() {
+            return;
+        }
+        let Ok(resampler) = Resampler::knowing_hand(&previous, previous.data.0, up, &hand) else { return };
+        let Ok(game) = resampler.sample(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x0075_7057)) else { return };
+        if let Some(policy) = policy_choices(&game, up, config, &mut Vec::with_capacity(64)) {
+            self.checked[up] += 1;
+            self.strayed[up] += u16::from(!policy.contains(&Seen::Built(card)));
+        }
+    }
+
     fn guess(&mut self, view: &View, config: &SearchConfig, seed: u64) {
+        self.previous_guessed = 0;
         let Ok(resampler) = Resampler::new(view, view.data.0) else { return };
         // The seats whose hands the seat knows: every sample deals them as they are.
         let known: ArrayVec<usize, MAX_PLAYERS> = (0..view.cities.len())
@@ -168,6 +214,7 @@ impl Watch {
         let mut legal = Vec::with_capacity(64);
         for s in known {
             if let Some(policy) = policy_choices(&game, s, config, &mut legal) {
+                self.previous_guessed |= 1 << s;
                 self.guesses.push(Guess { age: view.age, turn: view.turn, seat: s as u8, policy });
             }
         }
@@ -229,6 +276,34 @@ mod tests {
             }
         }
         watches
+    }
+
+    #[test]
+    fn the_player_who_passes_is_checked_a_turn_late_on_its_builds() {
+        // 4 players, Age I: seat 0 receives seat 3's packet. Until turn 4 no packet of seat 3
+        // has come round to seat 0 any other way, so every check of seat 3 is an upstream one:
+        // one per card seat 3 built at turns 1 and 2 (seen at turns 2 and 3), none for its
+        // stages and discards.
+        let (mut checks, mut strays) = (0, 0);
+        for seed in 1..6 {
+            let mut game = Game::new(&Setup::new(4, seed)).unwrap();
+            let mut bots: Vec<Box<dyn Bot>> =
+                (0..4).map(|_| Box::new(HeuristicBot::new()) as Box<dyn Bot>).collect();
+            bots[3] = Box::new(RandomBot::new(seed));
+            let watches = watch_game(&mut game, &mut bots, |g| (g.age(), g.turn()) == (1, 4));
+            let built = game
+                .history()
+                .iter()
+                .filter(|e| e.seat == 3 && e.turn <= 2 && matches!(e.played, Played::Built(_)))
+                .count();
+            let (checked, strayed) = watches[0].tally();
+            assert_eq!(checked[3] as usize, built, "seed {seed}");
+            assert!(strayed[3] <= checked[3]);
+            assert_eq!(strayed[1] + strayed[2], 0, "seed {seed}: heuristic players never stray");
+            (checks, strays) = (checks + checked[3], strays + strayed[3]);
+        }
+        // The random player builds often, and is soon seen to build what the policy would not.
+        assert!(checks >= 5 && strays > 0, "{checks} checks, {strays} strays");
     }
 
     #[test]

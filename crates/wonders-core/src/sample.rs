@@ -255,6 +255,50 @@ impl<'v> Resampler<'v> {
         Ok(Resampler { view, catalog, prep: Prep::new(view, catalog)?, scratch: RefCell::default() })
     }
 
+    /// Samples of `view` in which `seat` holds `hand` as well: what the viewing seat would
+    /// sample if it were shown that hand, as it is shown its teammate's (a seat's reasoning can
+    /// tell it a hand the view does not: the hand it was passed, plus the card the previous
+    /// holder built from it). Every sample deals `hand` to `seat` and is otherwise as
+    /// [`Resampler::sample`] draws them.
+    ///
+    /// Refused outside a turn's choice of cards (before the turn resolves), in the 2-player
+    /// variant, for the viewing seat itself, and for a hand of another size than the seat's. A
+    /// hand that contradicts what the view shows (a card seen elsewhere) makes
+    /// [`Resampler::sample`] fail.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use wonders_core::{Game, Setup, sample::Resampler};
+    /// let game = Game::new(&Setup::new(4, 3)).unwrap();
+    /// let view = game.view(0);
+    /// let hand = game.hand(2).iter().copied().collect();
+    /// let resampler = Resampler::knowing_hand(&view, game.catalog(), 2, &hand).unwrap();
+    /// let sample = resampler.sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1)).unwrap();
+    /// assert_eq!(sample.hand(2), game.hand(2));
+    /// assert_eq!(sample.hand(0), game.hand(0));
+    /// ```
+    pub fn knowing_hand(
+        view: &'v View,
+        catalog: &'static Catalog,
+        seat: usize,
+        hand: &Hand,
+    ) -> Result<Resampler<'v>, SampleError> {
+        let mut resampler = Resampler::new(view, catalog)?;
+        let p = &mut resampler.prep;
+        if p.fc || view.phase != Phase::Choose || p.resolved >= p.cur_turn {
+            return err("a hand can be given only at a choice of cards, before the turn resolves");
+        }
+        if seat >= p.players || seat == p.me {
+            return err(format!("seat {seat} is not another player's"));
+        }
+        if view.hand_sizes.get(seat).map(|&h| h as usize) != Some(hand.len()) {
+            return err(format!("seat {seat} holds {} cards, not {}", view.hand_sizes[seat], hand.len()));
+        }
+        let packet = packet_at(seat, p.cur_turn, p.age, p.n, false);
+        p.snapshots[packet][p.cur_turn as usize] = Some(hand.to_vec());
+        Ok(resampler)
+    }
+
     /// One sample (as [`Game::resample`]).
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
         let mut last = SampleError("no attempt".into());

@@ -418,3 +418,72 @@ fn a_known_hand_is_the_real_one_and_every_sample_deals_it() {
         assert!(beyond_next > 0, "{setup:?}");
     }
 }
+
+/// `Resampler::knowing_hand`: samples of a view that also deal a given hand to another seat.
+/// Given the seat's real hand, every sample deals it and keeps everything the view shows; a hand
+/// the view contradicts (a card of another Age) cannot be sampled; a call outside a choice of
+/// cards, for the viewing seat or with a hand of the wrong size is refused.
+#[test]
+fn samples_knowing_a_hand_deal_it() {
+    use wonders_core::hand::Hand;
+    use wonders_core::sample::Resampler;
+    let with = |players: u8, seed, expansions| Setup { expansions, ..Setup::new(players, seed) };
+    for setup in [
+        Setup::new(3, 31),
+        Setup::new(5, 32),
+        with(4, 33, Expansions::ARMADA),
+        with(6, 34, Expansions::EDIFICE),
+    ] {
+        let players = setup.players as usize;
+        let mut game = Game::new(&setup).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        while !game.is_over() {
+            if game.phase() == Phase::Choose {
+                let me = checked % players;
+                let seat = (me + 1 + checked % (players - 1)) % players;
+                let view = game.view(me);
+                let real: Hand = game.hand(seat).iter().copied().collect();
+                let r = Resampler::knowing_hand(&view, game.catalog(), seat, &real).unwrap();
+                for _ in 0..3 {
+                    let s = r.sample(&mut rng).unwrap();
+                    assert_eq!(
+                        s.hand(seat),
+                        game.hand(seat),
+                        "{setup:?}: seat {me} given seat {seat}'s hand"
+                    );
+                    assert!(same_knowledge(&view, &s.view(me)));
+                    assert_eq!(accounted(&s), accounted(&game));
+                }
+                // A card of another Age cannot be in a hand of this one.
+                let other_age = if game.age() == 1 { 2 } else { 1 };
+                let mut wrong = real;
+                wrong.pop();
+                wrong.try_push(game.catalog().age_cards(other_age, setup.players)[0]).unwrap();
+                let r = Resampler::knowing_hand(&view, game.catalog(), seat, &wrong).unwrap();
+                assert!(r.sample(&mut rng).is_err(), "{setup:?}");
+                assert!(Resampler::knowing_hand(&view, game.catalog(), me, &real).is_err());
+                let mut short = real;
+                short.pop();
+                let e = Resampler::knowing_hand(&view, game.catalog(), seat, &short).err().unwrap();
+                assert!(e.to_string().contains("cards, not"), "{e}");
+                checked += 1;
+            } else {
+                // Babylon's last card, a build from the discard pile: no choice of cards.
+                let view = game.view(0);
+                let hand: Hand = game.hand(1).iter().copied().collect();
+                let e = Resampler::knowing_hand(&view, game.catalog(), 1, &hand).err().unwrap();
+                assert!(e.to_string().contains("choice of cards"), "{e}");
+            }
+            for s in game.to_act() {
+                if game.must_act(s) {
+                    game.legal_actions_into(s, &mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    game.submit(s, a).unwrap();
+                }
+            }
+        }
+        assert!(checked >= 18, "{setup:?}: {checked}");
+    }
+}
