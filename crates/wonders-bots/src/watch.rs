@@ -64,6 +64,15 @@ impl Seen {
         }
     }
 
+    /// What `seat`'s choice of a card at `turn` of `age` showed, once `view`'s log has it.
+    fn in_log(view: &View, age: u8, turn: u8, seat: usize) -> Option<Seen> {
+        view.history.iter().find_map(|e| {
+            (e.age == age && e.turn == turn && e.seat as usize == seat)
+                .then(|| Seen::of_entry(&e.played))
+                .flatten()
+        })
+    }
+
     /// What playing `action` shows.
     fn of_action(action: &Action) -> Option<Seen> {
         match *action {
@@ -149,12 +158,7 @@ impl Watch {
     fn check(&mut self, view: &View) {
         let (checked, strayed) = (&mut self.checked, &mut self.strayed);
         self.guesses.retain(|g| {
-            let entry = view.history.iter().find_map(|e| {
-                (e.age == g.age && e.turn == g.turn && e.seat == g.seat)
-                    .then(|| Seen::of_entry(&e.played))
-                    .flatten()
-            });
-            match entry {
+            match Seen::in_log(view, g.age, g.turn, g.seat as usize) {
                 Some(seen) => {
                     checked[g.seat as usize] += 1;
                     strayed[g.seat as usize] += u16::from(!g.policy.contains(&seen));
@@ -182,12 +186,7 @@ impl Watch {
         if up == me || self.previous_guessed >> up & 1 == 1 {
             return;
         }
-        let entry = view.history.iter().find_map(|e| {
-            (e.age == previous.age && e.turn == previous.turn && e.seat as usize == up)
-                .then(|| Seen::of_entry(&e.played))
-                .flatten()
-        });
-        let Some(Seen::Built(card)) = entry else { return };
+        let Some(Seen::Built(card)) = Seen::in_log(view, previous.age, previous.turn, up) else { return };
         let mut hand = view.hand;
         if hand.try_push(wonders_core::CardId(card)).is_err() {
             return;
